@@ -1,0 +1,152 @@
+/**
+ * The dispatcher: finds the provider of a tool, runs the call, and tells the
+ * observers (interaction log, sinks) without ever letting them change or
+ * delay the result.
+ *
+ * @module
+ */
+
+import { type ToolDescriptor, UnknownToolError } from "../tools/registry.ts";
+import type { ToolResult } from "../tools/tool.ts";
+
+/** Who is calling and how the call is followed. */
+export interface CallContext {
+  /** Aborted when the client cancels. */
+  signal?: AbortSignal;
+  /** Progress for the client. */
+  onProgress?: (progress: number, total?: number, message?: string) => void;
+  /** The MCP session (or `cli`, `test`). */
+  session: string;
+  /** The client's name and version, when known. */
+  client: string;
+}
+
+/** What a provider returns: the result and the paths it touched. */
+export interface ProviderResult {
+  /** The tool's result. */
+  result: ToolResult;
+  /** Paths touched, as shown to the model. */
+  paths: string[];
+}
+
+/** A source of tools: the local registry (via the workers) or an upstream server. */
+export interface ToolProvider {
+  /** A short name for logs. */
+  readonly name: string;
+  /** The tools it offers now. */
+  list(): ToolDescriptor[];
+  /**
+   * Run one call.
+   *
+   * @param name The tool's name as listed.
+   * @param args Raw arguments.
+   * @param ctx The call's context.
+   * @throws {UnknownToolError} When it has no such tool.
+   */
+  call(name: string, args: unknown, ctx: CallContext): Promise<ProviderResult>;
+}
+
+/** One call, as observers see it. */
+export interface CallRecord {
+  /** The tool's name. */
+  readonly tool: string;
+  /** The raw arguments. */
+  readonly args: unknown;
+  /** The session. */
+  readonly session: string;
+  /** The client. */
+  readonly client: string;
+  /** When it started. */
+  readonly started: Date;
+}
+
+/** How a call ended, for observers. */
+export interface CallOutcome {
+  /** The result the client got. */
+  readonly result: ToolResult;
+  /** Paths the call touched. */
+  readonly paths: readonly string[];
+  /** Wall time in milliseconds. */
+  readonly durationMs: number;
+}
+
+/** Something that watches calls: it must not throw into, or delay, the call. */
+export interface CallObserver {
+  /** Before the call runs. */
+  before?(call: CallRecord): void;
+  /** After it ran. */
+  after?(call: CallRecord, outcome: CallOutcome): void;
+}
+
+/** Routes calls to providers and notifies observers. */
+export class Dispatcher {
+  #providers: readonly ToolProvider[];
+  #observers: CallObserver[];
+  #onObserverError: (error: unknown) => void;
+
+  /**
+   * @param providers Tool providers; the first that lists a name serves it.
+   * @param observers Call observers.
+   * @param onObserverError Where an observer's exception is reported.
+   */
+  constructor(
+    providers: readonly ToolProvider[],
+    observers: CallObserver[] = [],
+    onObserverError: (error: unknown) => void = () => {},
+  ) {
+    this.#providers = providers;
+    this.#observers = observers;
+    this.#onObserverError = onObserverError;
+  }
+
+  /**
+   * Add an observer after start-up (sinks discovered in the background).
+   *
+   * @param observer The observer.
+   */
+  observe(observer: CallObserver): void {
+    this.#observers.push(observer);
+  }
+
+  /** Every tool of every provider. */
+  list(): ToolDescriptor[] {
+    return this.#providers.flatMap((provider) => provider.list());
+  }
+
+  /**
+   * Run a call.
+   *
+   * @param name The tool's name.
+   * @param args Raw arguments.
+   * @param ctx The call's context.
+   * @returns The result.
+   * @throws {UnknownToolError} When no provider has the tool.
+   */
+  async call(name: string, args: unknown, ctx: CallContext): Promise<ToolResult> {
+    const provider = this.#providers.find((each) => each.list().some((tool) => tool.name === name));
+    if (!provider) throw new UnknownToolError(name);
+    const record: CallRecord = {
+      tool: name,
+      args,
+      session: ctx.session,
+      client: ctx.client,
+      started: new Date(),
+    };
+    this.#notify((observer) => observer.before?.(record));
+    const start = performance.now();
+    const { result, paths } = await provider.call(name, args, ctx);
+    const outcome: CallOutcome = { result, paths, durationMs: performance.now() - start };
+    this.#notify((observer) => observer.after?.(record, outcome));
+    return result;
+  }
+
+  #notify(fn: (observer: CallObserver) => void): void {
+    for (const observer of this.#observers) {
+      try {
+        fn(observer);
+      } catch (error) {
+        this.#onObserverError(error);
+      }
+    }
+  }
+}

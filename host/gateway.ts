@@ -1,0 +1,112 @@
+/**
+ * The gateway: the one place where MCP meets the host. It lists the
+ * dispatcher's tools and runs calls concurrently, relaying cancellation and
+ * progress.
+ *
+ * The low-level SDK `Server` is used rather than `McpServer`: the tools here
+ * are described by JSON Schema that comes from the tool workers (and, later,
+ * from upstream servers), not by zod schemas registered in this process.
+ *
+ * @module
+ */
+
+import { Server } from "@modelcontextprotocol/sdk/server/index.js";
+import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
+import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
+import {
+  CallToolRequestSchema,
+  type CallToolResult,
+  ErrorCode,
+  ListToolsRequestSchema,
+  McpError,
+} from "@modelcontextprotocol/sdk/types.js";
+import { UnknownToolError } from "../tools/registry.ts";
+import type { Host } from "./host.ts";
+
+/** The server's name and version as clients see them. */
+export const SERVER_INFO = { name: "toolhost", version: "0.1.0" } as const;
+
+/**
+ * The instructions the model reads when it connects.
+ *
+ * @param host The host.
+ * @returns The text.
+ */
+export function instructions(host: Host): string {
+  const roots = host.policy.roots.map((root, i) =>
+    `- ${root}${i === 0 ? " (primary: relative paths start here)" : ""}`
+  );
+  return [
+    "toolhost gives you fast, exact tools over these project directories (the roots), and nothing outside them:",
+    ...roots,
+    "",
+    "Paths are relative to the primary root, or absolute inside a root. Listings and searches are bounded: when a reply says it was cut, it says how to get the rest.",
+    "Prefer the narrow tool: get_file_slice over read_file for a range of lines, grep to find text, search_files to find names, get_tree for layout, edit_file for exact replacements.",
+    "Errors start with a stable code you can act on: path_denied (outside the roots or hidden), invalid_path, not_found, not_a_file, not_a_directory, already_exists, too_large (use get_file_slice), binary_file, invalid_argument, no_match, ambiguous_match, syntax_error, stale_read (read the file again), timeout, cancelled, internal_error.",
+  ].join("\n");
+}
+
+/**
+ * Make the MCP server for a host (not yet connected).
+ *
+ * @param host The host.
+ * @returns The SDK server.
+ */
+export function createGateway(host: Host): Server {
+  const server = new Server(SERVER_INFO, {
+    capabilities: { tools: { listChanged: true }, logging: {} },
+    instructions: instructions(host),
+  });
+  server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: host.list() }));
+  server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
+    const { name, arguments: args } = request.params;
+    const token = request.params._meta?.progressToken;
+    const client = server.getClientVersion();
+    try {
+      const result = await host.dispatcher.call(name, args ?? {}, {
+        signal: extra.signal,
+        session: extra.sessionId ?? "stdio",
+        client: client ? `${client.name}/${client.version}` : "unknown",
+        ...(token === undefined ? {} : {
+          onProgress: (progress: number, total?: number, message?: string) => {
+            void extra.sendNotification({
+              method: "notifications/progress",
+              params: {
+                progressToken: token,
+                progress,
+                ...(total === undefined ? {} : { total }),
+                ...(message === undefined ? {} : { message }),
+              },
+            }).catch(() => {});
+          },
+        }),
+      });
+      return result as CallToolResult;
+    } catch (error) {
+      if (error instanceof UnknownToolError) {
+        throw new McpError(ErrorCode.InvalidParams, error.message);
+      }
+      throw error;
+    }
+  });
+  return server;
+}
+
+/**
+ * Serve a host over a transport until it closes.
+ *
+ * @param host The host.
+ * @param transport The transport (stdio by default).
+ * @returns Resolves when the transport closes.
+ */
+export async function serve(
+  host: Host,
+  transport: Transport = new StdioServerTransport(),
+): Promise<void> {
+  const server = createGateway(host);
+  const closed = new Promise<void>((resolve) => {
+    server.onclose = () => resolve();
+  });
+  await server.connect(transport);
+  await closed;
+}

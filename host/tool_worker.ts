@@ -1,0 +1,114 @@
+/**
+ * The tool worker: runs local tools under the Deno permissions the host gave
+ * it (the roots and the state directory, nothing else). One message in, one
+ * result out; progress and logs flow back as messages.
+ *
+ * @module
+ */
+
+/// <reference lib="deno.worker" />
+
+import { Anchor, sharedDirectoryLock } from "../security/anchored.ts";
+import { ToolError } from "../security/errors.ts";
+import { Resolver } from "../security/resolver.ts";
+import { SafeFs } from "../security/safe_fs.ts";
+import { Registry, UnknownToolError } from "../tools/registry.ts";
+import { TOOLS } from "../tools/mod.ts";
+import type { Logger, ToolContext } from "../tools/tool.ts";
+import type { FromWorker, ToWorker } from "./worker_protocol.ts";
+
+interface WorkerState {
+  registry: Registry;
+  resolver: Resolver;
+  fs: SafeFs;
+  shared: Map<string, unknown>;
+  inflight: Map<number, AbortController>;
+  binaries: { ripgrep?: string };
+}
+
+function post(message: FromWorker): void {
+  self.postMessage(message);
+}
+
+const logger: Logger = {
+  warn: (message, detail) =>
+    post({ type: "log", level: "warn", message, detail: describe(detail) }),
+  error: (message, detail) =>
+    post({ type: "log", level: "error", message, detail: describe(detail) }),
+};
+
+function describe(detail: unknown): string | undefined {
+  if (detail === undefined) return undefined;
+  if (detail instanceof Error) return detail.stack ?? `${detail.name}: ${detail.message}`;
+  return typeof detail === "string" ? detail : JSON.stringify(detail);
+}
+
+function init(message: Extract<ToWorker, { type: "init" }>): WorkerState {
+  const resolver = new Resolver(message.policy);
+  const anchor = new Anchor(sharedDirectoryLock(message.lock), message.policy.roots[0]!);
+  const registry = new Registry(TOOLS, message.registry);
+  post({ type: "ready", tools: registry.list() });
+  return {
+    registry,
+    resolver,
+    fs: new SafeFs(resolver, anchor),
+    shared: new Map(),
+    inflight: new Map(),
+    binaries: message.ripgrep ? { ripgrep: message.ripgrep } : {},
+  };
+}
+
+async function call(
+  state: WorkerState,
+  message: Extract<ToWorker, { type: "call" }>,
+): Promise<void> {
+  const controller = new AbortController();
+  state.inflight.set(message.id, controller);
+  const paths = new Set<string>();
+  const ctx: ToolContext = {
+    policy: state.resolver.policy,
+    resolver: state.resolver,
+    fs: state.fs.withTouch((path) => paths.add(path)),
+    signal: controller.signal,
+    logger,
+    binaries: state.binaries,
+    progress(progress, total, text) {
+      const note: FromWorker = { type: "progress", id: message.id, progress };
+      if (total !== undefined) note.total = total;
+      if (text !== undefined) note.message = text;
+      post(note);
+    },
+    shared<T>(key: string, make: () => T): T {
+      if (!state.shared.has(key)) state.shared.set(key, make());
+      return state.shared.get(key) as T;
+    },
+  };
+  try {
+    const result = await state.registry.call(message.name, message.args, ctx);
+    post({ type: "result", id: message.id, result, paths: [...paths] });
+  } catch (error) {
+    if (error instanceof UnknownToolError) post({ type: "unknown_tool", id: message.id });
+    else throw error;
+  } finally {
+    state.inflight.delete(message.id);
+  }
+}
+
+function main(): void {
+  let state: WorkerState | undefined;
+  self.onmessage = (event: MessageEvent<ToWorker>) => {
+    const message = event.data;
+    if (message.type === "init") {
+      state = init(message);
+    } else if (message.type === "call" && state) {
+      void call(state, message);
+    } else if (message.type === "cancel" && state) {
+      const reason = message.reason === "timeout"
+        ? new ToolError("timeout", "the call ran past its time limit")
+        : new ToolError("cancelled", "the client cancelled the call");
+      state.inflight.get(message.id)?.abort(reason);
+    }
+  };
+}
+
+main();

@@ -1,0 +1,292 @@
+/**
+ * The tool worker pool: a few workers with the policy's permissions, calls
+ * sent to the least busy one, a worker that hangs or dies replaced without
+ * taking the host down.
+ *
+ * @module
+ */
+
+import type { Policy } from "../security/policy.ts";
+import { workerPermissions } from "../security/permissions.ts";
+import {
+  errorResult,
+  type RegistryOptions,
+  type ToolDescriptor,
+  UnknownToolError,
+} from "../tools/registry.ts";
+import type { ToolResult } from "../tools/tool.ts";
+import type { FromWorker, ToWorker } from "./worker_protocol.ts";
+
+/**
+ * The process's working directory exists once per process, so the anchored
+ * file operations of every worker of every host in this process share this
+ * one lock. It is a handle to process state, not host state.
+ */
+const DIRECTORY_LOCK = new SharedArrayBuffer(16);
+
+/** How long a call that was asked to stop may take before its worker is terminated. */
+const GRACE_MS = 1_000;
+
+/** Where the pool reports its own events. */
+export interface PoolLogger {
+  /** A line for the host's stderr. */
+  log(level: "warn" | "error", message: string, detail?: string | undefined): void;
+}
+
+/** Options for {@linkcode WorkerPool.start}. */
+export interface PoolOptions {
+  /** How many workers (at least 1). */
+  size: number;
+  /** Which tools are on. */
+  registry: RegistryOptions;
+  /** Absolute path of ripgrep, when tools may use it. */
+  ripgrep: string | null;
+  /** Extra read-only files the tools need. */
+  extraRead?: readonly string[];
+  /** A call running longer than this is stopped and its worker replaced. */
+  callTimeoutMs: number;
+  /** Where events go. */
+  logger: PoolLogger;
+}
+
+/** How one call is followed. */
+export interface PoolCall {
+  /** Aborted when the client cancels. */
+  signal?: AbortSignal;
+  /** Progress from the tool. */
+  onProgress?: (progress: number, total?: number, message?: string) => void;
+}
+
+/** A finished call: the result and the paths it touched. */
+export interface PoolResult {
+  /** The tool's result. */
+  result: ToolResult;
+  /** Display paths the tool touched. */
+  paths: string[];
+}
+
+interface Pending {
+  resolve(value: PoolResult): void;
+  reject(error: Error): void;
+  onProgress: PoolCall["onProgress"];
+  name: string;
+}
+
+interface Slot {
+  worker: Worker;
+  pending: Map<number, Pending>;
+}
+
+/** A pool of tool workers. */
+export class WorkerPool {
+  /** The tools the workers offer. */
+  readonly tools: ToolDescriptor[];
+  #policy: Policy;
+  #options: PoolOptions;
+  #slots: Slot[];
+  #nextId = 1;
+  #closed = false;
+
+  private constructor(
+    policy: Policy,
+    options: PoolOptions,
+    slots: Slot[],
+    tools: ToolDescriptor[],
+  ) {
+    this.#policy = policy;
+    this.#options = options;
+    this.#slots = slots;
+    this.tools = tools;
+  }
+
+  /**
+   * Start the workers and wait until they are ready.
+   *
+   * @param policy The policy (it sets the workers' permissions).
+   * @param options Size, tools, timeouts.
+   * @returns The ready pool.
+   */
+  static async start(policy: Policy, options: PoolOptions): Promise<WorkerPool> {
+    const size = Math.max(1, Math.floor(options.size));
+    const started = await Promise.all(Array.from({ length: size }, () => spawn(policy, options)));
+    const pool = new WorkerPool(policy, options, started.map((s) => s.slot), started[0]!.tools);
+    pool.#slots.forEach((slot) => pool.#listen(slot));
+    return pool;
+  }
+
+  /**
+   * Run one tool call on the least busy worker.
+   *
+   * @param name The tool.
+   * @param args Its raw arguments.
+   * @param call Cancellation and progress.
+   * @returns The result and touched paths.
+   * @throws {UnknownToolError} When no worker tool has that name.
+   */
+  call(name: string, args: unknown, call: PoolCall = {}): Promise<PoolResult> {
+    if (this.#closed) {
+      return Promise.resolve({
+        result: errorResult("unavailable", "the host is shutting down"),
+        paths: [],
+      });
+    }
+    const slot = this.#slots.reduce((
+      best,
+      each,
+    ) => (each.pending.size < best.pending.size ? each : best));
+    const id = this.#nextId++;
+    return new Promise<PoolResult>((resolve, reject) => {
+      const timer = setTimeout(() => this.#stop(slot, id, "timeout"), this.#options.callTimeoutMs);
+      const onAbort = () => this.#stop(slot, id, "cancelled");
+      call.signal?.addEventListener("abort", onAbort, { once: true });
+      const done = () => {
+        clearTimeout(timer);
+        call.signal?.removeEventListener("abort", onAbort);
+      };
+      slot.pending.set(id, {
+        name,
+        onProgress: call.onProgress,
+        resolve: (value) => (done(), resolve(value)),
+        reject: (error) => (done(), reject(error)),
+      });
+      slot.worker.postMessage({ type: "call", id, name, args } satisfies ToWorker);
+    });
+  }
+
+  /** Terminate every worker; calls in flight fail. */
+  close(): void {
+    this.#closed = true;
+    for (const slot of this.#slots) {
+      slot.worker.terminate();
+      for (const [, pending] of slot.pending) {
+        pending.resolve({
+          result: errorResult("unavailable", "the host shut down during the call"),
+          paths: [],
+        });
+      }
+      slot.pending.clear();
+    }
+  }
+
+  /** Ask a call to stop; if it does not within the grace period, replace its worker. */
+  #stop(slot: Slot, id: number, reason: "cancelled" | "timeout"): void {
+    if (!slot.pending.has(id)) return;
+    slot.worker.postMessage({ type: "cancel", id, reason } satisfies ToWorker);
+    setTimeout(() => {
+      const pending = slot.pending.get(id);
+      if (!pending || this.#closed) return;
+      const seconds = this.#options.callTimeoutMs / 1000;
+      this.#options.logger.log(
+        "warn",
+        `${pending.name} did not stop; its worker was terminated and replaced`,
+      );
+      this.#replace(
+        slot,
+        (each) =>
+          each === pending
+            ? reason === "timeout"
+              ? errorResult(
+                "timeout",
+                `${each.name} ran past its ${seconds} s limit and was stopped`,
+              )
+              : errorResult("cancelled", `${each.name} was cancelled`)
+            : errorResult(
+              "internal_error",
+              `${each.name} was interrupted: it shared a worker with a call that had to be stopped; call it again`,
+            ),
+      );
+    }, reason === "timeout" ? GRACE_MS : GRACE_MS * 5);
+  }
+
+  /** Terminate a slot's worker, answer its pending calls, and start a fresh one. */
+  #replace(slot: Slot, answer: (pending: Pending) => ToolResult): void {
+    slot.worker.terminate();
+    const pending = [...slot.pending.values()];
+    slot.pending.clear();
+    for (const each of pending) each.resolve({ result: answer(each), paths: [] });
+    if (this.#closed) return;
+    const fresh = spawnWorker(this.#policy, this.#options);
+    slot.worker = fresh.worker;
+    fresh.ready.then(
+      () => this.#listen(slot),
+      (error) =>
+        this.#options.logger.log("error", "A tool worker failed to restart", String(error)),
+    );
+  }
+
+  #listen(slot: Slot): void {
+    slot.worker.onmessage = (event: MessageEvent<FromWorker>) => {
+      const message = event.data;
+      if (message.type === "log") {
+        this.#options.logger.log(message.level, message.message, message.detail);
+        return;
+      }
+      if (message.type === "ready") return;
+      const pending = slot.pending.get(message.id);
+      if (!pending) return;
+      if (message.type === "progress") {
+        pending.onProgress?.(message.progress, message.total, message.message);
+      } else if (message.type === "result") {
+        slot.pending.delete(message.id);
+        pending.resolve({ result: message.result, paths: message.paths });
+      } else if (message.type === "unknown_tool") {
+        slot.pending.delete(message.id);
+        pending.reject(new UnknownToolError(pending.name));
+      }
+    };
+    slot.worker.onerror = (event: ErrorEvent) => {
+      event.preventDefault();
+      this.#options.logger.log("error", "A tool worker crashed; it was replaced", event.message);
+      this.#replace(
+        slot,
+        (each) =>
+          errorResult(
+            "internal_error",
+            `${each.name} failed unexpectedly; the details are in the host's log`,
+          ),
+      );
+    };
+  }
+}
+
+function spawnWorker(
+  policy: Policy,
+  options: PoolOptions,
+): { worker: Worker; ready: Promise<ToolDescriptor[]> } {
+  const permissions = workerPermissions(policy, {
+    run: options.ripgrep ? [options.ripgrep] : [],
+    read: options.extraRead ?? [],
+  });
+  const worker = new Worker(new URL("./tool_worker.ts", import.meta.url), {
+    type: "module",
+    deno: { permissions },
+  } as WorkerOptions);
+  const ready = new Promise<ToolDescriptor[]>((resolve, reject) => {
+    worker.onmessage = (event: MessageEvent<FromWorker>) => {
+      if (event.data.type === "ready") resolve(event.data.tools);
+    };
+    worker.onerror = (event: ErrorEvent) => {
+      event.preventDefault();
+      reject(new Error(`The tool worker failed to start: ${event.message}`));
+    };
+  });
+  worker.postMessage(
+    {
+      type: "init",
+      policy,
+      lock: DIRECTORY_LOCK,
+      registry: options.registry,
+      ripgrep: options.ripgrep,
+    } satisfies ToWorker,
+  );
+  return { worker, ready };
+}
+
+async function spawn(
+  policy: Policy,
+  options: PoolOptions,
+): Promise<{ slot: Slot; tools: ToolDescriptor[] }> {
+  const { worker, ready } = spawnWorker(policy, options);
+  const tools = await ready;
+  return { slot: { worker, pending: new Map() }, tools };
+}

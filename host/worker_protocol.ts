@@ -1,0 +1,30 @@
+/**
+ * Messages between the host and its tool workers.
+ *
+ * @module
+ */
+
+import type { Policy } from "../security/policy.ts";
+import type { ToolResult } from "../tools/tool.ts";
+import type { RegistryOptions, ToolDescriptor } from "../tools/registry.ts";
+
+/** Host → worker. */
+export type ToWorker =
+  | {
+    type: "init";
+    policy: Policy;
+    lock: SharedArrayBuffer;
+    registry: RegistryOptions;
+    /** Absolute path of ripgrep when the worker may run it. */
+    ripgrep: string | null;
+  }
+  | { type: "call"; id: number; name: string; args: unknown }
+  | { type: "cancel"; id: number; reason: "cancelled" | "timeout" };
+
+/** Worker → host. */
+export type FromWorker =
+  | { type: "ready"; tools: ToolDescriptor[] }
+  | { type: "progress"; id: number; progress: number; total?: number; message?: string }
+  | { type: "result"; id: number; result: ToolResult; paths: string[] }
+  | { type: "unknown_tool"; id: number }
+  | { type: "log"; level: "warn" | "error"; message: string; detail?: string | undefined };

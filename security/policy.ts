@@ -1,0 +1,119 @@
+/**
+ * The policy: which roots the tools may touch, what is always hidden, and
+ * the limits on what one call may read or return. Resolved once at start-up
+ * into a frozen, fully defaulted value that is passed down, never global.
+ *
+ * @module
+ */
+
+import { globToRegExp } from "./glob.ts";
+
+/** Names that are always hidden, whatever the config says (seed 001). */
+export const ALWAYS_BLACKLISTED: readonly string[] = Object.freeze([
+  "history.toml",
+  "*_history.toml",
+]);
+
+/** The name of the state directory made under the first root by default. */
+export const STATE_DIR_NAME = ".toolhost";
+
+/** Loose policy input, as it comes from `toolhost.json` or the CLI. */
+export interface PolicyInput {
+  /** Project directories; the first is the primary root for relative paths. */
+  roots?: readonly string[];
+  /** Where the host keeps its own state; `.toolhost` under the first root by default. */
+  stateDir?: string;
+  /** Extra globs to hide (a glob without `/` matches any path segment). */
+  blacklist?: readonly string[];
+  /** Limits on one call. */
+  limits?: Partial<Limits>;
+  /** Allow regular files with more than one hard link (off by default). */
+  allowHardlinks?: boolean;
+}
+
+/** Limits on one call. */
+export interface Limits {
+  /** The largest file `read_file` returns whole, in bytes. */
+  readonly maxReadBytes: number;
+  /** The most characters one reply may carry. */
+  readonly maxOutputChars: number;
+  /** The largest file a content search reads, in bytes. */
+  readonly maxSearchFileBytes: number;
+}
+
+/** The resolved, frozen policy. Plain data: it crosses into the tool worker. */
+export interface Policy {
+  /** Real paths of the roots, the primary first. */
+  readonly roots: readonly string[];
+  /** Real path of the state directory (always blacklisted). */
+  readonly stateDir: string;
+  /** Every blacklist glob in force, the fixed ones first. */
+  readonly blacklist: readonly string[];
+  /** Limits on one call. */
+  readonly limits: Limits;
+  /** Whether files with more than one hard link may be used. */
+  readonly allowHardlinks: boolean;
+}
+
+/** Default limits: no reply over 1 MB, nothing read whole over 1 MiB. */
+export const DEFAULT_LIMITS: Limits = Object.freeze({
+  maxReadBytes: 1024 * 1024,
+  maxOutputChars: 200_000,
+  maxSearchFileBytes: 8 * 1024 * 1024,
+});
+
+/**
+ * Resolve a loose policy input into a frozen policy. Roots must exist and be
+ * directories; their real paths (symlinks followed) are what the policy keeps.
+ * The state directory is created when missing.
+ *
+ * @param input The loose input; with no roots, the current directory.
+ * @returns The frozen policy.
+ * @throws {TypeError} When a root does not exist or is not a directory, or a limit is not positive.
+ * @example
+ * ```ts
+ * const policy = await resolvePolicy({ roots: ["."] });
+ * ```
+ */
+export async function resolvePolicy(input: PolicyInput = {}): Promise<Policy> {
+  const raw = input.roots && input.roots.length > 0 ? input.roots : [Deno.cwd()];
+  const roots: string[] = [];
+  for (const root of raw) {
+    const real = await realDirectory(root);
+    if (!roots.includes(real)) roots.push(real);
+  }
+  const stateDir = await ensureStateDir(input.stateDir ?? `${roots[0]}/${STATE_DIR_NAME}`);
+  const limits = { ...DEFAULT_LIMITS, ...input.limits };
+  for (const [key, value] of Object.entries(limits)) {
+    if (!Number.isInteger(value) || value <= 0) {
+      throw new TypeError(`Cannot use limit "${key}": ${value} is not a positive integer`);
+    }
+  }
+  const blacklist = [...ALWAYS_BLACKLISTED, ...(input.blacklist ?? [])];
+  for (const glob of blacklist) globToRegExp(glob);
+  return Object.freeze({
+    roots: Object.freeze(roots),
+    stateDir,
+    blacklist: Object.freeze(blacklist),
+    limits: Object.freeze(limits),
+    allowHardlinks: input.allowHardlinks ?? false,
+  });
+}
+
+async function realDirectory(path: string): Promise<string> {
+  let real: string;
+  try {
+    real = await Deno.realPath(path);
+  } catch {
+    throw new TypeError(`Cannot use root "${path}": it does not exist`);
+  }
+  if (!(await Deno.stat(real)).isDirectory) {
+    throw new TypeError(`Cannot use root "${path}": it is not a directory`);
+  }
+  return real;
+}
+
+async function ensureStateDir(path: string): Promise<string> {
+  await Deno.mkdir(path, { recursive: true });
+  return await Deno.realPath(path);
+}

@@ -1,0 +1,342 @@
+/**
+ * The inner boundary: every path a tool touches is resolved here first.
+ *
+ * lexical check of the raw string → resolve against the primary root →
+ * containment (lexical) → blacklist → real path (symlinks followed) →
+ * containment against every root (with a separator, never a bare prefix) →
+ * blacklist again → file type → hard links. The operation then uses the
+ * resolved real path, anchored to its directory (see `anchored.ts`), never
+ * the raw string again.
+ *
+ * Errors never reveal whether a path outside the roots exists.
+ *
+ * @module
+ */
+
+import * as posix from "node:path/posix";
+import { fileURLToPath } from "node:url";
+import { type Blacklist, compileBlacklist } from "./blacklist.ts";
+import { ToolError } from "./errors.ts";
+import type { Policy } from "./policy.ts";
+
+/** The longest path the resolver accepts, in characters. */
+export const MAX_PATH_LENGTH = 4096;
+
+/** What a resolved path is expected to be. */
+export type Want = "file" | "directory" | "any";
+
+/** A path that passed every check. */
+export interface ResolvedPath {
+  /** The real absolute path: the only one an operation may use. */
+  readonly path: string;
+  /** The root that contains it. */
+  readonly root: string;
+  /** The path relative to its root, `/`-separated; "" for the root itself. */
+  readonly relative: string;
+  /** How to name it to the model: relative to the primary root when inside it. */
+  readonly display: string;
+  /** What `stat` said at check time; `undefined` for a path to be created. */
+  readonly info: Deno.FileInfo | undefined;
+}
+
+/** Options for {@linkcode Resolver.resolve}. */
+export interface ResolveOptions {
+  /** What the path must be when it exists. Default `any`. */
+  want?: Want;
+  /** The path may not exist yet (its parent must, unless `createParents`). */
+  mayCreate?: boolean;
+  /** With `mayCreate`: missing parents will be created, so only the nearest existing ancestor must exist. */
+  createParents?: boolean;
+}
+
+/**
+ * Resolves and checks raw paths against a policy.
+ *
+ * @example
+ * ```ts
+ * const resolver = new Resolver(policy);
+ * const file = await resolver.resolve("src/a.py", { want: "file" });
+ * ```
+ */
+export class Resolver {
+  /** The policy this resolver enforces. */
+  readonly policy: Policy;
+  #blacklist: Blacklist;
+
+  /** @param policy The resolved policy. */
+  constructor(policy: Policy) {
+    this.policy = policy;
+    this.#blacklist = compileBlacklist(policy.blacklist);
+  }
+
+  /**
+   * Resolve and check a raw path.
+   *
+   * @param raw The path as the model wrote it: relative to the primary root, or absolute.
+   * @param options What the path must be.
+   * @returns The checked path.
+   * @throws {ToolError} `invalid_path`, `path_denied`, `not_found`, `not_a_file` or `not_a_directory`.
+   */
+  async resolve(raw: string, options: ResolveOptions = {}): Promise<ResolvedPath> {
+    const lexical = this.#lexical(raw);
+    this.#inside(raw, lexical);
+    let real: string;
+    try {
+      real = await Deno.realPath(lexical);
+    } catch (error) {
+      if (!(error instanceof Deno.errors.NotFound) || !options.mayCreate) {
+        await this.#explainMissing(raw, lexical, error);
+      }
+      return await this.#newPath(raw, lexical, options.createParents ?? false);
+    }
+    return await this.#existing(raw, real, options.want ?? "any");
+  }
+
+  /**
+   * The root containing a real absolute path, and the path relative to it.
+   *
+   * @param path A real absolute path.
+   * @returns The root and relative path, or `undefined` when outside every root.
+   */
+  locate(path: string): { root: string; relative: string } | undefined {
+    for (const root of this.policy.roots) {
+      if (path === root) return { root, relative: "" };
+      const prefix = root.endsWith("/") ? root : `${root}/`;
+      if (path.startsWith(prefix)) return { root, relative: path.slice(prefix.length) };
+    }
+    return undefined;
+  }
+
+  /**
+   * Why a path inside the roots is hidden, or `undefined` when it is not.
+   *
+   * @param path A real absolute path inside a root.
+   * @returns The blacklist glob or "state directory" that hides it.
+   */
+  hidden(path: string): string | undefined {
+    const state = this.policy.stateDir;
+    if (path === state || path.startsWith(`${state}/`)) return "the host's state directory";
+    const where = this.locate(path);
+    return where ? this.#blacklist.match(where.relative) : undefined;
+  }
+
+  /**
+   * How to name a real path to the model.
+   *
+   * @param path A real absolute path.
+   * @returns Relative to the primary root when inside it (`.` for the root), else absolute.
+   */
+  display(path: string): string {
+    const primary = this.policy.roots[0]!;
+    if (path === primary) return ".";
+    const prefix = primary.endsWith("/") ? primary : `${primary}/`;
+    return path.startsWith(prefix) ? path.slice(prefix.length) : path;
+  }
+
+  #lexical(raw: unknown): string {
+    if (typeof raw !== "string" || raw.length === 0) {
+      throw new ToolError("invalid_path", "Cannot use an empty path: give a path inside the roots");
+    }
+    const shown = JSON.stringify(raw.length > 200 ? `${raw.slice(0, 200)}…` : raw);
+    if (raw.length > MAX_PATH_LENGTH) {
+      throw new ToolError(
+        "invalid_path",
+        `Cannot use ${shown}: longer than ${MAX_PATH_LENGTH} characters`,
+      );
+    }
+    // deno-lint-ignore no-control-regex
+    if (/[\u0000-\u001f\u007f]/.test(raw)) {
+      throw new ToolError(
+        "invalid_path",
+        `Cannot use ${shown}: it contains a control character (NUL, tab or newline)`,
+      );
+    }
+    if (raw.trim() !== raw) {
+      throw new ToolError(
+        "invalid_path",
+        `Cannot use ${shown}: it has leading or trailing white space`,
+      );
+    }
+    if (/^(["'`]).*\1$/s.test(raw)) {
+      throw new ToolError("invalid_path", `Cannot use ${shown}: remove the quotes around the path`);
+    }
+    if (raw.startsWith("~")) {
+      throw new ToolError(
+        "invalid_path",
+        `Cannot use ${shown}: "~" is not expanded; give a path inside the roots`,
+      );
+    }
+    let path = raw;
+    if (/^[a-z][a-z0-9+.-]*:\/\//i.test(raw)) {
+      if (!raw.toLowerCase().startsWith("file://")) {
+        throw new ToolError(
+          "invalid_path",
+          `Cannot use ${shown}: only plain paths and file:// URLs are paths`,
+        );
+      }
+      try {
+        path = fileURLToPath(raw);
+      } catch {
+        throw new ToolError("invalid_path", `Cannot use ${shown}: not a valid file:// URL`);
+      }
+    }
+    return posix.resolve(this.policy.roots[0]!, path);
+  }
+
+  #inside(raw: string, path: string): void {
+    const where = this.locate(path);
+    if (!where) throw this.#outside(raw);
+    const glob = this.hidden(path);
+    if (glob) throw hiddenError(raw, glob);
+  }
+
+  #outside(raw: string): ToolError {
+    return new ToolError(
+      "path_denied",
+      `${JSON.stringify(raw)} is outside the allowed roots (${this.policy.roots.join(", ")})`,
+    );
+  }
+
+  async #existing(raw: string, real: string, want: Want): Promise<ResolvedPath> {
+    const where = this.locate(real);
+    if (!where) throw this.#outside(raw);
+    const glob = this.hidden(real);
+    if (glob) throw hiddenError(raw, glob);
+    const info = await Deno.stat(real);
+    checkKind(raw, info, want, this.policy.allowHardlinks);
+    return { path: real, ...where, display: this.display(real), info };
+  }
+
+  async #newPath(raw: string, lexical: string, createParents: boolean): Promise<ResolvedPath> {
+    const name = posix.basename(lexical);
+    let parent = posix.dirname(lexical);
+    const missing: string[] = [name];
+    let realParent: string | undefined;
+    while (realParent === undefined) {
+      try {
+        realParent = await Deno.realPath(parent);
+      } catch (error) {
+        if (!(error instanceof Deno.errors.NotFound) || !createParents) {
+          if (error instanceof Deno.errors.NotFound) {
+            await this.#explainMissing(raw, parent, error);
+            throw new ToolError(
+              "not_found",
+              `Cannot create ${JSON.stringify(raw)}: its directory "${
+                this.display(parent)
+              }" does not exist (pass create_parents: true to make it)`,
+            );
+          }
+          await this.#explainMissing(raw, parent, error);
+        }
+        await this.#refuseDanglingLink(raw, parent);
+        missing.unshift(posix.basename(parent));
+        parent = posix.dirname(parent);
+      }
+    }
+    const where = this.locate(realParent);
+    if (!where) throw this.#outside(raw);
+    const parentInfo = await Deno.stat(realParent);
+    if (!parentInfo.isDirectory) {
+      throw new ToolError(
+        "not_a_directory",
+        `Cannot create ${JSON.stringify(raw)}: "${this.display(realParent)}" is not a directory`,
+      );
+    }
+    const real = posix.join(realParent, ...missing);
+    const glob = this.hidden(real) ?? this.hidden(realParent);
+    if (glob) throw hiddenError(raw, glob);
+    await this.#refuseDanglingLink(raw, posix.join(realParent, missing[0]!));
+    return { path: real, ...this.locate(real)!, display: this.display(real), info: undefined };
+  }
+
+  /** A name that is a symlink whose target is missing: never written through. */
+  async #refuseDanglingLink(raw: string, path: string): Promise<void> {
+    const target = await linkTarget(path);
+    if (target === undefined) return;
+    if (!this.locate(target)) throw this.#outside(raw);
+    throw new ToolError(
+      "path_denied",
+      `${
+        JSON.stringify(raw)
+      } is a symbolic link whose target does not exist; tools never write through one`,
+    );
+  }
+
+  /** Throws the error for a path that could not be resolved, without leaking what lies outside. */
+  async #explainMissing(raw: string, lexical: string, error: unknown): Promise<never> {
+    if (error instanceof Deno.errors.NotFound) {
+      // A dangling symlink on the way out is "outside", not "missing".
+      let probe = lexical;
+      while (this.locate(probe)) {
+        const target = await linkTarget(probe);
+        if (target !== undefined && !this.locate(target)) throw this.#outside(raw);
+        const up = posix.dirname(probe);
+        if (up === probe) break;
+        probe = up;
+      }
+      throw new ToolError("not_found", `${JSON.stringify(raw)} does not exist`);
+    }
+    if (error instanceof Deno.errors.NotADirectory) {
+      throw new ToolError(
+        "not_found",
+        `${JSON.stringify(raw)} does not exist (a part of it is a file)`,
+      );
+    }
+    const message = error instanceof Error ? error.message : String(error);
+    if (/too many levels of symbolic links|ELOOP/i.test(message)) {
+      throw new ToolError("path_denied", `${JSON.stringify(raw)} is a symbolic link loop`);
+    }
+    if (/name too long|ENAMETOOLONG/i.test(message)) {
+      throw new ToolError(
+        "invalid_path",
+        `Cannot use ${JSON.stringify(raw)}: a name in it is too long`,
+      );
+    }
+    if (error instanceof Deno.errors.NotCapable || error instanceof Deno.errors.PermissionDenied) {
+      throw this.#outside(raw);
+    }
+    throw error;
+  }
+}
+
+/** Where a symlink points (lexically, relative to its directory), or `undefined` when not a symlink. */
+async function linkTarget(path: string): Promise<string | undefined> {
+  try {
+    if (!(await Deno.lstat(path)).isSymlink) return undefined;
+    return posix.resolve(posix.dirname(path), await Deno.readLink(path));
+  } catch {
+    return undefined;
+  }
+}
+
+function hiddenError(raw: string, glob: string): ToolError {
+  return new ToolError(
+    "path_denied",
+    `${JSON.stringify(raw)} is hidden by the blacklist (${glob})`,
+  );
+}
+
+function checkKind(raw: string, info: Deno.FileInfo, want: Want, allowHardlinks: boolean): void {
+  if (!info.isFile && !info.isDirectory) {
+    throw new ToolError(
+      "path_denied",
+      `${
+        JSON.stringify(raw)
+      } is not a regular file or directory (FIFOs, sockets and devices are refused)`,
+    );
+  }
+  if (want === "file" && !info.isFile) {
+    throw new ToolError("not_a_file", `${JSON.stringify(raw)} is a directory, not a file`);
+  }
+  if (want === "directory" && !info.isDirectory) {
+    throw new ToolError("not_a_directory", `${JSON.stringify(raw)} is a file, not a directory`);
+  }
+  if (info.isFile && !allowHardlinks && (info.nlink ?? 1) > 1) {
+    throw new ToolError(
+      "path_denied",
+      `${
+        JSON.stringify(raw)
+      } has ${info.nlink} hard links; set "allowHardlinks": true in toolhost.json to use such files`,
+    );
+  }
+}

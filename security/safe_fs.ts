@@ -1,0 +1,335 @@
+/**
+ * Safe file operations: the resolver's checks, then the operation anchored
+ * to the checked directory (`anchored.ts`). Tools use this, never `Deno.*`
+ * file APIs on raw strings.
+ *
+ * @module
+ */
+
+import * as posix from "node:path/posix";
+import { Anchor, openHere, readAllHere, writeAtomicHere } from "./anchored.ts";
+import { ToolError } from "./errors.ts";
+import type { ResolvedPath, Resolver } from "./resolver.ts";
+
+/** One entry of a directory listing. */
+export interface DirEntry {
+  /** The entry's name. */
+  readonly name: string;
+  /** Its real absolute path (for a symlink, the link's own path). */
+  readonly path: string;
+  /** What it is; symlinks are never followed by listings. */
+  readonly kind: "file" | "directory" | "symlink" | "other";
+  /** Size in bytes (0 unless sizes were asked for). */
+  readonly size: number;
+  /** Modification time, when sizes were asked for. */
+  readonly mtime: Date | null;
+}
+
+/** Options for {@linkcode SafeFs.write}. */
+export interface WriteOptions {
+  /** Create missing parent directories (inside the roots). */
+  createParents?: boolean;
+  /** Refuse when the file does not exist yet. */
+  mustExist?: boolean;
+}
+
+/** Safe, anchored file operations for tools. */
+export class SafeFs {
+  /** The resolver every raw path goes through. */
+  readonly resolver: Resolver;
+  #anchor: Anchor;
+  #touch: (path: string) => void;
+
+  /**
+   * @param resolver The resolver.
+   * @param anchor The anchor for the process's working directory.
+   * @param touch Called with the display path of everything touched (for the log).
+   */
+  constructor(resolver: Resolver, anchor: Anchor, touch: (path: string) => void = () => {}) {
+    this.resolver = resolver;
+    this.#anchor = anchor;
+    this.#touch = touch;
+  }
+
+  /** A copy whose touched paths go to `touch`. */
+  withTouch(touch: (path: string) => void): SafeFs {
+    return new SafeFs(this.resolver, this.#anchor, touch);
+  }
+
+  /**
+   * Resolve a raw path and note it as touched.
+   *
+   * @param raw The model's path.
+   * @param want What it must be.
+   * @returns The checked path.
+   */
+  async resolve(raw: string, want: "file" | "directory" | "any" = "any"): Promise<ResolvedPath> {
+    const resolved = await this.resolver.resolve(raw, { want });
+    this.#touch(resolved.display);
+    return resolved;
+  }
+
+  /**
+   * Read a whole file.
+   *
+   * @param raw The model's path.
+   * @param limit The largest size accepted, in bytes.
+   * @returns The checked path and the bytes.
+   * @throws {ToolError} `too_large` when the file is bigger than `limit`.
+   */
+  async read(raw: string, limit: number): Promise<{ resolved: ResolvedPath; bytes: Uint8Array }> {
+    const resolved = await this.resolve(raw, "file");
+    return { resolved, bytes: this.readResolved(resolved, limit) };
+  }
+
+  /**
+   * Read a checked file, anchored to its directory.
+   *
+   * @param resolved A checked file path.
+   * @param limit The largest size accepted, in bytes.
+   * @returns The bytes.
+   * @throws {ToolError} `too_large`, or `path_denied` when it was swapped.
+   */
+  readResolved(resolved: ResolvedPath, limit: number): Uint8Array {
+    const { dir, name } = split(resolved.path);
+    return this.#anchor.within(dir, () => {
+      const opened = openHere(name, this.resolver.policy.allowHardlinks);
+      try {
+        if (opened.info.size > limit) {
+          throw new ToolError(
+            "too_large",
+            `Cannot read "${resolved.display}" whole: it is ${
+              formatBytes(opened.info.size)
+            }, the limit is ${formatBytes(limit)}; use get_file_slice for a range of lines`,
+          );
+        }
+        return readAllHere(opened, limit);
+      } finally {
+        opened.file.close();
+      }
+    });
+  }
+
+  /**
+   * Read several files of one checked directory in one anchored pass. Files
+   * that are not regular, are swapped, or are over `limit` come back as errors.
+   *
+   * @param dir A checked directory (real path).
+   * @param names Names in it.
+   * @param limit The largest size read, in bytes.
+   * @returns One entry per name: the bytes or why not.
+   */
+  readMany(dir: string, names: readonly string[], limit: number): Array<Uint8Array | Error> {
+    return this.#anchor.within(dir, () =>
+      names.map((name) => {
+        try {
+          const opened = openHere(name, this.resolver.policy.allowHardlinks);
+          try {
+            if (opened.info.size > limit) return new RangeError(`over ${limit} bytes`);
+            return readAllHere(opened, limit);
+          } finally {
+            opened.file.close();
+          }
+        } catch (error) {
+          return error instanceof Error ? error : new Error(String(error));
+        }
+      }));
+  }
+
+  /**
+   * Write a file atomically (temp file beside it, then rename), keeping its mode.
+   *
+   * @param raw The model's path.
+   * @param data The new content.
+   * @param options Create parents; require that it exists.
+   * @returns The checked path.
+   */
+  async write(raw: string, data: Uint8Array, options: WriteOptions = {}): Promise<ResolvedPath> {
+    const resolved = await this.resolver.resolve(raw, {
+      want: "file",
+      mayCreate: !options.mustExist,
+      createParents: options.createParents ?? false,
+    });
+    this.#touch(resolved.display);
+    if (resolved.info === undefined) await this.#makeParents(resolved.path);
+    this.writeResolved(resolved, data);
+    return resolved;
+  }
+
+  /**
+   * Write a checked file atomically, anchored to its directory.
+   *
+   * @param resolved A checked path (existing file or a new name).
+   * @param data The new content.
+   */
+  writeResolved(resolved: ResolvedPath, data: Uint8Array): void {
+    const { dir, name } = split(resolved.path);
+    this.#anchor.within(dir, () => {
+      if (resolved.info !== undefined) {
+        const now = Deno.lstatSync(name);
+        if (now.ino !== resolved.info.ino || now.dev !== resolved.info.dev) {
+          throw new ToolError(
+            "path_denied",
+            `"${resolved.display}" changed while it was being written; try again`,
+          );
+        }
+      }
+      writeAtomicHere(name, data, { allowHardlinks: this.resolver.policy.allowHardlinks });
+    });
+  }
+
+  /**
+   * List a checked directory without following symlinks; hidden entries are left out.
+   *
+   * @param dir A checked directory (real path).
+   * @param options `sizes`: also `lstat` each entry for its size and mtime.
+   * @returns The entries, sorted by name.
+   */
+  list(dir: string, options: { sizes?: boolean } = {}): DirEntry[] {
+    const entries = this.#anchor.within(dir, () => {
+      const out: DirEntry[] = [];
+      for (const entry of Deno.readDirSync(".")) {
+        const path = dir === "/" ? `/${entry.name}` : `${dir}/${entry.name}`;
+        if (this.resolver.hidden(path)) continue;
+        const kind = entry.isSymlink
+          ? "symlink"
+          : entry.isDirectory
+          ? "directory"
+          : entry.isFile
+          ? "file"
+          : "other";
+        let size = 0;
+        let mtime: Date | null = null;
+        if (options.sizes) {
+          try {
+            const info = Deno.lstatSync(entry.name);
+            size = info.size;
+            mtime = info.mtime;
+          } catch {
+            // vanished since readdir
+          }
+        }
+        out.push({ name: entry.name, path, kind, size, mtime });
+      }
+      return out;
+    });
+    return entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  }
+
+  /**
+   * Make a directory (and its missing parents when asked).
+   *
+   * @param raw The model's path.
+   * @param parents Create missing parents too.
+   * @returns The checked path and whether it already existed.
+   */
+  async mkdir(
+    raw: string,
+    parents: boolean,
+  ): Promise<{ resolved: ResolvedPath; existed: boolean }> {
+    const resolved = await this.resolver.resolve(raw, {
+      want: "directory",
+      mayCreate: true,
+      createParents: parents,
+    });
+    this.#touch(resolved.display);
+    if (resolved.info !== undefined) return { resolved, existed: true };
+    await this.#makeParents(resolved.path);
+    const { dir, name } = split(resolved.path);
+    this.#anchor.within(dir, () => Deno.mkdirSync(name));
+    return { resolved, existed: false };
+  }
+
+  /**
+   * Move or rename a file or directory inside the roots.
+   *
+   * @param rawSource The path to move.
+   * @param rawDestination The new path (its parent must exist).
+   * @param overwrite Replace an existing destination file.
+   * @returns Both checked paths.
+   */
+  async move(
+    rawSource: string,
+    rawDestination: string,
+    overwrite: boolean,
+  ): Promise<{ source: ResolvedPath; destination: ResolvedPath }> {
+    const source = await this.resolver.resolve(rawSource);
+    const destination = await this.resolver.resolve(rawDestination, { mayCreate: true });
+    this.#touch(source.display);
+    this.#touch(destination.display);
+    if (source.relative === "") {
+      throw new ToolError("path_denied", `Cannot move a root ("${rawSource}")`);
+    }
+    if (destination.info !== undefined) {
+      if (!overwrite) {
+        throw new ToolError(
+          "already_exists",
+          `Cannot move to "${destination.display}": it exists (pass overwrite: true to replace a file)`,
+        );
+      }
+      if (destination.info.isDirectory || source.info!.isDirectory) {
+        throw new ToolError(
+          "already_exists",
+          `Cannot move to "${destination.display}": overwrite replaces files only`,
+        );
+      }
+    }
+    if (destination.path.startsWith(`${source.path}/`)) {
+      throw new ToolError("invalid_argument", `Cannot move "${source.display}" into itself`);
+    }
+    const from = split(source.path);
+    const to = split(destination.path);
+    this.#anchor.within(from.dir, () => {
+      const now = Deno.lstatSync(from.name);
+      if (now.ino !== source.info!.ino || now.dev !== source.info!.dev) {
+        throw new ToolError(
+          "path_denied",
+          `"${source.display}" changed while it was being moved; try again`,
+        );
+      }
+      Deno.renameSync(from.name, from.dir === to.dir ? to.name : destination.path);
+    });
+    return { source, destination };
+  }
+
+  async #makeParents(path: string): Promise<void> {
+    const missing: string[] = [];
+    let dir = posix.dirname(path);
+    while (!(await exists(dir))) {
+      missing.unshift(dir);
+      dir = posix.dirname(dir);
+    }
+    for (const each of missing) {
+      const resolved = await this.resolver.resolve(each, { want: "directory", mayCreate: true });
+      if (resolved.info !== undefined) continue;
+      const { dir: parent, name } = split(resolved.path);
+      this.#anchor.within(parent, () => Deno.mkdirSync(name));
+    }
+  }
+}
+
+/**
+ * Human size: `512 B`, `3.1 KB`, `9.0 MB`.
+ *
+ * @param bytes A size in bytes.
+ * @returns The size for people.
+ */
+export function formatBytes(bytes: number): string {
+  if (bytes < 1024) return `${bytes} B`;
+  if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(1)} KB`;
+  if (bytes < 1024 ** 3) return `${(bytes / 1024 ** 2).toFixed(1)} MB`;
+  return `${(bytes / 1024 ** 3).toFixed(1)} GB`;
+}
+
+function split(path: string): { dir: string; name: string } {
+  return { dir: posix.dirname(path), name: posix.basename(path) };
+}
+
+async function exists(path: string): Promise<boolean> {
+  try {
+    await Deno.lstat(path);
+    return true;
+  } catch {
+    return false;
+  }
+}

@@ -1,0 +1,53 @@
+/**
+ * Test helpers: real temp directories and a real host.
+ *
+ * @module
+ */
+
+import { createHost, type Host } from "../host/host.ts";
+import type { ToolResult } from "../tools/tool.ts";
+import type { HostConfigInput } from "../host/config.ts";
+
+/** A temp directory removed on dispose. */
+export interface TempDir extends AsyncDisposable {
+  /** Its real absolute path. */
+  readonly path: string;
+}
+
+/** Make a temp directory (real path) that `await using` removes. */
+export async function tempDir(prefix = "toolhost-test-"): Promise<TempDir> {
+  const path = await Deno.realPath(await Deno.makeTempDir({ prefix }));
+  return {
+    path,
+    async [Symbol.asyncDispose]() {
+      await Deno.remove(path, { recursive: true }).catch(() => {});
+    },
+  };
+}
+
+/** Options for {@linkcode testHost}. */
+export interface TestHostOptions {
+  /** The roots. */
+  roots: string[];
+  /** A toolhost.json to write at the first root first. */
+  config?: HostConfigInput;
+  /** Use ripgrep: `off` (default for determinism), `auto`. */
+  ripgrep?: string;
+}
+
+/** Start a real host (real workers) over temp roots; `await using` closes it. */
+export async function testHost(options: TestHostOptions): Promise<Host> {
+  if (options.config) {
+    await Deno.writeTextFile(`${options.roots[0]}/toolhost.json`, JSON.stringify(options.config));
+  }
+  return await createHost({
+    roots: options.roots,
+    ripgrep: options.ripgrep ?? "off",
+    logger: { log: () => {} },
+  });
+}
+
+/** The text of a result's content blocks, joined. */
+export function textOf(result: ToolResult): string {
+  return result.content.map((block) => (block.type === "text" ? block.text : "")).join("\n");
+}

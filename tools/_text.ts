@@ -1,0 +1,189 @@
+/**
+ * Text files as tools see them: decoded once, with everything needed to write
+ * them back byte for byte (encoding, BOM, line endings, final newline).
+ *
+ * @module
+ */
+
+import { ToolError } from "../security/errors.ts";
+
+/** An encoding toolhost can read and write back unchanged. */
+export type Encoding = "utf-8" | "utf-16le" | "utf-16be" | "latin1";
+
+/** A decoded text file. */
+export interface TextFile {
+  /** The text without its BOM, line endings as in the file. */
+  text: string;
+  /** How it was encoded. */
+  encoding: Encoding;
+  /** Whether it began with a byte-order mark. */
+  bom: boolean;
+  /** The dominant line ending (`\n` when there is none). */
+  eol: "\n" | "\r\n" | "\r";
+}
+
+const UTF8 = new TextDecoder("utf-8", { fatal: true });
+
+/**
+ * Whether bytes look binary: a NUL byte in the first 8 KiB (ripgrep's and git's rule),
+ * unless a UTF-16 BOM says otherwise.
+ *
+ * @param bytes The file's bytes.
+ * @returns True for binary content.
+ */
+export function isBinary(bytes: Uint8Array): boolean {
+  if (utf16Bom(bytes)) return false;
+  return bytes.subarray(0, 8192).includes(0);
+}
+
+/**
+ * Decode a file's bytes.
+ *
+ * @param bytes The bytes.
+ * @param display The path, for the error.
+ * @returns The decoded file.
+ * @throws {ToolError} `binary_file` for binary content.
+ */
+export function decodeText(bytes: Uint8Array, display: string): TextFile {
+  const bom16 = utf16Bom(bytes);
+  if (bom16) {
+    const text = new TextDecoder(bom16, { ignoreBOM: true }).decode(bytes.subarray(2));
+    return { text, encoding: bom16, bom: true, eol: detectEol(text) };
+  }
+  if (isBinary(bytes)) {
+    throw new ToolError(
+      "binary_file",
+      `Cannot read "${display}" as text: it is a binary file (${
+        describeBinary(bytes)
+      }, ${bytes.length} bytes)`,
+    );
+  }
+  const bom = bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf;
+  const body = bom ? bytes.subarray(3) : bytes;
+  let text: string;
+  let encoding: Encoding = "utf-8";
+  try {
+    text = UTF8.decode(body);
+  } catch {
+    // Not UTF-8: read byte for byte, so that writing back keeps every byte.
+    text = latin1Decode(body);
+    encoding = "latin1";
+  }
+  return { text, encoding, bom, eol: detectEol(text) };
+}
+
+/**
+ * Encode text the way a file was encoded.
+ *
+ * @param text The new text (without BOM).
+ * @param like The file it came from.
+ * @returns The bytes to write.
+ * @throws {ToolError} `invalid_argument` when latin1 cannot hold a character.
+ */
+export function encodeText(text: string, like: Pick<TextFile, "encoding" | "bom">): Uint8Array {
+  if (like.encoding === "utf-8") {
+    const body = new TextEncoder().encode(text);
+    if (!like.bom) return body;
+    const out = new Uint8Array(body.length + 3);
+    out.set([0xef, 0xbb, 0xbf]);
+    out.set(body, 3);
+    return out;
+  }
+  if (like.encoding === "latin1") {
+    const out = new Uint8Array(text.length);
+    for (let i = 0; i < text.length; i++) {
+      const code = text.charCodeAt(i);
+      if (code > 0xff) {
+        throw new ToolError(
+          "invalid_argument",
+          `Cannot write "${text[i]}": the file is Latin-1 (not UTF-8) and cannot hold it`,
+        );
+      }
+      out[i] = code;
+    }
+    return out;
+  }
+  const out = new Uint8Array(2 + text.length * 2);
+  const view = new DataView(out.buffer);
+  const little = like.encoding === "utf-16le";
+  view.setUint16(0, 0xfeff, little);
+  for (let i = 0; i < text.length; i++) view.setUint16(2 + i * 2, text.charCodeAt(i), little);
+  return out;
+}
+
+/**
+ * Convert `\n` line endings in new text to the file's own ending.
+ *
+ * @param text Text written by the model (any endings).
+ * @param eol The file's ending.
+ * @returns The text with the file's endings.
+ */
+export function withEol(text: string, eol: TextFile["eol"]): string {
+  const normal = text.replace(/\r\n?/g, "\n");
+  return eol === "\n" ? normal : normal.replaceAll("\n", eol);
+}
+
+/**
+ * Split text into lines, each keeping its own line ending.
+ *
+ * @param text The text.
+ * @returns The lines; a final line without ending is kept, an empty tail is not.
+ */
+export function splitLines(text: string): string[] {
+  const lines = text.match(/[^\r\n]*(?:\r\n|\r|\n)|[^\r\n]+$/g);
+  return lines ?? [];
+}
+
+function detectEol(text: string): TextFile["eol"] {
+  let crlf = 0;
+  let lf = 0;
+  let cr = 0;
+  for (const match of text.matchAll(/\r\n|\r|\n/g)) {
+    if (match[0] === "\r\n") crlf++;
+    else if (match[0] === "\n") lf++;
+    else cr++;
+    if (crlf + lf + cr >= 1000) break;
+  }
+  if (crlf > lf && crlf >= cr) return "\r\n";
+  if (cr > lf && cr > crlf) return "\r";
+  return "\n";
+}
+
+function utf16Bom(bytes: Uint8Array): "utf-16le" | "utf-16be" | undefined {
+  if (bytes[0] === 0xff && bytes[1] === 0xfe) return "utf-16le";
+  if (bytes[0] === 0xfe && bytes[1] === 0xff) return "utf-16be";
+  return undefined;
+}
+
+function latin1Decode(bytes: Uint8Array): string {
+  let out = "";
+  for (let i = 0; i < bytes.length; i += 8192) {
+    out += String.fromCharCode(...bytes.subarray(i, i + 8192));
+  }
+  return out;
+}
+
+const SIGNATURES: Array<[number[], string]> = [
+  [[0x89, 0x50, 0x4e, 0x47], "PNG image"],
+  [[0xff, 0xd8, 0xff], "JPEG image"],
+  [[0x47, 0x49, 0x46, 0x38], "GIF image"],
+  [[0x25, 0x50, 0x44, 0x46], "PDF document"],
+  [[0x50, 0x4b, 0x03, 0x04], "ZIP archive"],
+  [[0x1f, 0x8b], "gzip archive"],
+  [[0x7f, 0x45, 0x4c, 0x46], "ELF executable"],
+  [[0x00, 0x61, 0x73, 0x6d], "WebAssembly module"],
+  [[0x53, 0x51, 0x4c, 0x69, 0x74, 0x65], "SQLite database"],
+];
+
+/**
+ * A short name for binary content, from its first bytes.
+ *
+ * @param bytes The file's bytes.
+ * @returns E.g. `PNG image`, or `unknown binary data`.
+ */
+export function describeBinary(bytes: Uint8Array): string {
+  for (const [magic, name] of SIGNATURES) {
+    if (magic.every((b, i) => bytes[i] === b)) return name;
+  }
+  return "unknown binary data";
+}

@@ -1,0 +1,186 @@
+/**
+ * The tool contract: a tool is a value made by {@linkcode defineTool}, run
+ * with a {@linkcode ToolContext} that carries everything it may use.
+ *
+ * @module
+ */
+
+import type { z } from "zod";
+import type { Policy } from "../security/policy.ts";
+import type { Resolver } from "../security/resolver.ts";
+import type { SafeFs } from "../security/safe_fs.ts";
+import { ToolError } from "../security/errors.ts";
+
+export { ToolError };
+export type { ErrorCode } from "../security/errors.ts";
+
+/** MCP tool annotations: hints for the client, never trusted for security. */
+export interface ToolAnnotations {
+  /** A human title. */
+  title?: string;
+  /** The tool changes nothing. */
+  readOnlyHint?: boolean;
+  /** The tool may destroy or overwrite data. */
+  destructiveHint?: boolean;
+  /** Calling it twice with the same input has no further effect. */
+  idempotentHint?: boolean;
+  /** The tool reaches outside the project (network, other systems). */
+  openWorldHint?: boolean;
+}
+
+/** One block of result content, as MCP has it. */
+export type Content =
+  | { type: "text"; text: string }
+  | { type: "image"; data: string; mimeType: string }
+  | { type: "resource_link"; uri: string; name: string; mimeType?: string };
+
+/** What a tool returns. */
+export interface ToolResult {
+  /** The content blocks the model reads. */
+  content: Content[];
+  /** The same result as data, matching the tool's output schema. */
+  structuredContent?: Record<string, unknown>;
+  /** True for an error the model can act on. */
+  isError?: boolean;
+}
+
+/** A logger: details go to the host's stderr, never to the model. */
+export interface Logger {
+  /** Something unexpected that did not fail the call. */
+  warn(message: string, detail?: unknown): void;
+  /** A failure, with its internals. */
+  error(message: string, detail?: unknown): void;
+}
+
+/** Everything a tool may use while it runs. */
+export interface ToolContext {
+  /** The policy in force. */
+  readonly policy: Policy;
+  /** The path resolver: every path goes through it. */
+  readonly resolver: Resolver;
+  /** Safe file operations (resolver + anchored I/O + atomic writes). */
+  readonly fs: SafeFs;
+  /** Aborted when the client cancels the call or it times out. */
+  readonly signal: AbortSignal;
+  /**
+   * Report progress on long work.
+   *
+   * @param progress Work done so far (increasing).
+   * @param total The total, when known.
+   * @param message What is being done.
+   */
+  progress(progress: number, total?: number, message?: string): void;
+  /** Where internals go. */
+  readonly logger: Logger;
+  /** Absolute paths of the external programs this worker may run (ripgrep, when installed). */
+  readonly binaries: { readonly ripgrep?: string };
+  /**
+   * A value kept for the life of the worker under `key`, made on first use
+   * (parsed-tree caches and the like). Never module-level state.
+   *
+   * @param key A name unique to the tool family.
+   * @param make Makes the value.
+   */
+  shared<T>(key: string, make: () => T): T;
+}
+
+/** What a tool module declares. */
+export interface ToolSpec<I extends z.ZodObject> {
+  /** snake_case, unique. */
+  name: string;
+  /** Written for a model: what it does, when to use it, what it returns. */
+  description: string;
+  /** The input schema. */
+  input: I;
+  /** The shape of `structuredContent`, when the result has one. */
+  output?: z.ZodObject;
+  /** Hints for the client. */
+  annotations: ToolAnnotations;
+  /**
+   * Do the work.
+   *
+   * @param input The validated input.
+   * @param ctx The context.
+   * @returns The result; a string is one text block.
+   * @throws {ToolError} For errors the model can act on.
+   */
+  run(input: z.infer<I>, ctx: ToolContext): Promise<ToolResult | string> | ToolResult | string;
+}
+
+/** A tool, with its input type erased so that tools can share a list. */
+export interface Tool {
+  /** snake_case, unique. */
+  readonly name: string;
+  /** Written for a model. */
+  readonly description: string;
+  /** The input schema. */
+  readonly input: z.ZodObject;
+  /** The shape of `structuredContent`. */
+  readonly output: z.ZodObject | undefined;
+  /** Hints for the client. */
+  readonly annotations: ToolAnnotations;
+  /**
+   * Run on input that already passed `input`.
+   *
+   * @param input The validated input.
+   * @param ctx The context.
+   * @returns The result.
+   */
+  run(input: unknown, ctx: ToolContext): Promise<ToolResult>;
+}
+
+/**
+ * Make a tool from its spec.
+ *
+ * @param spec The tool's name, description, schemas, annotations and `run`.
+ * @returns The tool value.
+ * @throws {TypeError} When the name is not snake_case.
+ * @example
+ * ```ts
+ * export const echo = defineTool({
+ *   name: "echo",
+ *   description: "Return the text you give it.",
+ *   input: z.object({ text: z.string() }),
+ *   annotations: { readOnlyHint: true },
+ *   run: ({ text }) => text,
+ * });
+ * ```
+ */
+export function defineTool<I extends z.ZodObject>(spec: ToolSpec<I>): Tool {
+  if (!/^[a-z][a-z0-9_]*$/.test(spec.name)) {
+    throw new TypeError(`Cannot define tool "${spec.name}": names are snake_case`);
+  }
+  return Object.freeze({
+    name: spec.name,
+    description: spec.description,
+    input: spec.input,
+    output: spec.output,
+    annotations: Object.freeze({ ...spec.annotations }),
+    async run(input: unknown, ctx: ToolContext): Promise<ToolResult> {
+      const result = await spec.run(input as z.infer<I>, ctx);
+      return typeof result === "string" ? text(result) : result;
+    },
+  });
+}
+
+/**
+ * A result of one text block.
+ *
+ * @param value The text.
+ * @returns The result.
+ */
+export function text(value: string): ToolResult {
+  return { content: [{ type: "text", text: value }] };
+}
+
+/**
+ * A result with a text rendering for the model and the same data as
+ * `structuredContent`.
+ *
+ * @param value The text.
+ * @param data The data, matching the tool's output schema.
+ * @returns The result.
+ */
+export function structured(value: string, data: Record<string, unknown>): ToolResult {
+  return { content: [{ type: "text", text: value }], structuredContent: data };
+}
