@@ -16,6 +16,7 @@ import {
   type ToolProvider,
 } from "./dispatcher.ts";
 import { type PoolLogger, WorkerPool } from "./worker_pool.ts";
+import { TOOL_ASSETS } from "../tools/assets.ts";
 
 /** Options for {@linkcode createHost}. */
 export interface HostOptions extends ConfigOverrides {
@@ -72,6 +73,7 @@ export async function createHost(options: HostOptions = {}): Promise<Host> {
     registry: config.tools,
     ripgrep: config.ripgrep,
     callTimeoutMs: config.callTimeoutMs,
+    extraRead: TOOL_ASSETS.map((url) => decodeURIComponent(url.pathname)),
     logger,
   });
   const local: ToolProvider = {
