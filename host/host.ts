@@ -73,7 +73,7 @@ export async function createHost(options: HostOptions = {}): Promise<Host> {
     registry: config.tools,
     ripgrep: config.ripgrep,
     callTimeoutMs: config.callTimeoutMs,
-    extraRead: TOOL_ASSETS.map((url) => decodeURIComponent(url.pathname)),
+    extraRead: await assetPaths(),
     logger,
   });
   const local: ToolProvider = {
@@ -106,6 +106,22 @@ export async function createHost(options: HostOptions = {}): Promise<Host> {
     close,
     [Symbol.asyncDispose]: close,
   };
+}
+
+/** The tool assets' paths and, where they are symlinks (node_modules), their real paths. */
+async function assetPaths(): Promise<string[]> {
+  const paths: string[] = [];
+  for (const url of TOOL_ASSETS) {
+    const path = decodeURIComponent(url.pathname);
+    paths.push(path);
+    try {
+      const real = await Deno.realPath(path);
+      if (real !== path) paths.push(real);
+    } catch {
+      // missing until `deno install`; the tool reports it when used
+    }
+  }
+  return paths;
 }
 
 /** A logger that writes one line per event to stderr (never stdout: that is the MCP channel). */

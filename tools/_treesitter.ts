@@ -1,0 +1,197 @@
+/**
+ * tree-sitter for the code tools: grammars loaded lazily from the `.wasm`
+ * files their npm packages ship, and parsed trees cached per worker by
+ * (path, mtime, size) within a byte budget. Evicted and replaced trees are
+ * deleted: web-tree-sitter frees wasm memory only on `delete()`.
+ *
+ * A cached tree stays valid until the next `parseFile` call may evict it, so
+ * use it synchronously after the `await` that returned it.
+ *
+ * @module
+ */
+
+import { Language, Parser, type Tree } from "web-tree-sitter";
+import type { ResolvedPath } from "../security/resolver.ts";
+import { GRAMMAR_FILES, RUNTIME_WASM } from "./assets.ts";
+import type { ToolContext } from "./tool.ts";
+
+/** The grammars toolhost ships. */
+export type Grammar = "python" | "c" | "cpp" | "typescript" | "tsx";
+
+/** A parsed file. */
+export interface Parsed {
+  /** The tree (owned by the cache: never delete it). */
+  readonly tree: Tree;
+  /** The text that was parsed. */
+  readonly source: string;
+  /** The grammar used. */
+  readonly grammar: Grammar;
+}
+
+/** Default budget for cached trees, in bytes of source (trees cost ~10× their source). */
+export const DEFAULT_CACHE_BYTES = 16 * 1024 * 1024;
+
+const EXTENSIONS: Record<string, Grammar> = {
+  ".py": "python",
+  ".pyi": "python",
+  ".c": "c",
+  ".h": "c",
+  ".cc": "cpp",
+  ".cpp": "cpp",
+  ".cxx": "cpp",
+  ".c++": "cpp",
+  ".hh": "cpp",
+  ".hpp": "cpp",
+  ".hxx": "cpp",
+  ".h++": "cpp",
+  ".ipp": "cpp",
+  ".ts": "typescript",
+  ".mts": "typescript",
+  ".cts": "typescript",
+  ".tsx": "tsx",
+  ".js": "tsx",
+  ".mjs": "tsx",
+  ".cjs": "tsx",
+  ".jsx": "tsx",
+};
+
+/**
+ * The grammar for a file name, by extension. JavaScript is parsed with the
+ * TSX grammar, which accepts it.
+ *
+ * @param path A file name or path.
+ * @returns The grammar, or `undefined`.
+ */
+export function grammarForPath(path: string): Grammar | undefined {
+  const dot = path.lastIndexOf(".");
+  return dot < 0 ? undefined : EXTENSIONS[path.slice(dot).toLowerCase()];
+}
+
+interface Entry {
+  key: string;
+  tree: Tree;
+  source: string;
+  grammar: Grammar;
+}
+
+/** Per-worker tree-sitter: lazy grammars, an LRU of parsed trees. */
+export class TreeSitter {
+  #init: Promise<void> | undefined;
+  #languages = new Map<Grammar, Promise<Language>>();
+  #parsers = new Map<Grammar, Parser>();
+  #cache = new Map<string, Entry>();
+  #bytes = 0;
+  #budget: number;
+
+  /** @param budget Cache budget in bytes of source. */
+  constructor(budget: number = DEFAULT_CACHE_BYTES) {
+    this.#budget = budget;
+  }
+
+  /**
+   * Parse a checked file, from the cache when its (path, mtime, size) is unchanged.
+   *
+   * @param resolved The checked path (its `info` gives mtime and size).
+   * @param source The file's text.
+   * @param grammar The grammar.
+   * @returns The parsed file; use it before the next await.
+   */
+  async parseFile(resolved: ResolvedPath, source: string, grammar: Grammar): Promise<Parsed> {
+    const key = `${resolved.path}\0${resolved.info?.mtime?.getTime() ?? 0}\0${
+      resolved.info?.size ?? 0
+    }\0${grammar}`;
+    const hit = this.#cache.get(key);
+    if (hit && hit.source === source) {
+      this.#cache.delete(key);
+      this.#cache.set(key, hit);
+      return hit;
+    }
+    const tree = await this.parseText(source, grammar);
+    this.#forgetPath(resolved.path);
+    const entry: Entry = { key, tree, source, grammar };
+    this.#cache.set(key, entry);
+    this.#bytes += source.length;
+    this.#evict(entry);
+    return entry;
+  }
+
+  /**
+   * Parse text without caching. The caller owns the tree and must `delete()` it.
+   *
+   * @param source The text.
+   * @param grammar The grammar.
+   * @returns The tree.
+   */
+  async parseText(source: string, grammar: Grammar): Promise<Tree> {
+    const parser = await this.#parser(grammar);
+    const tree = parser.parse(source);
+    if (!tree) throw new Error(`tree-sitter returned no tree for a ${grammar} source`);
+    return tree;
+  }
+
+  /** How many trees and source bytes the cache holds. */
+  stats(): { trees: number; bytes: number } {
+    return { trees: this.#cache.size, bytes: this.#bytes };
+  }
+
+  /** Delete every cached tree. */
+  clear(): void {
+    for (const entry of this.#cache.values()) entry.tree.delete();
+    this.#cache.clear();
+    this.#bytes = 0;
+  }
+
+  #forgetPath(path: string): void {
+    for (const [key, entry] of this.#cache) {
+      if (key.startsWith(`${path}\0`)) this.#drop(key, entry);
+    }
+  }
+
+  #evict(keep: Entry): void {
+    for (const [key, entry] of this.#cache) {
+      if (this.#bytes <= this.#budget) break;
+      if (entry !== keep) this.#drop(key, entry);
+    }
+  }
+
+  #drop(key: string, entry: Entry): void {
+    this.#cache.delete(key);
+    this.#bytes -= entry.source.length;
+    entry.tree.delete();
+  }
+
+  async #parser(grammar: Grammar): Promise<Parser> {
+    const ready = this.#parsers.get(grammar);
+    if (ready) return ready;
+    const language = await this.#language(grammar);
+    const parser = this.#parsers.get(grammar) ?? new Parser();
+    parser.setLanguage(language);
+    this.#parsers.set(grammar, parser);
+    return parser;
+  }
+
+  #language(grammar: Grammar): Promise<Language> {
+    let language = this.#languages.get(grammar);
+    if (!language) {
+      language = (async () => {
+        this.#init ??= (async () => {
+          await Parser.init({ wasmBinary: await Deno.readFile(RUNTIME_WASM) } as never);
+        })();
+        await this.#init;
+        return await Language.load(await Deno.readFile(GRAMMAR_FILES[grammar]));
+      })();
+      this.#languages.set(grammar, language);
+    }
+    return language;
+  }
+}
+
+/**
+ * The worker's tree-sitter service.
+ *
+ * @param ctx The tool context.
+ * @returns The shared instance.
+ */
+export function treeSitter(ctx: ToolContext): TreeSitter {
+  return ctx.shared("tree-sitter", () => new TreeSitter());
+}
