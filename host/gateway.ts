@@ -13,12 +13,16 @@
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
+import type { RequestHandlerExtra } from "@modelcontextprotocol/sdk/shared/protocol.js";
 import {
+  type CallToolRequest,
   CallToolRequestSchema,
   type CallToolResult,
   ErrorCode,
   ListToolsRequestSchema,
   McpError,
+  type ServerNotification,
+  type ServerRequest,
 } from "@modelcontextprotocol/sdk/types.js";
 import { UnknownToolError } from "../tools/registry.ts";
 import type { Host } from "./host.ts";
@@ -58,7 +62,10 @@ export function createGateway(host: Host): Server {
     instructions: instructions(host),
   });
   server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: host.list() }));
-  server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
+  server.setRequestHandler(CallToolRequestSchema, async (
+    request: CallToolRequest,
+    extra: RequestHandlerExtra<ServerRequest, ServerNotification>,
+  ) => {
     const { name, arguments: args } = request.params;
     const token = request.params._meta?.progressToken;
     const client = server.getClientVersion();

@@ -94,6 +94,26 @@ async function call(
   }
 }
 
+/** Try a raw operation with no resolver in the way: only Deno's permissions can stop it. */
+async function probe(message: Extract<ToWorker, { type: "probe" }>): Promise<void> {
+  try {
+    if (message.probe === "read") await Deno.readFile(message.target);
+    else if (message.probe === "write") {
+      await Deno.writeTextFile(message.target, "toolhost doctor probe\n");
+    } else if (message.probe === "run") {
+      await new Deno.Command(message.target, { args: ["--version"] }).output();
+    } else if (message.probe === "net") await Deno.connect({ hostname: message.target, port: 9 });
+    else Deno.env.get(message.target);
+    post({ type: "probe_result", id: message.id, error: null });
+  } catch (error) {
+    post({
+      type: "probe_result",
+      id: message.id,
+      error: error instanceof Error ? error.name : String(error),
+    });
+  }
+}
+
 function main(): void {
   let state: WorkerState | undefined;
   self.onmessage = (event: MessageEvent<ToWorker>) => {
@@ -102,6 +122,8 @@ function main(): void {
       state = init(message);
     } else if (message.type === "call" && state) {
       void call(state, message);
+    } else if (message.type === "probe") {
+      void probe(message);
     } else if (message.type === "cancel" && state) {
       const reason = message.reason === "timeout"
         ? new ToolError("timeout", "the call ran past its time limit")

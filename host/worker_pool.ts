@@ -15,7 +15,7 @@ import {
   UnknownToolError,
 } from "../tools/registry.ts";
 import type { ToolResult } from "../tools/tool.ts";
-import type { FromWorker, ToWorker } from "./worker_protocol.ts";
+import type { FromWorker, Probe, ToWorker } from "./worker_protocol.ts";
 
 /**
  * The process's working directory exists once per process, so the anchored
@@ -86,6 +86,7 @@ export class WorkerPool {
   #slots: Slot[];
   #nextId = 1;
   #closed = false;
+  #probes = new Map<number, (error: string | null) => void>();
 
   private constructor(
     policy: Policy,
@@ -150,6 +151,23 @@ export class WorkerPool {
         reject: (error) => (done(), reject(error)),
       });
       slot.worker.postMessage({ type: "call", id, name, args } satisfies ToWorker);
+    });
+  }
+
+  /**
+   * Ask a worker to try a raw operation with no resolver in the way (for
+   * `toolhost doctor`): only the worker's Deno permissions can stop it.
+   *
+   * @param probe The operation.
+   * @param target The path, program, host or variable.
+   * @returns The error's name (`NotCapable` when Deno refused), or null when it succeeded.
+   */
+  probe(probe: Probe, target: string): Promise<string | null> {
+    const slot = this.#slots[0]!;
+    const id = this.#nextId++;
+    return new Promise((resolve) => {
+      this.#probes.set(id, resolve);
+      slot.worker.postMessage({ type: "probe", id, probe, target } satisfies ToWorker);
     });
   }
 
@@ -222,6 +240,11 @@ export class WorkerPool {
         return;
       }
       if (message.type === "ready") return;
+      if (message.type === "probe_result") {
+        this.#probes.get(message.id)?.(message.error);
+        this.#probes.delete(message.id);
+        return;
+      }
       const pending = slot.pending.get(message.id);
       if (!pending) return;
       if (message.type === "progress") {

@@ -19,7 +19,11 @@ export type ToWorker =
     ripgrep: string | null;
   }
   | { type: "call"; id: number; name: string; args: unknown }
-  | { type: "cancel"; id: number; reason: "cancelled" | "timeout" };
+  | { type: "cancel"; id: number; reason: "cancelled" | "timeout" }
+  | { type: "probe"; id: number; probe: Probe; target: string };
+
+/** A raw operation the doctor asks a worker to try, bypassing the resolver. */
+export type Probe = "read" | "write" | "run" | "net" | "env";
 
 /** Worker → host. */
 export type FromWorker =
@@ -27,4 +31,5 @@ export type FromWorker =
   | { type: "progress"; id: number; progress: number; total?: number; message?: string }
   | { type: "result"; id: number; result: ToolResult; paths: string[] }
   | { type: "unknown_tool"; id: number }
+  | { type: "probe_result"; id: number; error: string | null }
   | { type: "log"; level: "warn" | "error"; message: string; detail?: string | undefined };

@@ -1,0 +1,227 @@
+/**
+ * The command line: `toolhost <command> [--root DIR]... [options]`.
+ *
+ * @module
+ */
+
+import { parseArgs } from "node:util";
+import { auditProcess, processFlags } from "../security/permissions.ts";
+import { type HostConfig, loadConfig } from "./config.ts";
+import { runDoctor } from "./doctor.ts";
+import { serve } from "./gateway.ts";
+import { createHost } from "./host.ts";
+import { assetPaths, mcpConfig, runInherited, scopedCommand, shellQuote } from "./launcher.ts";
+
+/** Where the CLI prints: the one place allowed to write to the terminal. */
+export interface Printer {
+  /** A line to stdout. */
+  out(line: string): void;
+  /** A line to stderr. */
+  err(line: string): void;
+}
+
+/** The usage text. */
+export const USAGE = `toolhost — a sandboxed MCP tool host
+
+Usage: toolhost <command> [--root DIR]... [--config FILE] [options]
+
+Commands:
+  start        serve over MCP stdio, re-launched with scoped Deno permissions (the usual way)
+  serve        serve over MCP stdio in this process (audits its own permissions first)
+  call TOOL [JSON]
+               run one tool call through the same dispatcher and print the result
+  tools        list the tools (--json for their schemas)
+  flags        print the scoped command line that serves the roots
+  mcp-config   print a ready .mcp.json entry that starts the sandboxed server
+  doctor       probe both security boundaries live (--json for machine output)
+
+Options:
+  --root DIR                  a project root (repeatable; default: the current directory)
+  --config FILE               the config file (default: <first root>/toolhost.json, optional)
+  --ripgrep auto|off|PATH     use ripgrep for searches (default: auto)
+  --allow-broad-permissions   let serve run with read/write beyond the roots
+  --json                      machine-readable output (tools, doctor, call)
+`;
+
+/** A stdout/stderr printer. */
+export function terminalPrinter(): Printer {
+  const encoder = new TextEncoder();
+  return {
+    out: (line) => void Deno.stdout.writeSync(encoder.encode(`${line}\n`)),
+    err: (line) => void Deno.stderr.writeSync(encoder.encode(`${line}\n`)),
+  };
+}
+
+/**
+ * Run the CLI.
+ *
+ * @param argv The arguments after the program.
+ * @param printer Where to print.
+ * @returns The exit code.
+ */
+export async function main(
+  argv: readonly string[],
+  printer: Printer = terminalPrinter(),
+): Promise<number> {
+  let parsed;
+  try {
+    parsed = parseArgs({
+      args: [...argv],
+      allowPositionals: true,
+      options: {
+        root: { type: "string", multiple: true },
+        config: { type: "string" },
+        ripgrep: { type: "string" },
+        "allow-broad-permissions": { type: "boolean", default: false },
+        json: { type: "boolean", default: false },
+        help: { type: "boolean", short: "h", default: false },
+      },
+    });
+  } catch (error) {
+    printer.err(`toolhost: ${(error as Error).message}\n\n${USAGE}`);
+    return 2;
+  }
+  const { values, positionals } = parsed;
+  const [command, ...rest] = positionals;
+  if (values.help || command === undefined || command === "help") {
+    printer.out(USAGE);
+    return command === undefined && !values.help ? 2 : 0;
+  }
+  let config: HostConfig;
+  try {
+    config = await loadConfig({
+      ...(values.root ? { roots: values.root } : {}),
+      ...(values.config ? { configFile: values.config } : {}),
+      ...(values.ripgrep ? { ripgrep: values.ripgrep } : {}),
+    });
+  } catch (error) {
+    printer.err(`toolhost: ${(error as Error).message}`);
+    return 2;
+  }
+  switch (command) {
+    case "start":
+      return await runInherited(await scopedCommand(config));
+    case "serve":
+      return await serveCommand(config, values["allow-broad-permissions"], printer);
+    case "call":
+      return await callCommand(config, rest, values.json, printer);
+    case "tools":
+      return await toolsCommand(config, values.json, printer);
+    case "flags":
+      printer.out(shellQuote(await scopedCommand(config)));
+      return 0;
+    case "mcp-config":
+      printer.out(JSON.stringify(mcpConfig(await scopedCommand(config)), null, 2));
+      return 0;
+    case "doctor":
+      return await doctorCommand(config, values.json, printer);
+    default:
+      printer.err(`toolhost: unknown command "${command}"\n\n${USAGE}`);
+      return 2;
+  }
+}
+
+async function serveCommand(
+  config: HostConfig,
+  allowBroad: boolean,
+  printer: Printer,
+): Promise<number> {
+  const findings = auditProcess(config.policy);
+  for (const finding of findings) printer.err(`toolhost: permission audit: ${finding.detail}`);
+  if (findings.some((finding) => finding.refuse) && !allowBroad) {
+    const flags = processFlags(config.policy, {
+      config: config.configFile ? [config.configFile] : [],
+      read: await assetPaths(),
+      run: config.ripgrep ? [config.ripgrep] : [],
+    });
+    printer.err(
+      `toolhost: refusing to serve with permissions broader than the roots. Run it scoped:\n  ${
+        shellQuote(await scopedCommand(config))
+      }\nor use "toolhost start", which does this for you. The flags it needs: ${
+        flags.join(" ")
+      }\n` +
+        `Pass --allow-broad-permissions to serve anyway (tool code stays confined to its worker).`,
+    );
+    return 2;
+  }
+  const host = await createHost({ config });
+  try {
+    await serve(host);
+  } finally {
+    await host.close();
+  }
+  return 0;
+}
+
+async function callCommand(
+  config: HostConfig,
+  rest: string[],
+  json: boolean,
+  printer: Printer,
+): Promise<number> {
+  const [tool, raw = "{}"] = rest;
+  if (!tool) {
+    printer.err(
+      `toolhost: call needs a tool name: toolhost call read_file '{"path": "README.md"}'`,
+    );
+    return 2;
+  }
+  let args: unknown;
+  try {
+    args = JSON.parse(raw);
+  } catch (error) {
+    printer.err(`toolhost: cannot parse the arguments as JSON: ${(error as Error).message}`);
+    return 2;
+  }
+  const host = await createHost({ config });
+  try {
+    const result = await host.call(tool, args, { session: "cli", client: "toolhost-cli" });
+    if (json) printer.out(JSON.stringify(result, null, 2));
+    else {for (const block of result.content) {
+        printer.out(block.type === "text" ? block.text : JSON.stringify(block));
+      }}
+    return result.isError ? 1 : 0;
+  } catch (error) {
+    printer.err(`toolhost: ${(error as Error).message}`);
+    return 2;
+  } finally {
+    await host.close();
+  }
+}
+
+async function toolsCommand(config: HostConfig, json: boolean, printer: Printer): Promise<number> {
+  const host = await createHost({ config });
+  try {
+    const tools = host.list();
+    if (json) printer.out(JSON.stringify(tools, null, 2));
+    else {
+      const width = Math.max(...tools.map((tool) => tool.name.length));
+      for (const tool of tools) {
+        const kind = tool.annotations.readOnlyHint
+          ? "read "
+          : tool.annotations.destructiveHint
+          ? "edit "
+          : "write";
+        printer.out(
+          `${tool.name.padEnd(width)}  ${kind}  ${tool.description.split(/(?<=\.)\s/)[0]}`,
+        );
+      }
+    }
+    return 0;
+  } finally {
+    await host.close();
+  }
+}
+
+async function doctorCommand(config: HostConfig, json: boolean, printer: Printer): Promise<number> {
+  const report = await runDoctor(config);
+  if (json) printer.out(JSON.stringify(report, null, 2));
+  else {
+    printer.out(`toolhost doctor — roots: ${report.roots.join(", ")}`);
+    for (const probe of report.probes) {
+      printer.out(`${probe.ok ? "ok  " : "FAIL"}  ${probe.name}: ${probe.detail}`);
+    }
+    printer.out(report.ok ? "Both boundaries held." : "A boundary did not hold.");
+  }
+  return report.ok ? 0 : 1;
+}

@@ -1,0 +1,136 @@
+/**
+ * The launcher: the scoped command line that serves a project, for
+ * `toolhost start` (which re-launches itself with it), `toolhost flags` and
+ * `toolhost mcp-config`.
+ *
+ * @module
+ */
+
+import { fileURLToPath as fromFileUrl } from "node:url";
+import { processFlags } from "../security/permissions.ts";
+import { TOOL_ASSETS } from "../tools/assets.ts";
+import type { HostConfig } from "./config.ts";
+
+/** The entry module (`mod.ts`) this host runs from. */
+export const ENTRY: URL = new URL("../mod.ts", import.meta.url);
+
+/**
+ * toolhost's own source folders: to start a tool worker, the process must be
+ * able to read the worker's module graph (code only, no secrets).
+ */
+export const SOURCE_DIRS: readonly URL[] = Object.freeze(
+  ["../host/", "../security/", "../tools/"].map((dir) => new URL(dir, import.meta.url)),
+);
+
+/** A command line: the program and its arguments. */
+export interface CommandLine {
+  /** The program (the Deno executable). */
+  command: string;
+  /** Its arguments. */
+  args: string[];
+}
+
+/**
+ * The command line that serves `config`'s roots with the narrowest permissions:
+ * read/write on the roots and state directory, read on the config and the
+ * grammar files, run for exactly ripgrep and the configured servers.
+ *
+ * @param config The resolved configuration.
+ * @param extra Binaries (sinks, upstreams) and files the process must reach.
+ * @returns The program and arguments.
+ */
+export async function scopedCommand(
+  config: HostConfig,
+  extra: { run?: readonly string[]; read?: readonly string[]; net?: readonly string[] } = {},
+): Promise<CommandLine> {
+  const read = [...SOURCE_DIRS.map(fromFileUrl), ...(await assetPaths()), ...(extra.read ?? [])];
+  const run = [...(config.ripgrep ? [config.ripgrep] : []), ...(extra.run ?? [])];
+  const flags = processFlags(config.policy, {
+    config: config.configFile ? [config.configFile] : [],
+    read,
+    run,
+    net: extra.net ?? [],
+  });
+  const args = ["run", ...flags, fromFileUrl(ENTRY), "serve"];
+  for (const root of config.policy.roots) args.push("--root", root);
+  if (config.configFile) args.push("--config", config.configFile);
+  args.push(`--ripgrep=${config.ripgrep ?? "off"}`);
+  return { command: Deno.execPath(), args };
+}
+
+/**
+ * The `.mcp.json` entry that starts the sandboxed server from any directory.
+ *
+ * @param line The scoped command line.
+ * @returns `{"mcpServers": {"toolhost": {command, args}}}`.
+ */
+export function mcpConfig(line: CommandLine): { mcpServers: { toolhost: CommandLine } } {
+  return { mcpServers: { toolhost: { command: line.command, args: line.args } } };
+}
+
+/**
+ * Quote a command line for a POSIX shell.
+ *
+ * @param line The command line.
+ * @returns One shell-safe string.
+ */
+export function shellQuote(line: CommandLine): string {
+  return [line.command, ...line.args]
+    .map((word) => (/^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replaceAll("'", `'\\''`)}'`))
+    .join(" ");
+}
+
+/**
+ * Run a command line with stdio inherited, passing signals through, and
+ * return its exit code.
+ *
+ * @param line The command line.
+ * @returns The child's exit code.
+ */
+export async function runInherited(line: CommandLine): Promise<number> {
+  const child = new Deno.Command(line.command, {
+    args: line.args,
+    stdin: "inherit",
+    stdout: "inherit",
+    stderr: "inherit",
+  }).spawn();
+  const forward = (signal: Deno.Signal) => () => {
+    try {
+      child.kill(signal);
+    } catch {
+      // already gone
+    }
+  };
+  const handlers: Array<[Deno.Signal, () => void]> = [
+    ["SIGINT", forward("SIGINT")],
+    ["SIGTERM", forward("SIGTERM")],
+    ["SIGHUP", forward("SIGHUP")],
+  ];
+  for (const [signal, handler] of handlers) Deno.addSignalListener(signal, handler);
+  try {
+    const status = await child.status;
+    return status.signal ? 128 + signalNumber(status.signal) : status.code;
+  } finally {
+    for (const [signal, handler] of handlers) Deno.removeSignalListener(signal, handler);
+  }
+}
+
+function signalNumber(signal: Deno.Signal): number {
+  return ({ SIGHUP: 1, SIGINT: 2, SIGKILL: 9, SIGTERM: 15 } as Record<string, number>)[signal] ?? 1;
+}
+
+/** The tool assets' paths and, where they are symlinks (node_modules), their real paths. */
+export async function assetPaths(): Promise<string[]> {
+  const paths: string[] = [];
+  for (const url of TOOL_ASSETS) {
+    const path = fromFileUrl(url);
+    paths.push(path);
+    try {
+      const real = await Deno.realPath(path);
+      if (real !== path) paths.push(real);
+    } catch {
+      // missing until the npm packages are installed; the tool says so when used
+    }
+  }
+  return paths;
+}

@@ -1,0 +1,58 @@
+/**
+ * toolhost: a sandboxed MCP tool host. An agent connects over MCP and gets
+ * fast, code-aware tools over the project's roots, and nothing outside them.
+ *
+ * Run as a program, this module is the `toolhost` command line:
+ *
+ * ```sh
+ * deno run -A mod.ts start --root /srv/project
+ * ```
+ *
+ * As a library it exports the host, its configuration and the tool contract:
+ *
+ * @example
+ * ```ts
+ * import { createHost } from "./mod.ts";
+ * await using host = await createHost({ roots: ["/srv/project"] });
+ * const result = await host.call("read_file", { path: "README.md" });
+ * ```
+ *
+ * @module
+ */
+
+export { createHost, type Host, type HostOptions } from "./host/host.ts";
+export {
+  type ConfigOverrides,
+  type HostConfig,
+  type HostConfigInput,
+  loadConfig,
+} from "./host/config.ts";
+export { createGateway, serve } from "./host/gateway.ts";
+export {
+  type CallContext,
+  type CallObserver,
+  type CallOutcome,
+  type CallRecord,
+  Dispatcher,
+  type ToolProvider,
+} from "./host/dispatcher.ts";
+export { type DoctorReport, runDoctor } from "./host/doctor.ts";
+export { main } from "./host/cli.ts";
+export { type Policy, type PolicyInput, resolvePolicy } from "./security/policy.ts";
+export { type ResolvedPath, Resolver } from "./security/resolver.ts";
+export {
+  defineTool,
+  structured,
+  text,
+  type Tool,
+  type ToolContext,
+  ToolError,
+  type ToolResult,
+} from "./tools/tool.ts";
+export { Registry, type ToolDescriptor } from "./tools/registry.ts";
+export { TOOLS } from "./tools/mod.ts";
+
+if (import.meta.main) {
+  const { main } = await import("./host/cli.ts");
+  Deno.exit(await main(Deno.args));
+}
