@@ -35,6 +35,7 @@ export const CONFIG_SCHEMA = z.object({
     maxReadBytes: z.number().int().positive().optional(),
     maxOutputChars: z.number().int().positive().optional(),
     maxSearchFileBytes: z.number().int().positive().optional(),
+    maxEditBytes: z.number().int().positive().optional(),
   }).strict().optional(),
   tools: z.object({
     disabled: z.array(z.string()).optional(),

@@ -39,6 +39,8 @@ export interface Limits {
   readonly maxOutputChars: number;
   /** The largest file a content search reads, in bytes. */
   readonly maxSearchFileBytes: number;
+  /** The largest file slice and edit tools load, in bytes. */
+  readonly maxEditBytes: number;
 }
 
 /** The resolved, frozen policy. Plain data: it crosses into the tool worker. */
@@ -60,6 +62,7 @@ export const DEFAULT_LIMITS: Limits = Object.freeze({
   maxReadBytes: 1024 * 1024,
   maxOutputChars: 200_000,
   maxSearchFileBytes: 8 * 1024 * 1024,
+  maxEditBytes: 64 * 1024 * 1024,
 });
 
 /**

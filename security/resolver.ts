@@ -216,17 +216,17 @@ export class Resolver {
       try {
         realParent = await Deno.realPath(parent);
       } catch (error) {
-        if (!(error instanceof Deno.errors.NotFound) || !createParents) {
-          if (error instanceof Deno.errors.NotFound) {
-            await this.#explainMissing(raw, parent, error);
-            throw new ToolError(
-              "not_found",
-              `Cannot create ${JSON.stringify(raw)}: its directory "${
-                this.display(parent)
-              }" does not exist (pass create_parents: true to make it)`,
-            );
-          }
+        if (!(error instanceof Deno.errors.NotFound)) {
           await this.#explainMissing(raw, parent, error);
+        }
+        await this.#refuseOutwardLinks(raw, parent);
+        if (!createParents) {
+          throw new ToolError(
+            "not_found",
+            `Cannot create ${JSON.stringify(raw)}: its directory "${
+              this.display(parent)
+            }" does not exist (create it first, or pass create_parents: true where the tool offers it)`,
+          );
         }
         await this.#refuseDanglingLink(raw, parent);
         missing.unshift(posix.basename(parent));
@@ -262,18 +262,22 @@ export class Resolver {
     );
   }
 
+  /** A dangling symlink on the way to a missing path that points outside is "outside", not "missing". */
+  async #refuseOutwardLinks(raw: string, lexical: string): Promise<void> {
+    let probe = lexical;
+    while (this.locate(probe)) {
+      const target = await linkTarget(probe);
+      if (target !== undefined && !this.locate(target)) throw this.#outside(raw);
+      const up = posix.dirname(probe);
+      if (up === probe) break;
+      probe = up;
+    }
+  }
+
   /** Throws the error for a path that could not be resolved, without leaking what lies outside. */
   async #explainMissing(raw: string, lexical: string, error: unknown): Promise<never> {
     if (error instanceof Deno.errors.NotFound) {
-      // A dangling symlink on the way out is "outside", not "missing".
-      let probe = lexical;
-      while (this.locate(probe)) {
-        const target = await linkTarget(probe);
-        if (target !== undefined && !this.locate(target)) throw this.#outside(raw);
-        const up = posix.dirname(probe);
-        if (up === probe) break;
-        probe = up;
-      }
+      await this.#refuseOutwardLinks(raw, lexical);
       throw new ToolError("not_found", `${JSON.stringify(raw)} does not exist`);
     }
     if (error instanceof Deno.errors.NotADirectory) {

@@ -6,8 +6,24 @@
 
 import type { Tool } from "./tool.ts";
 import { readFile } from "./files/read_file.ts";
+import { listDirectory } from "./files/list_directory.ts";
+import { getFileSlice } from "./files/get_file_slice.ts";
+import { setFileSlice } from "./files/set_file_slice.ts";
+import { editFile } from "./files/edit_file.ts";
+import { writeFile } from "./files/write_file.ts";
+import { getFileInfo } from "./files/get_file_info.ts";
+import { moveFile } from "./files/move_file.ts";
+import { createDirectory } from "./files/create_directory.ts";
 
 /** Every local tool, in the order clients list them. */
 export const TOOLS: readonly Tool[] = Object.freeze([
   readFile,
+  listDirectory,
+  getFileSlice,
+  setFileSlice,
+  editFile,
+  writeFile,
+  getFileInfo,
+  moveFile,
+  createDirectory,
 ]);
