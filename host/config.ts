@@ -44,6 +44,9 @@ export const CONFIG_SCHEMA = z.object({
   workers: z.number().int().min(1).max(16).optional(),
   callTimeoutMs: z.number().int().positive().optional(),
   ripgrep: z.string().optional().describe(`"auto" (default), "off", or the path of rg`),
+  landlock: z.boolean().optional().describe(
+    "Confine tool workers with Linux Landlock (default true)",
+  ),
   upstream: z.object({ mcpServers: z.record(z.string(), MCP_SERVER) }).optional(),
   sinks: z.object({ mcpJson: z.string().optional() }).strict().optional(),
 }).strict();
@@ -73,6 +76,8 @@ export interface HostConfig {
   readonly callTimeoutMs: number;
   /** Absolute path of ripgrep, or null when not used. */
   readonly ripgrep: string | null;
+  /** Confine the tool workers with Landlock where the kernel has it. */
+  readonly landlock: boolean;
   /** The config file read, or null. */
   readonly configFile: string | null;
   /** The raw parsed file (for sections later layers read). */
@@ -108,6 +113,7 @@ export async function loadConfig(overrides: ConfigOverrides = {}): Promise<HostC
     tools: Object.freeze({ ...tools }),
     workers: (raw?.workers as number | undefined) ?? 2,
     callTimeoutMs: (raw?.callTimeoutMs as number | undefined) ?? 60_000,
+    landlock: (raw?.landlock as boolean | undefined) ?? true,
     ripgrep: await findRipgrep(overrides.ripgrep ?? (raw?.ripgrep as string | undefined) ?? "auto"),
     configFile: raw ? configFile : null,
     raw: Object.freeze(raw ?? {}),

@@ -49,13 +49,16 @@ export async function runDoctor(config: HostConfig): Promise<DoctorReport> {
   );
   const secret = `${outsideDir}/secret.txt`;
   await Deno.writeTextFile(secret, "toolhost doctor: outside content\n");
+  const link = `${config.policy.roots[0]}/.toolhost-doctor-link-${crypto.randomUUID().slice(0, 8)}`;
   try {
+    await Deno.symlink(secret, link);
     const probes = [
-      ...(await outerProbes(config, outsideDir, secret)),
-      ...(await innerProbes(config, secret)),
+      ...(await outerProbes(config, outsideDir, secret, link)),
+      ...(await innerProbes(config, secret, link)),
     ];
     return { probes, roots: config.policy.roots, ok: probes.every((probe) => probe.ok) };
   } finally {
+    await Deno.remove(link).catch(() => {});
     await Deno.remove(outsideDir, { recursive: true }).catch(() => {});
   }
 }
@@ -64,6 +67,7 @@ async function outerProbes(
   config: HostConfig,
   outsideDir: string,
   secret: string,
+  link: string,
 ): Promise<ProbeResult[]> {
   const pool = await WorkerPool.start(config.policy, {
     size: 1,
@@ -71,6 +75,7 @@ async function outerProbes(
     ripgrep: config.ripgrep,
     extraRead: await assetPaths(),
     callTimeoutMs: config.callTimeoutMs,
+    landlock: config.landlock,
     logger: { log: () => {} },
   });
   try {
@@ -93,18 +98,45 @@ async function outerProbes(
           : `not denied (${error ?? "succeeded"}): ${target}`,
       });
     }
+    results.push(await landlockProbe(pool, link));
     return results;
   } finally {
     pool.close();
   }
 }
 
-async function innerProbes(config: HostConfig, secret: string): Promise<ProbeResult[]> {
+/** The kernel layer: with Landlock, the worker's own thread cannot open a symlink to outside. */
+async function landlockProbe(pool: WorkerPool, link: string): Promise<ProbeResult> {
+  const name = "kernel: Landlock confines the tool worker's thread";
+  const status = pool.landlock;
+  if (!status.active) {
+    return {
+      name,
+      ok: status.abi === 0,
+      detail: status.abi === 0
+        ? `not available here (${status.reason}); the resolver's checks stand alone against symlink swaps`
+        : `the kernel has Landlock ABI ${status.abi} but confinement failed: ${status.reason}`,
+    };
+  }
+  const error = await pool.probe("read_sync", link);
+  const ok = error === "PermissionDenied";
+  return {
+    name,
+    ok,
+    detail: ok
+      ? `active (ABI ${status.abi}): a symlink to outside could not be opened by the worker's thread`
+      : `active (ABI ${status.abi}) but the symlink read was not refused (${error ?? "succeeded"})`,
+  };
+}
+
+async function innerProbes(
+  config: HostConfig,
+  secret: string,
+  link: string,
+): Promise<ProbeResult[]> {
   const root = config.policy.roots[0]!;
-  const link = `${root}/.toolhost-doctor-link-${crypto.randomUUID().slice(0, 8)}`;
   const host = await createHost({ config: { ...config, tools: {} }, logger: { log: () => {} } });
   try {
-    await Deno.symlink(secret, link);
     const depth = root.split("/").length;
     const cases: Array<[string, Record<string, unknown>]> = [
       ["resolver: symlink to a file outside", { path: link.slice(root.length + 1) }],
@@ -122,7 +154,6 @@ async function innerProbes(config: HostConfig, secret: string): Promise<ProbeRes
     }
     return results;
   } finally {
-    await Deno.remove(link).catch(() => {});
     await host.close();
   }
 }

@@ -16,7 +16,7 @@ import {
   type ToolProvider,
 } from "./dispatcher.ts";
 import { type PoolLogger, WorkerPool } from "./worker_pool.ts";
-import { TOOL_ASSETS } from "../tools/assets.ts";
+import { assetPaths } from "./launcher.ts";
 
 /** Options for {@linkcode createHost}. */
 export interface HostOptions extends ConfigOverrides {
@@ -73,6 +73,7 @@ export async function createHost(options: HostOptions = {}): Promise<Host> {
     registry: config.tools,
     ripgrep: config.ripgrep,
     callTimeoutMs: config.callTimeoutMs,
+    landlock: config.landlock,
     extraRead: await assetPaths(),
     logger,
   });
@@ -106,22 +107,6 @@ export async function createHost(options: HostOptions = {}): Promise<Host> {
     close,
     [Symbol.asyncDispose]: close,
   };
-}
-
-/** The tool assets' paths and, where they are symlinks (node_modules), their real paths. */
-async function assetPaths(): Promise<string[]> {
-  const paths: string[] = [];
-  for (const url of TOOL_ASSETS) {
-    const path = decodeURIComponent(url.pathname);
-    paths.push(path);
-    try {
-      const real = await Deno.realPath(path);
-      if (real !== path) paths.push(real);
-    } catch {
-      // missing until `deno install`; the tool reports it when used
-    }
-  }
-  return paths;
 }
 
 /** A logger that writes one line per event to stderr (never stdout: that is the MCP channel). */

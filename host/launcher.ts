@@ -8,6 +8,7 @@
 
 import { fileURLToPath as fromFileUrl } from "node:url";
 import { processFlags } from "../security/permissions.ts";
+import { findLibc } from "../security/landlock.ts";
 import { TOOL_ASSETS } from "../tools/assets.ts";
 import type { HostConfig } from "./config.ts";
 
@@ -43,13 +44,18 @@ export async function scopedCommand(
   config: HostConfig,
   extra: { run?: readonly string[]; read?: readonly string[]; net?: readonly string[] } = {},
 ): Promise<CommandLine> {
-  const read = [...SOURCE_DIRS.map(fromFileUrl), ...(await assetPaths()), ...(extra.read ?? [])];
+  const read = [
+    ...SOURCE_DIRS.map((url) => fromFileUrl(url)),
+    ...(await assetPaths()),
+    ...(extra.read ?? []),
+  ];
   const run = [...(config.ripgrep ? [config.ripgrep] : []), ...(extra.run ?? [])];
   const flags = processFlags(config.policy, {
     config: config.configFile ? [config.configFile] : [],
     read,
     run,
     net: extra.net ?? [],
+    libc: config.landlock ? findLibc() : null,
   });
   const args = ["run", ...flags, fromFileUrl(ENTRY), "serve"];
   for (const root of config.policy.roots) args.push("--root", root);

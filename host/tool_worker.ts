@@ -8,7 +8,8 @@
 
 /// <reference lib="deno.worker" />
 
-import { Anchor, sharedDirectoryLock } from "../security/anchored.ts";
+import { Anchor } from "../security/anchored.ts";
+import { confineThread, type LandlockStatus } from "../security/landlock.ts";
 import { ToolError } from "../security/errors.ts";
 import { Resolver } from "../security/resolver.ts";
 import { SafeFs } from "../security/safe_fs.ts";
@@ -45,9 +46,10 @@ function describe(detail: unknown): string | undefined {
 
 function init(message: Extract<ToWorker, { type: "init" }>): WorkerState {
   const resolver = new Resolver(message.policy);
-  const anchor = new Anchor(sharedDirectoryLock(message.lock), message.policy.roots[0]!);
+  const anchor = new Anchor(message.policy.roots);
   const registry = new Registry(TOOLS, message.registry);
-  post({ type: "ready", tools: registry.list() });
+  const landlock = confine(message);
+  post({ type: "ready", tools: registry.list(), landlock });
   return {
     registry,
     resolver,
@@ -56,6 +58,18 @@ function init(message: Extract<ToWorker, { type: "init" }>): WorkerState {
     inflight: new Map(),
     binaries: message.ripgrep ? { ripgrep: message.ripgrep } : {},
   };
+}
+
+/** Confine this thread with Landlock, then give up FFI for good. */
+function confine(message: Extract<ToWorker, { type: "init" }>): LandlockStatus {
+  if (!message.libc) {
+    return { active: false, abi: 0, reason: "Landlock is not used on this system" };
+  }
+  try {
+    return confineThread(message.libc, message.landlock);
+  } finally {
+    Deno.permissions.revokeSync({ name: "ffi" });
+  }
 }
 
 async function call(
@@ -98,7 +112,10 @@ async function call(
 async function probe(message: Extract<ToWorker, { type: "probe" }>): Promise<void> {
   try {
     if (message.probe === "read") await Deno.readFile(message.target);
-    else if (message.probe === "write") {
+    else if (message.probe === "read_sync") Deno.readFileSync(message.target);
+    else if (message.probe === "write_sync") {
+      Deno.writeTextFileSync(message.target, "toolhost doctor probe\n");
+    } else if (message.probe === "write") {
       await Deno.writeTextFile(message.target, "toolhost doctor probe\n");
     } else if (message.probe === "run") {
       await new Deno.Command(message.target, { args: ["--version"] }).output();

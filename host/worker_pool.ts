@@ -8,6 +8,7 @@
 
 import type { Policy } from "../security/policy.ts";
 import { workerPermissions } from "../security/permissions.ts";
+import { findLibc, type LandlockStatus } from "../security/landlock.ts";
 import {
   errorResult,
   type RegistryOptions,
@@ -16,13 +17,6 @@ import {
 } from "../tools/registry.ts";
 import type { ToolResult } from "../tools/tool.ts";
 import type { FromWorker, Probe, ToWorker } from "./worker_protocol.ts";
-
-/**
- * The process's working directory exists once per process, so the anchored
- * file operations of every worker of every host in this process share this
- * one lock. It is a handle to process state, not host state.
- */
-const DIRECTORY_LOCK = new SharedArrayBuffer(16);
 
 /** How long a call that was asked to stop may take before its worker is terminated. */
 const GRACE_MS = 1_000;
@@ -45,6 +39,8 @@ export interface PoolOptions {
   extraRead?: readonly string[];
   /** A call running longer than this is stopped and its worker replaced. */
   callTimeoutMs: number;
+  /** Confine the workers' threads with Landlock where the kernel has it (default true). */
+  landlock?: boolean;
   /** Where events go. */
   logger: PoolLogger;
 }
@@ -81,6 +77,8 @@ interface Slot {
 export class WorkerPool {
   /** The tools the workers offer. */
   readonly tools: ToolDescriptor[];
+  /** Whether the workers' threads are confined by Landlock. */
+  readonly landlock: LandlockStatus;
   #policy: Policy;
   #options: PoolOptions;
   #slots: Slot[];
@@ -93,7 +91,9 @@ export class WorkerPool {
     options: PoolOptions,
     slots: Slot[],
     tools: ToolDescriptor[],
+    landlock: LandlockStatus,
   ) {
+    this.landlock = landlock;
     this.#policy = policy;
     this.#options = options;
     this.#slots = slots;
@@ -110,7 +110,13 @@ export class WorkerPool {
   static async start(policy: Policy, options: PoolOptions): Promise<WorkerPool> {
     const size = Math.max(1, Math.floor(options.size));
     const started = await Promise.all(Array.from({ length: size }, () => spawn(policy, options)));
-    const pool = new WorkerPool(policy, options, started.map((s) => s.slot), started[0]!.tools);
+    const pool = new WorkerPool(
+      policy,
+      options,
+      started.map((s) => s.slot),
+      started[0]!.tools,
+      started[0]!.landlock,
+    );
     pool.#slots.forEach((slot) => pool.#listen(slot));
     return pool;
   }
@@ -272,21 +278,30 @@ export class WorkerPool {
   }
 }
 
+interface Ready {
+  tools: ToolDescriptor[];
+  landlock: LandlockStatus;
+}
+
 function spawnWorker(
   policy: Policy,
   options: PoolOptions,
-): { worker: Worker; ready: Promise<ToolDescriptor[]> } {
+): { worker: Worker; ready: Promise<Ready> } {
+  const libc = options.landlock === false ? null : findLibc();
   const permissions = workerPermissions(policy, {
     run: options.ripgrep ? [options.ripgrep] : [],
     read: options.extraRead ?? [],
+    libc,
   });
   const worker = new Worker(new URL("./tool_worker.ts", import.meta.url), {
     type: "module",
     deno: { permissions },
   } as WorkerOptions);
-  const ready = new Promise<ToolDescriptor[]>((resolve, reject) => {
+  const ready = new Promise<Ready>((resolve, reject) => {
     worker.onmessage = (event: MessageEvent<FromWorker>) => {
-      if (event.data.type === "ready") resolve(event.data.tools);
+      if (event.data.type === "ready") {
+        resolve({ tools: event.data.tools, landlock: event.data.landlock });
+      }
     };
     worker.onerror = (event: ErrorEvent) => {
       event.preventDefault();
@@ -297,19 +312,19 @@ function spawnWorker(
     {
       type: "init",
       policy,
-      lock: DIRECTORY_LOCK,
       registry: options.registry,
       ripgrep: options.ripgrep,
+      libc,
+      landlock: {
+        readWrite: [...policy.roots, policy.stateDir],
+        readOnly: options.extraRead ?? [],
+      },
     } satisfies ToWorker,
   );
   return { worker, ready };
 }
 
-async function spawn(
-  policy: Policy,
-  options: PoolOptions,
-): Promise<{ slot: Slot; tools: ToolDescriptor[] }> {
+async function spawn(policy: Policy, options: PoolOptions): Promise<{ slot: Slot } & Ready> {
   const { worker, ready } = spawnWorker(policy, options);
-  const tools = await ready;
-  return { slot: { worker, pending: new Map() }, tools };
+  return { slot: { worker, pending: new Map() }, ...(await ready) };
 }

@@ -4,6 +4,7 @@
  * @module
  */
 
+import type { LandlockPaths, LandlockStatus } from "../security/landlock.ts";
 import type { Policy } from "../security/policy.ts";
 import type { ToolResult } from "../tools/tool.ts";
 import type { RegistryOptions, ToolDescriptor } from "../tools/registry.ts";
@@ -13,21 +14,24 @@ export type ToWorker =
   | {
     type: "init";
     policy: Policy;
-    lock: SharedArrayBuffer;
     registry: RegistryOptions;
     /** Absolute path of ripgrep when the worker may run it. */
     ripgrep: string | null;
+    /** Where libc is, to confine the worker's thread with Landlock (null: do not). */
+    libc: string | null;
+    /** What stays reachable under Landlock. */
+    landlock: LandlockPaths;
   }
   | { type: "call"; id: number; name: string; args: unknown }
   | { type: "cancel"; id: number; reason: "cancelled" | "timeout" }
   | { type: "probe"; id: number; probe: Probe; target: string };
 
 /** A raw operation the doctor asks a worker to try, bypassing the resolver. */
-export type Probe = "read" | "write" | "run" | "net" | "env";
+export type Probe = "read" | "read_sync" | "write" | "write_sync" | "run" | "net" | "env";
 
 /** Worker → host. */
 export type FromWorker =
-  | { type: "ready"; tools: ToolDescriptor[] }
+  | { type: "ready"; tools: ToolDescriptor[]; landlock: LandlockStatus }
   | { type: "progress"; id: number; progress: number; total?: number; message?: string }
   | { type: "result"; id: number; result: ToolResult; paths: string[] }
   | { type: "unknown_tool"; id: number }

@@ -1,67 +1,30 @@
 /**
- * File operations anchored to a directory, so that no path component can be
- * swapped between the check and the use.
+ * File operations on a checked directory that catch a path component being
+ * swapped (for a symlink to outside) between the check and the use.
  *
- * Deno has no `openat`, and its permission checks follow symlinks that sit
- * inside an allowed directory. So each operation changes the process's
- * working directory into the checked directory, asks the kernel where it
- * landed (`getcwd`, which cannot be raced: it names the inode we are in), and
- * then touches only a single name relative to it. The last component is
- * checked after opening (the opened file must be the regular file `lstat`
- * sees under that name), so a symlink swapped in at the last moment is caught.
+ * Deno has no `openat`, and every Deno file API turns a relative path into an
+ * absolute one before the system call (so even `chdir` does not pin a
+ * directory), and its permission checks follow symlinks that sit inside an
+ * allowed directory. So each operation here:
  *
- * The working directory belongs to the whole process, so these operations are
- * synchronous and serialised by a lock shared by every worker in the process.
+ * 1. records the identity (device, inode) of every directory from the root
+ *    down to the checked directory, refusing symlinks (`lstat`);
+ * 2. opens or creates by absolute path;
+ * 3. checks the opened file against `lstat` of its name (a symlink swapped in
+ *    as the last component is caught) and the chain again, *before* any
+ *    content is returned or written, and once more after a rename.
+ *
+ * A swap is therefore caught unless it happens and is undone again inside the
+ * few microseconds between two checks; what a swap can still do is create an
+ * empty temp file outside. Closing that window needs `openat2` with
+ * `RESOLVE_BENEATH`, which Deno does not offer without FFI.
  *
  * @module
  */
 
 import { ToolError } from "./errors.ts";
 
-/** A lock over the process's working directory, shared across workers. */
-export interface DirectoryLock {
-  /** Block until the lock is held. */
-  acquire(): void;
-  /** Release the lock. */
-  release(): void;
-}
-
-const FREE = 0;
-const HELD = 1;
-/** A holder that keeps the lock longer than this is presumed dead (its worker was terminated). */
-const STALE_MS = 5_000;
-
-/**
- * A lock over a shared buffer of at least 16 bytes; every worker of a process
- * must be given the same buffer.
- *
- * @param buffer The shared buffer.
- * @returns The lock.
- * @throws {RangeError} When the buffer is too small.
- */
-export function sharedDirectoryLock(buffer: SharedArrayBuffer): DirectoryLock {
-  if (buffer.byteLength < 16) {
-    throw new RangeError("The directory lock needs a 16-byte shared buffer");
-  }
-  const state = new Int32Array(buffer, 0, 1);
-  const since = new Float64Array(buffer, 8, 1);
-  return {
-    acquire() {
-      while (Atomics.compareExchange(state, 0, FREE, HELD) !== FREE) {
-        if (Atomics.wait(state, 0, HELD, 50) === "timed-out" && Date.now() - since[0]! > STALE_MS) {
-          Atomics.store(state, 0, FREE);
-        }
-      }
-      since[0] = Date.now();
-    },
-    release() {
-      Atomics.store(state, 0, FREE);
-      Atomics.notify(state, 0, 1);
-    },
-  };
-}
-
-/** What an anchored open returns: the open file and what it is. */
+/** What an open returns: the open file and what it is. */
 export interface OpenedFile {
   /** The open file; the caller closes it. */
   readonly file: Deno.FsFile;
@@ -69,80 +32,111 @@ export interface OpenedFile {
   readonly info: Deno.FileInfo;
 }
 
+/** A checked directory while an operation runs in it. */
+export interface DirGuard {
+  /** The directory's real absolute path. */
+  readonly dir: string;
+  /**
+   * The absolute path of a name in the directory.
+   *
+   * @param name One path segment.
+   */
+  path(name: string): string;
+  /**
+   * Check that no directory from the root down was swapped since the start.
+   *
+   * @throws {ToolError} `path_denied` when one was.
+   */
+  verify(): void;
+}
+
+type Identity = readonly [number, number];
+
 /**
- * Runs synchronous operations inside a checked directory.
+ * Runs operations in checked directories of the roots.
  *
  * @example
  * ```ts
- * const anchor = new Anchor(lock, policy.roots[0]);
- * const names = anchor.within("/srv/project/src", () => [...Deno.readDirSync(".")]);
+ * const anchor = new Anchor(policy.roots);
+ * const names = anchor.within("/srv/project/src", (guard) => [...Deno.readDirSync(guard.dir)]);
  * ```
  */
 export class Anchor {
-  #lock: DirectoryLock;
-  #home: string;
+  #roots: readonly string[];
 
-  /**
-   * @param lock The process-wide directory lock.
-   * @param home Where to leave the working directory afterwards (a root).
-   */
-  constructor(lock: DirectoryLock, home: string) {
-    this.#lock = lock;
-    this.#home = home;
+  /** @param roots The roots (real paths): their own paths are trusted. */
+  constructor(roots: readonly string[]) {
+    this.#roots = roots;
   }
 
   /**
-   * Run `fn` with the working directory set to `dir`, verified by the kernel.
+   * Run `fn` on a checked directory, verifying its chain before and after.
    *
    * @param dir A real absolute directory path that the resolver checked.
-   * @param fn Synchronous work on names relative to `.`.
-   * @returns What `fn` returns.
-   * @throws {ToolError} `path_denied` when the directory was swapped on the way in.
+   * @param fn Synchronous work given a guard.
+   * @returns What `fn` returns (discarded if the chain changed meanwhile).
+   * @throws {ToolError} `path_denied` when a directory was swapped.
    */
-  within<T>(dir: string, fn: () => T): T {
-    this.#lock.acquire();
-    try {
-      try {
-        Deno.chdir(dir);
-      } catch (error) {
-        throw swapped(dir, error);
-      }
-      let landed: string;
-      try {
-        landed = Deno.cwd();
-      } catch (error) {
-        throw swapped(dir, error);
-      }
-      if (landed !== dir) throw swapped(dir);
-      return fn();
-    } finally {
-      try {
-        Deno.chdir(this.#home);
-      } catch {
-        // The home root vanished; the next operation chdirs again anyway.
-      }
-      this.#lock.release();
+  within<T>(dir: string, fn: (guard: DirGuard) => T): T {
+    const chain = this.#chain(dir);
+    const before = chain.map(identity);
+    const guard: DirGuard = {
+      dir,
+      path: (name) => (dir === "/" ? `/${name}` : `${dir}/${name}`),
+      verify: () => {
+        const now = chain.map(identity);
+        for (let i = 0; i < now.length; i++) {
+          if (now[i]![0] !== before[i]![0] || now[i]![1] !== before[i]![1]) throw swapped(dir);
+        }
+      },
+    };
+    const result = fn(guard);
+    guard.verify();
+    return result;
+  }
+
+  /** The directories from below the root down to `dir`. */
+  #chain(dir: string): string[] {
+    const root = this.#roots.find((each) =>
+      dir === each || dir.startsWith(each.endsWith("/") ? each : `${each}/`)
+    );
+    if (root === undefined) throw swapped(dir);
+    const chain = [root];
+    let path = root;
+    for (const part of dir.slice(root.length).split("/").filter((p) => p !== "")) {
+      path = path.endsWith("/") ? `${path}${part}` : `${path}/${part}`;
+      chain.push(path);
     }
+    return chain;
   }
 }
 
+function identity(path: string): Identity {
+  let info: Deno.FileInfo;
+  try {
+    info = Deno.lstatSync(path);
+  } catch (error) {
+    throw swapped(path, error);
+  }
+  if (!info.isDirectory || info.isSymlink) throw swapped(path);
+  return [info.dev, info.ino ?? 0];
+}
+
 /**
- * Open `name` in the current (anchored) directory for reading, and check that
- * what was opened is the regular file that the name holds now.
+ * Open `name` in a guarded directory for reading, and check that what was
+ * opened is the regular file the name holds now, in an unswapped directory.
  *
+ * @param guard The directory guard.
  * @param name One path segment.
  * @param allowHardlinks Whether a file with several hard links may be opened.
  * @returns The open file and its `fstat`.
  * @throws {ToolError} `path_denied` when the name is not a regular file or was swapped.
  */
-export function openHere(name: string, allowHardlinks: boolean): OpenedFile {
-  const file = Deno.openSync(name, { read: true });
+export function openVerified(guard: DirGuard, name: string, allowHardlinks: boolean): OpenedFile {
+  const file = Deno.openSync(guard.path(name), { read: true });
   try {
     const info = file.statSync();
-    const link = Deno.lstatSync(name);
-    if (!link.isFile || !info.isFile || link.ino !== info.ino || link.dev !== info.dev) {
-      throw swapped(name);
-    }
+    sameFile(guard, name, info);
     if (!allowHardlinks && (info.nlink ?? 1) > 1) {
       throw new ToolError(
         "path_denied",
@@ -157,13 +151,33 @@ export function openHere(name: string, allowHardlinks: boolean): OpenedFile {
 }
 
 /**
+ * The name holds exactly this regular file, and the directory chain is
+ * unchanged just before and just after that is seen: a file opened through a
+ * swapped directory can only pass if the swap is made and undone twice
+ * between three consecutive system calls.
+ */
+function sameFile(guard: DirGuard, name: string, info: Deno.FileInfo): void {
+  guard.verify();
+  let link: Deno.FileInfo;
+  try {
+    link = Deno.lstatSync(guard.path(name));
+  } catch (error) {
+    throw swapped(name, error);
+  }
+  if (!link.isFile || !info.isFile || link.ino !== info.ino || link.dev !== info.dev) {
+    throw swapped(name);
+  }
+  guard.verify();
+}
+
+/**
  * Read a whole open file, up to a limit.
  *
  * @param opened The open file.
  * @param limit The most bytes to read.
  * @returns The bytes read (at most `limit`).
  */
-export function readAllHere(opened: OpenedFile, limit: number): Uint8Array {
+export function readAll(opened: OpenedFile, limit: number): Uint8Array {
   const size = Math.min(opened.info.size, limit);
   const buffer = new Uint8Array(size);
   let offset = 0;
@@ -176,23 +190,26 @@ export function readAllHere(opened: OpenedFile, limit: number): Uint8Array {
 }
 
 /**
- * Replace (or create) `name` in the current (anchored) directory atomically:
- * write a temp file beside it, flush it, give it the old file's mode, rename.
- * Readers see the old or the new content, never a mix.
+ * Replace (or create) `name` in a guarded directory atomically: a temp file
+ * beside it, checked before any content goes in, flushed, given the old
+ * file's mode, renamed over the name, and checked again.
  *
+ * @param guard The directory guard.
  * @param name One path segment.
  * @param data The new content.
  * @param options `allowHardlinks`; `mode` for a new file (default 0o644).
- * @throws {ToolError} `path_denied` when the name is a symlink, a special file, or hard-linked.
+ * @throws {ToolError} `path_denied` when the name is a symlink, a special file, hard-linked, or was swapped.
  */
-export function writeAtomicHere(
+export function writeAtomic(
+  guard: DirGuard,
   name: string,
   data: Uint8Array,
   options: { allowHardlinks: boolean; mode?: number },
 ): void {
+  const target = guard.path(name);
   let mode = options.mode ?? 0o644;
   try {
-    const old = Deno.lstatSync(name);
+    const old = Deno.lstatSync(target);
     if (!old.isFile) throw swapped(name);
     if (!options.allowHardlinks && (old.nlink ?? 1) > 1) {
       throw new ToolError(
@@ -204,34 +221,61 @@ export function writeAtomicHere(
   } catch (error) {
     if (!(error instanceof Deno.errors.NotFound)) throw error;
   }
-  const temp = `.${name.slice(0, 100)}.${crypto.randomUUID().slice(0, 8)}.toolhost-tmp`;
+  guard.verify();
+  const temp = guard.path(`.${name.slice(0, 100)}.${crypto.randomUUID().slice(0, 8)}.toolhost-tmp`);
   const file = Deno.openSync(temp, { write: true, createNew: true, mode: 0o600 });
+  let renamed = false;
   try {
+    const info = file.statSync();
+    sameFile(guard, temp.slice(temp.lastIndexOf("/") + 1), info);
     let offset = 0;
     while (offset < data.length) offset += file.writeSync(data.subarray(offset));
     file.syncDataSync();
     file.close();
     Deno.chmodSync(temp, mode);
-    Deno.renameSync(temp, name);
+    guard.verify();
+    Deno.renameSync(temp, target);
+    renamed = true;
+    sameFile(guard, name, info);
   } catch (error) {
     try {
       file.close();
     } catch {
       // already closed
     }
-    try {
-      Deno.removeSync(temp);
-    } catch {
-      // nothing to clean
-    }
+    if (!renamed) removeOwnTemp(temp);
     throw error;
   }
 }
 
-function swapped(name: string, cause?: unknown): ToolError {
+/**
+ * Remove a temp file this operation created. When a swapped directory made it
+ * land elsewhere, the name resolves to it only while the swap lasts, so try
+ * for a moment: the name is random, so whatever it removes is ours.
+ */
+function removeOwnTemp(temp: string): void {
+  const until = performance.now() + 5;
+  while (performance.now() < until) {
+    try {
+      Deno.removeSync(temp);
+      return;
+    } catch {
+      // not there through this path right now
+    }
+  }
+}
+
+/**
+ * A `path_denied` error for a path that changed between the check and the use.
+ *
+ * @param name What changed.
+ * @param cause The underlying error, for the log.
+ * @returns The error.
+ */
+export function swapped(name: string, cause?: unknown): ToolError {
   return new ToolError(
     "path_denied",
-    `"${name}" changed while it was being opened (a path component was swapped); try again`,
+    `"${name}" changed while it was being used (a path component was swapped); try again`,
     { cause },
   );
 }

@@ -19,8 +19,8 @@ export interface WorkerPermissions {
   net: false;
   /** Never. */
   env: false;
-  /** Never. */
-  ffi: false;
+  /** libc only, to set up Landlock; the worker revokes it before any tool runs. */
+  ffi: string[] | false;
   /** Never. */
   sys: false;
   /** Never: tool code loads no remote modules. */
@@ -33,6 +33,8 @@ export interface Needs {
   run?: readonly string[];
   /** Extra read-only files (grammar `.wasm` files and the like). */
   read?: readonly string[];
+  /** libc, for Landlock set-up. */
+  libc?: string | null;
 }
 
 /**
@@ -53,7 +55,7 @@ export function workerPermissions(policy: Policy, needs: Needs = {}): WorkerPerm
     run,
     net: false,
     env: false,
-    ffi: false,
+    ffi: needs.libc ? [needs.libc] : false,
     sys: false,
     import: false,
   };
@@ -83,6 +85,7 @@ export function processFlags(policy: Policy, needs: ProcessNeeds = {}): string[]
   ];
   if (needs.run && needs.run.length > 0) flags.push(`--allow-run=${unique(needs.run).join(",")}`);
   if (needs.net && needs.net.length > 0) flags.push(`--allow-net=${unique(needs.net).join(",")}`);
+  if (needs.libc) flags.push(`--allow-ffi=${needs.libc}`);
   flags.push("--unstable-worker-options", "--no-prompt");
   return flags;
 }

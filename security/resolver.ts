@@ -262,10 +262,21 @@ export class Resolver {
     );
   }
 
-  /** A dangling symlink on the way to a missing path that points outside is "outside", not "missing". */
+  /**
+   * For a path that could not be resolved: if its nearest resolvable ancestor
+   * lies outside (a symlink to an outside file or directory), or a dangling
+   * symlink on the way points outside, it is "outside", never "missing".
+   */
   async #refuseOutwardLinks(raw: string, lexical: string): Promise<void> {
     let probe = lexical;
     while (this.locate(probe)) {
+      try {
+        const real = await Deno.realPath(probe);
+        if (!this.locate(real)) throw this.#outside(raw);
+        return;
+      } catch (error) {
+        if (error instanceof ToolError) throw error;
+      }
       const target = await linkTarget(probe);
       if (target !== undefined && !this.locate(target)) throw this.#outside(raw);
       const up = posix.dirname(probe);
@@ -276,8 +287,8 @@ export class Resolver {
 
   /** Throws the error for a path that could not be resolved, without leaking what lies outside. */
   async #explainMissing(raw: string, lexical: string, error: unknown): Promise<never> {
+    await this.#refuseOutwardLinks(raw, lexical);
     if (error instanceof Deno.errors.NotFound) {
-      await this.#refuseOutwardLinks(raw, lexical);
       throw new ToolError("not_found", `${JSON.stringify(raw)} does not exist`);
     }
     if (error instanceof Deno.errors.NotADirectory) {

@@ -7,7 +7,7 @@
  */
 
 import * as posix from "node:path/posix";
-import { Anchor, openHere, readAllHere, writeAtomicHere } from "./anchored.ts";
+import { Anchor, openVerified, readAll, swapped, writeAtomic } from "./anchored.ts";
 import { ToolError } from "./errors.ts";
 import type { ResolvedPath, Resolver } from "./resolver.ts";
 
@@ -92,8 +92,8 @@ export class SafeFs {
    */
   readResolved(resolved: ResolvedPath, limit: number): Uint8Array {
     const { dir, name } = split(resolved.path);
-    return this.#anchor.within(dir, () => {
-      const opened = openHere(name, this.resolver.policy.allowHardlinks);
+    return this.#anchor.within(dir, (guard) => {
+      const opened = openVerified(guard, name, this.resolver.policy.allowHardlinks);
       try {
         if (opened.info.size > limit) {
           throw new ToolError(
@@ -103,7 +103,7 @@ export class SafeFs {
             }, the limit is ${formatBytes(limit)}; use get_file_slice for a range of lines`,
           );
         }
-        return readAllHere(opened, limit);
+        return readAll(opened, limit);
       } finally {
         opened.file.close();
       }
@@ -120,13 +120,13 @@ export class SafeFs {
    * @returns One entry per name: the bytes or why not.
    */
   readMany(dir: string, names: readonly string[], limit: number): Array<Uint8Array | Error> {
-    return this.#anchor.within(dir, () =>
+    return this.#anchor.within(dir, (guard) =>
       names.map((name) => {
         try {
-          const opened = openHere(name, this.resolver.policy.allowHardlinks);
+          const opened = openVerified(guard, name, this.resolver.policy.allowHardlinks);
           try {
             if (opened.info.size > limit) return new RangeError(`over ${limit} bytes`);
-            return readAllHere(opened, limit);
+            return readAll(opened, limit);
           } finally {
             opened.file.close();
           }
@@ -151,7 +151,9 @@ export class SafeFs {
       createParents: options.createParents ?? false,
     });
     this.#touch(resolved.display);
-    if (resolved.info === undefined) await this.#makeParents(resolved.path);
+    if (resolved.info === undefined && options.createParents) {
+      await this.#makeParents(resolved.path);
+    }
     this.writeResolved(resolved, data);
     return resolved;
   }
@@ -164,17 +166,14 @@ export class SafeFs {
    */
   writeResolved(resolved: ResolvedPath, data: Uint8Array): void {
     const { dir, name } = split(resolved.path);
-    this.#anchor.within(dir, () => {
+    this.#anchor.within(dir, (guard) => {
       if (resolved.info !== undefined) {
-        const now = Deno.lstatSync(name);
+        const now = Deno.lstatSync(guard.path(name));
         if (now.ino !== resolved.info.ino || now.dev !== resolved.info.dev) {
-          throw new ToolError(
-            "path_denied",
-            `"${resolved.display}" changed while it was being written; try again`,
-          );
+          throw swapped(resolved.display);
         }
       }
-      writeAtomicHere(name, data, { allowHardlinks: this.resolver.policy.allowHardlinks });
+      writeAtomic(guard, name, data, { allowHardlinks: this.resolver.policy.allowHardlinks });
     });
   }
 
@@ -188,7 +187,7 @@ export class SafeFs {
   list(dir: string, options: { sizes?: boolean } = {}): DirEntry[] {
     const entries = this.#anchor.within(dir, () => {
       const out: DirEntry[] = [];
-      for (const entry of Deno.readDirSync(".")) {
+      for (const entry of Deno.readDirSync(dir)) {
         const path = dir === "/" ? `/${entry.name}` : `${dir}/${entry.name}`;
         if (this.resolver.hidden(path)) continue;
         const kind = entry.isSymlink
@@ -202,7 +201,7 @@ export class SafeFs {
         let mtime: Date | null = null;
         if (options.sizes) {
           try {
-            const info = Deno.lstatSync(entry.name);
+            const info = Deno.lstatSync(path);
             size = info.size;
             mtime = info.mtime;
           } catch {
@@ -235,8 +234,8 @@ export class SafeFs {
     this.#touch(resolved.display);
     if (resolved.info !== undefined) return { resolved, existed: true };
     await this.#makeParents(resolved.path);
-    const { dir, name } = split(resolved.path);
-    this.#anchor.within(dir, () => Deno.mkdirSync(name));
+    const { dir } = split(resolved.path);
+    this.#anchor.within(dir, () => Deno.mkdirSync(resolved.path));
     return { resolved, existed: false };
   }
 
@@ -302,8 +301,7 @@ export class SafeFs {
     for (const each of missing) {
       const resolved = await this.resolver.resolve(each, { want: "directory", mayCreate: true });
       if (resolved.info !== undefined) continue;
-      const { dir: parent, name } = split(resolved.path);
-      this.#anchor.within(parent, () => Deno.mkdirSync(name));
+      this.#anchor.within(split(resolved.path).dir, () => Deno.mkdirSync(resolved.path));
     }
   }
 }
