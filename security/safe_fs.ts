@@ -276,17 +276,18 @@ export class SafeFs {
     if (destination.path.startsWith(`${source.path}/`)) {
       throw new ToolError("invalid_argument", `Cannot move "${source.display}" into itself`);
     }
-    const from = split(source.path);
-    const to = split(destination.path);
-    this.#anchor.within(from.dir, () => {
-      const now = Deno.lstatSync(from.name);
+    this.#anchor.within(split(source.path).dir, (from) => {
+      const now = Deno.lstatSync(source.path);
       if (now.ino !== source.info!.ino || now.dev !== source.info!.dev) {
-        throw new ToolError(
-          "path_denied",
-          `"${source.display}" changed while it was being moved; try again`,
-        );
+        throw swapped(source.display);
       }
-      Deno.renameSync(from.name, from.dir === to.dir ? to.name : destination.path);
+      this.#anchor.within(split(destination.path).dir, (to) => {
+        from.verify();
+        Deno.renameSync(source.path, destination.path);
+        const moved = Deno.lstatSync(destination.path);
+        if (moved.ino !== now.ino || moved.dev !== now.dev) throw swapped(destination.display);
+        to.verify();
+      });
     });
     return { source, destination };
   }
