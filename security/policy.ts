@@ -8,10 +8,15 @@
 
 import { globToRegExp } from "./glob.ts";
 
-/** Names that are always hidden, whatever the config says (seed 001). */
+/**
+ * Names that are always hidden, whatever the config says: seed 001's history
+ * files, and the temp files of atomic writes (left behind only when a process
+ * is killed mid-write).
+ */
 export const ALWAYS_BLACKLISTED: readonly string[] = Object.freeze([
   "history.toml",
   "*_history.toml",
+  "*.toolhost-tmp",
 ]);
 
 /** The name of the state directory made under the first root by default. */
