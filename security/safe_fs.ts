@@ -302,7 +302,17 @@ export class SafeFs {
     for (const each of missing) {
       const resolved = await this.resolver.resolve(each, { want: "directory", mayCreate: true });
       if (resolved.info !== undefined) continue;
-      this.#anchor.within(split(resolved.path).dir, () => Deno.mkdirSync(resolved.path));
+      this.#anchor.within(split(resolved.path).dir, () => {
+        try {
+          Deno.mkdirSync(resolved.path);
+        } catch (error) {
+          // A concurrent call made it first: fine, if it is a real directory.
+          if (
+            !(error instanceof Deno.errors.AlreadyExists) ||
+            !Deno.lstatSync(resolved.path).isDirectory
+          ) throw error;
+        }
+      });
     }
   }
 }
