@@ -77,19 +77,36 @@ export class Resolver {
    * @returns The checked path.
    * @throws {ToolError} `invalid_path`, `path_denied`, `not_found`, `not_a_file` or `not_a_directory`.
    */
-  async resolve(raw: string, options: ResolveOptions = {}): Promise<ResolvedPath> {
+  resolve(raw: string, options: ResolveOptions = {}): Promise<ResolvedPath> {
+    try {
+      return Promise.resolve(this.resolveSync(raw, options));
+    } catch (error) {
+      return Promise.reject(error);
+    }
+  }
+
+  /**
+   * Resolve and check a raw path, synchronously (the tool worker's own
+   * thread: fast system calls, and confined by Landlock where it is active).
+   *
+   * @param raw The model's path.
+   * @param options What the path must be.
+   * @returns The checked path.
+   * @throws {ToolError} As {@linkcode Resolver.resolve}.
+   */
+  resolveSync(raw: string, options: ResolveOptions = {}): ResolvedPath {
     const lexical = this.#lexical(raw);
     this.#inside(raw, lexical);
     let real: string;
     try {
-      real = await Deno.realPath(lexical);
+      real = Deno.realPathSync(lexical);
     } catch (error) {
       if (!(error instanceof Deno.errors.NotFound) || !options.mayCreate) {
-        await this.#explainMissing(raw, lexical, error);
+        this.#explainMissing(raw, lexical, error);
       }
-      return await this.#newPath(raw, lexical, options.createParents ?? false);
+      return this.#newPath(raw, lexical, options.createParents ?? false);
     }
-    return await this.#existing(raw, real, options.want ?? "any");
+    return this.#existing(raw, real, options.want ?? "any");
   }
 
   /**
@@ -197,29 +214,29 @@ export class Resolver {
     );
   }
 
-  async #existing(raw: string, real: string, want: Want): Promise<ResolvedPath> {
+  #existing(raw: string, real: string, want: Want): ResolvedPath {
     const where = this.locate(real);
     if (!where) throw this.#outside(raw);
     const glob = this.hidden(real);
     if (glob) throw hiddenError(raw, glob);
-    const info = await Deno.stat(real);
+    const info = Deno.statSync(real);
     checkKind(raw, info, want, this.policy.allowHardlinks);
     return { path: real, ...where, display: this.display(real), info };
   }
 
-  async #newPath(raw: string, lexical: string, createParents: boolean): Promise<ResolvedPath> {
+  #newPath(raw: string, lexical: string, createParents: boolean): ResolvedPath {
     const name = posix.basename(lexical);
     let parent = posix.dirname(lexical);
     const missing: string[] = [name];
     let realParent: string | undefined;
     while (realParent === undefined) {
       try {
-        realParent = await Deno.realPath(parent);
+        realParent = Deno.realPathSync(parent);
       } catch (error) {
         if (!(error instanceof Deno.errors.NotFound)) {
-          await this.#explainMissing(raw, parent, error);
+          this.#explainMissing(raw, parent, error);
         }
-        await this.#refuseOutwardLinks(raw, parent);
+        this.#refuseOutwardLinks(raw, parent);
         if (!createParents) {
           throw new ToolError(
             "not_found",
@@ -228,14 +245,14 @@ export class Resolver {
             }" does not exist (create it first, or pass create_parents: true where the tool offers it)`,
           );
         }
-        await this.#refuseDanglingLink(raw, parent);
+        this.#refuseDanglingLink(raw, parent);
         missing.unshift(posix.basename(parent));
         parent = posix.dirname(parent);
       }
     }
     const where = this.locate(realParent);
     if (!where) throw this.#outside(raw);
-    const parentInfo = await Deno.stat(realParent);
+    const parentInfo = Deno.statSync(realParent);
     if (!parentInfo.isDirectory) {
       throw new ToolError(
         "not_a_directory",
@@ -245,13 +262,13 @@ export class Resolver {
     const real = posix.join(realParent, ...missing);
     const glob = this.hidden(real) ?? this.hidden(realParent);
     if (glob) throw hiddenError(raw, glob);
-    await this.#refuseDanglingLink(raw, posix.join(realParent, missing[0]!));
+    this.#refuseDanglingLink(raw, posix.join(realParent, missing[0]!));
     return { path: real, ...this.locate(real)!, display: this.display(real), info: undefined };
   }
 
   /** A name that is a symlink whose target is missing: never written through. */
-  async #refuseDanglingLink(raw: string, path: string): Promise<void> {
-    const target = await linkTarget(path);
+  #refuseDanglingLink(raw: string, path: string): void {
+    const target = linkTarget(path);
     if (target === undefined) return;
     if (!this.locate(target)) throw this.#outside(raw);
     throw new ToolError(
@@ -267,17 +284,17 @@ export class Resolver {
    * lies outside (a symlink to an outside file or directory), or a dangling
    * symlink on the way points outside, it is "outside", never "missing".
    */
-  async #refuseOutwardLinks(raw: string, lexical: string): Promise<void> {
+  #refuseOutwardLinks(raw: string, lexical: string): void {
     let probe = lexical;
     while (this.locate(probe)) {
       try {
-        const real = await Deno.realPath(probe);
+        const real = Deno.realPathSync(probe);
         if (!this.locate(real)) throw this.#outside(raw);
         return;
       } catch (error) {
         if (error instanceof ToolError) throw error;
       }
-      const target = await linkTarget(probe);
+      const target = linkTarget(probe);
       if (target !== undefined && !this.locate(target)) throw this.#outside(raw);
       const up = posix.dirname(probe);
       if (up === probe) break;
@@ -286,8 +303,8 @@ export class Resolver {
   }
 
   /** Throws the error for a path that could not be resolved, without leaking what lies outside. */
-  async #explainMissing(raw: string, lexical: string, error: unknown): Promise<never> {
-    await this.#refuseOutwardLinks(raw, lexical);
+  #explainMissing(raw: string, lexical: string, error: unknown): never {
+    this.#refuseOutwardLinks(raw, lexical);
     if (error instanceof Deno.errors.NotFound) {
       throw new ToolError("not_found", `${JSON.stringify(raw)} does not exist`);
     }
@@ -315,10 +332,10 @@ export class Resolver {
 }
 
 /** Where a symlink points (lexically, relative to its directory), or `undefined` when not a symlink. */
-async function linkTarget(path: string): Promise<string | undefined> {
+function linkTarget(path: string): string | undefined {
   try {
-    if (!(await Deno.lstat(path)).isSymlink) return undefined;
-    return posix.resolve(posix.dirname(path), await Deno.readLink(path));
+    if (!(Deno.lstatSync(path)).isSymlink) return undefined;
+    return posix.resolve(posix.dirname(path), Deno.readLinkSync(path));
   } catch {
     return undefined;
   }
