@@ -1,0 +1,137 @@
+/**
+ * The command line, run as a real subprocess.
+ */
+
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import {
+  assert,
+  assertEquals,
+  assertFalse,
+  assertMatch,
+  assertStringIncludes,
+} from "../_assert.ts";
+import { tempDir } from "../_helpers.ts";
+
+const ENTRY = new URL("../../mod.ts", import.meta.url).pathname;
+
+async function toolhost(args: string[], options: { cwd?: string; flags?: string[] } = {}) {
+  const output = await new Deno.Command(Deno.execPath(), {
+    args: ["run", ...(options.flags ?? ["-A"]), ENTRY, ...args],
+    cwd: options.cwd ?? "/",
+    stdin: "null",
+  }).output();
+  const decode = (bytes: Uint8Array) => new TextDecoder().decode(bytes);
+  return { code: output.code, stdout: decode(output.stdout), stderr: decode(output.stderr) };
+}
+
+Deno.test("cli: flags and mcp-config print a scoped command for the roots", async () => {
+  await using a = await tempDir();
+  await using b = await tempDir();
+  const flags = await toolhost(["flags", "--root", a.path]);
+  assertEquals(flags.code, 0);
+  assertMatch(flags.stdout, new RegExp(`--allow-read=${a.path},${a.path}/\\.toolhost`));
+  assertMatch(flags.stdout, new RegExp(`--allow-write=${a.path},${a.path}/\\.toolhost `));
+  assertFalse(
+    /--allow-(read|write|all|run|net|env)( |$)|\s-A\s/.test(flags.stdout),
+    "no unscoped grant",
+  );
+  assertStringIncludes(flags.stdout, ` serve --root ${a.path}`);
+
+  const config = await toolhost(["mcp-config", "--root", a.path, "--root", b.path]);
+  assertEquals(config.code, 0);
+  const entry = JSON.parse(config.stdout).mcpServers.toolhost;
+  assertEquals(entry.command, Deno.execPath());
+  const args: string[] = entry.args;
+  assertEquals(args.slice(args.indexOf("serve")), [
+    "serve",
+    "--root",
+    a.path,
+    "--root",
+    b.path,
+    args.at(-1)!,
+  ]);
+  assert(args.some((arg) => arg.startsWith(`--allow-write=${a.path},${b.path},`)));
+});
+
+Deno.test("cli: serve refuses broad permissions and prints the flags to use", async () => {
+  await using root = await tempDir();
+  const result = await toolhost(["serve", "--root", root.path]);
+  assertEquals(result.code, 2);
+  assertStringIncludes(result.stderr, "read is granted everywhere");
+  assertStringIncludes(result.stderr, "refusing to serve");
+  assertStringIncludes(result.stderr, `--allow-read=${root.path}`);
+});
+
+Deno.test("cli: call and tools run through the same dispatcher", async () => {
+  await using root = await tempDir();
+  await Deno.writeTextFile(`${root.path}/a.txt`, "alpha\n");
+  const ok = await toolhost(["call", "read_file", '{"path": "a.txt"}', "--root", root.path]);
+  assertEquals(ok.code, 0);
+  assertEquals(ok.stdout, "alpha\n\n");
+  const denied = await toolhost([
+    "call",
+    "read_file",
+    '{"path": "/etc/passwd"}',
+    "--root",
+    root.path,
+  ]);
+  assertEquals(denied.code, 1);
+  assertMatch(denied.stdout, /^path_denied: /);
+  const bad = await toolhost(["call", "read_file", "{not json", "--root", root.path]);
+  assertEquals(bad.code, 2);
+  const tools = await toolhost(["tools", "--root", root.path]);
+  assertEquals(tools.code, 0);
+  assertMatch(tools.stdout, /^read_file\s+read\s+Read a whole text file/m);
+  assertMatch(tools.stdout, /^write_file\s+edit\s+/m);
+});
+
+Deno.test("cli: doctor --json runs live probes of both boundaries", async () => {
+  await using root = await tempDir();
+  const result = await toolhost(["doctor", "--root", root.path, "--json"]);
+  assertEquals(result.code, 0, result.stderr);
+  const report = JSON.parse(result.stdout);
+  assertEquals(report.ok, true);
+  assertEquals(report.roots, [root.path]);
+  const names: string[] = report.probes.map((probe: { name: string }) => probe.name);
+  for (
+    const part of [
+      "raw read outside",
+      "raw write outside",
+      "symlink to a file outside",
+      "`..` escape",
+      "absolute path outside",
+    ]
+  ) {
+    assert(names.some((name) => name.includes(part)), part);
+  }
+  for (const probe of report.probes) assertEquals(probe.ok, true, `${probe.name}: ${probe.detail}`);
+  // The probe cleans up after itself.
+  assertEquals([...Deno.readDirSync(root.path)].map((entry) => entry.name), [".toolhost"]);
+});
+
+Deno.test("cli: start re-launches scoped and serves MCP over stdio", async () => {
+  await using root = await tempDir();
+  await Deno.writeTextFile(`${root.path}/a.txt`, "via start\n");
+  const transport = new StdioClientTransport({
+    command: Deno.execPath(),
+    args: ["run", "-A", ENTRY, "start", "--root", root.path],
+    cwd: "/",
+    stderr: "pipe",
+    env: { PATH: Deno.env.get("PATH") ?? "", HOME: Deno.env.get("HOME") ?? "/root" },
+  });
+  const client = new Client({ name: "cli-test", version: "1" });
+  await client.connect(transport);
+  try {
+    const result = await client.callTool({ name: "read_file", arguments: { path: "a.txt" } });
+    assertEquals((result.content as Array<{ text: string }>)[0]!.text, "via start\n");
+    // The served process is scoped: tool code cannot see outside even through the audit.
+    const outside = await client.callTool({
+      name: "read_file",
+      arguments: { path: "/etc/hostname" },
+    });
+    assertEquals(outside.isError, true);
+  } finally {
+    await client.close();
+  }
+});
