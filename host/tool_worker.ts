@@ -15,7 +15,7 @@ import { Resolver } from "../security/resolver.ts";
 import { SafeFs } from "../security/safe_fs.ts";
 import { Registry, UnknownToolError } from "../tools/registry.ts";
 import { TOOLS } from "../tools/mod.ts";
-import type { Logger, ToolContext } from "../tools/tool.ts";
+import type { Logger, Tool, ToolContext } from "../tools/tool.ts";
 import type { FromWorker, ToWorker } from "./worker_protocol.ts";
 
 interface WorkerState {
@@ -44,10 +44,13 @@ function describe(detail: unknown): string | undefined {
   return typeof detail === "string" ? detail : JSON.stringify(detail);
 }
 
-function init(message: Extract<ToWorker, { type: "init" }>): WorkerState {
+async function init(message: Extract<ToWorker, { type: "init" }>): Promise<WorkerState> {
   const resolver = new Resolver(message.policy);
   const anchor = new Anchor(message.policy.roots);
-  const registry = new Registry(TOOLS, message.registry);
+  const tools = message.toolsModule
+    ? ((await import(message.toolsModule)) as { TOOLS: Tool[] }).TOOLS
+    : TOOLS;
+  const registry = new Registry(tools, message.registry);
   const landlock = confine(message);
   post({ type: "ready", tools: registry.list(), landlock });
   return {
@@ -132,20 +135,20 @@ async function probe(message: Extract<ToWorker, { type: "probe" }>): Promise<voi
 }
 
 function main(): void {
-  let state: WorkerState | undefined;
+  let ready: Promise<WorkerState> | undefined;
   self.onmessage = (event: MessageEvent<ToWorker>) => {
     const message = event.data;
     if (message.type === "init") {
-      state = init(message);
-    } else if (message.type === "call" && state) {
-      void call(state, message);
+      ready = init(message);
     } else if (message.type === "probe") {
       void probe(message);
-    } else if (message.type === "cancel" && state) {
+    } else if (message.type === "call") {
+      void ready?.then((state) => call(state, message));
+    } else if (message.type === "cancel") {
       const reason = message.reason === "timeout"
         ? new ToolError("timeout", "the call ran past its time limit")
         : new ToolError("cancelled", "the client cancelled the call");
-      state.inflight.get(message.id)?.abort(reason);
+      void ready?.then((state) => state.inflight.get(message.id)?.abort(reason));
     }
   };
 }

@@ -6,6 +6,7 @@
  * @module
  */
 
+import { fileURLToPath as fromFileUrl } from "node:url";
 import type { Policy } from "../security/policy.ts";
 import { workerPermissions } from "../security/permissions.ts";
 import { findLibc, type LandlockStatus } from "../security/landlock.ts";
@@ -41,6 +42,8 @@ export interface PoolOptions {
   callTimeoutMs: number;
   /** Confine the workers' threads with Landlock where the kernel has it (default true). */
   landlock?: boolean;
+  /** A module exporting `TOOLS` to run instead of the built-in list (for tests). */
+  toolsModule?: URL;
   /** Where events go. */
   logger: PoolLogger;
 }
@@ -288,9 +291,13 @@ function spawnWorker(
   options: PoolOptions,
 ): { worker: Worker; ready: Promise<Ready> } {
   const libc = options.landlock === false ? null : findLibc();
+  const extraRead = [
+    ...(options.extraRead ?? []),
+    ...(options.toolsModule ? [fromFileUrl(options.toolsModule)] : []),
+  ];
   const permissions = workerPermissions(policy, {
     run: options.ripgrep ? [options.ripgrep] : [],
-    read: options.extraRead ?? [],
+    read: extraRead,
     libc,
   });
   const worker = new Worker(new URL("./tool_worker.ts", import.meta.url), {
@@ -315,9 +322,10 @@ function spawnWorker(
       registry: options.registry,
       ripgrep: options.ripgrep,
       libc,
+      toolsModule: options.toolsModule?.href ?? null,
       landlock: {
         readWrite: [...policy.roots, policy.stateDir],
-        readOnly: options.extraRead ?? [],
+        readOnly: extraRead,
       },
     } satisfies ToWorker,
   );

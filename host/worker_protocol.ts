@@ -21,6 +21,8 @@ export type ToWorker =
     libc: string | null;
     /** What stays reachable under Landlock. */
     landlock: LandlockPaths;
+    /** A module exporting `TOOLS` to use instead of the built-in list (tests). */
+    toolsModule: string | null;
   }
   | { type: "call"; id: number; name: string; args: unknown }
   | { type: "cancel"; id: number; reason: "cancelled" | "timeout" }

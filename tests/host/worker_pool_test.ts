@@ -1,0 +1,93 @@
+/**
+ * Error isolation and concurrency in the worker pool: a runaway tool is
+ * stopped at its timeout and its worker replaced while other calls are
+ * answered; a throwing tool reports internal_error without internals;
+ * cancellation and progress flow through.
+ */
+
+import { assert, assertEquals, assertFalse, assertMatch } from "../_assert.ts";
+import { tempDir, textOf } from "../_helpers.ts";
+import { resolvePolicy } from "../../security/policy.ts";
+import { WorkerPool } from "../../host/worker_pool.ts";
+import { createHost } from "../../host/host.ts";
+import { loadConfig } from "../../host/config.ts";
+
+const TEST_TOOLS = new URL("../../fixtures/tools/test_tools.ts", import.meta.url);
+
+async function pool(root: string, options: { timeout?: number; logs?: string[] } = {}) {
+  return await WorkerPool.start(await resolvePolicy({ roots: [root] }), {
+    size: 2,
+    registry: {},
+    ripgrep: null,
+    callTimeoutMs: options.timeout ?? 60_000,
+    toolsModule: TEST_TOOLS,
+    logger: { log: (_level, message) => options.logs?.push(message) },
+  });
+}
+
+Deno.test("worker pool: a runaway tool is stopped at its timeout while other calls are answered", async () => {
+  await using root = await tempDir();
+  await Deno.writeTextFile(`${root.path}/a.txt`, "a\n");
+  const logs: string[] = [];
+  const workers = await pool(root.path, { timeout: 500, logs });
+  try {
+    const started = performance.now();
+    const runaway = workers.call("test_spin", {});
+    // While one worker spins, the other keeps answering.
+    for (let i = 0; i < 20; i++) {
+      const { result } = await workers.call("read_file", { path: "a.txt" });
+      assertEquals(textOf(result), "a\n");
+    }
+    assert(performance.now() - started < 450, "the reads did not wait for the runaway call");
+    const { result } = await runaway;
+    const elapsed = performance.now() - started;
+    assertMatch(textOf(result), /^timeout: test_spin ran past its 0.5 s limit/);
+    assert(elapsed >= 500 && elapsed < 5_000, `stopped after ${elapsed.toFixed(0)} ms`);
+    assert(logs.some((line) => line.includes("terminated and replaced")));
+    // The replaced worker serves again.
+    for (let i = 0; i < 4; i++) {
+      assertEquals(textOf((await workers.call("read_file", { path: "a.txt" })).result), "a\n");
+    }
+  } finally {
+    workers.close();
+  }
+});
+
+Deno.test("worker pool: an exception is internal_error without internals; cancellation and progress", async () => {
+  await using root = await tempDir();
+  const logs: string[] = [];
+  const workers = await pool(root.path, { logs });
+  try {
+    const thrown = (await workers.call("test_throw", {})).result;
+    assertEquals(thrown.isError, true);
+    assertMatch(textOf(thrown), /^internal_error: test_throw failed unexpectedly/);
+    assertFalse(textOf(thrown).includes("/secret/path"));
+    assert(logs.some((line) => line.includes("test_throw failed unexpectedly")));
+
+    const controller = new AbortController();
+    const sleeping = workers.call("test_sleep", { ms: 30_000 }, { signal: controller.signal });
+    setTimeout(() => controller.abort(), 50);
+    const cancelled = (await sleeping).result;
+    assertMatch(textOf(cancelled), /^cancelled: /);
+
+    const seen: Array<[number, number | undefined]> = [];
+    const done = await workers.call("test_progress", { steps: 5 }, {
+      onProgress: (p, t) => seen.push([p, t]),
+    });
+    assertEquals(textOf(done.result), "done 5");
+    assertEquals(seen, [[1, 5], [2, 5], [3, 5], [4, 5], [5, 5]]);
+  } finally {
+    workers.close();
+  }
+});
+
+Deno.test("host: many concurrent calls are all answered, in any order", async () => {
+  await using root = await tempDir();
+  for (let i = 0; i < 50; i++) await Deno.writeTextFile(`${root.path}/f${i}.txt`, `${i}\n`);
+  const config = await loadConfig({ roots: [root.path], ripgrep: "off" });
+  await using host = await createHost({ config, logger: { log: () => {} } });
+  const results = await Promise.all(
+    Array.from({ length: 200 }, (_, i) => host.call("read_file", { path: `f${i % 50}.txt` })),
+  );
+  results.forEach((result, i) => assertEquals(textOf(result), `${i % 50}\n`));
+});
