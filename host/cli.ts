@@ -10,7 +10,14 @@ import { type HostConfig, loadConfig } from "./config.ts";
 import { runDoctor } from "./doctor.ts";
 import { serve } from "./gateway.ts";
 import { createHost } from "./host.ts";
-import { assetPaths, mcpConfig, runInherited, scopedCommand, shellQuote } from "./launcher.ts";
+import {
+  assetPaths,
+  isCompiled,
+  mcpConfig,
+  runInherited,
+  scopedCommand,
+  shellQuote,
+} from "./launcher.ts";
 
 /** Where the CLI prints: the one place allowed to write to the terminal. */
 export interface Printer {
@@ -100,6 +107,9 @@ export async function main(
   }
   switch (command) {
     case "start":
+      // A compiled binary's permissions are fixed when it is built: it serves in
+      // this process, its tool workers still scoped (and under Landlock).
+      if (isCompiled()) return await serveCommand(config, true, printer);
       return await runInherited(await scopedCommand(config));
     case "serve":
       return await serveCommand(config, values["allow-broad-permissions"], printer);

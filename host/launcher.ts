@@ -23,6 +23,14 @@ export const SOURCE_DIRS: readonly URL[] = Object.freeze(
   ["../host/", "../security/", "../tools/"].map((dir) => new URL(dir, import.meta.url)),
 );
 
+/**
+ * Whether this is a `deno compile` binary: its permissions are fixed at
+ * compile time, so `start` cannot re-launch it with narrower flags.
+ */
+export function isCompiled(): boolean {
+  return import.meta.url.includes("/deno-compile-");
+}
+
 /** A command line: the program and its arguments. */
 export interface CommandLine {
   /** The program (the Deno executable). */
