@@ -52,6 +52,12 @@ export async function scopedCommand(
   config: HostConfig,
   extra: { run?: readonly string[]; read?: readonly string[]; net?: readonly string[] } = {},
 ): Promise<CommandLine> {
+  if (isCompiled()) {
+    // Permissions are baked into a compiled binary; `start` serves in-process.
+    const args = ["start", ...config.policy.roots.flatMap((root) => ["--root", root])];
+    if (config.configFile) args.push("--config", config.configFile);
+    return { command: Deno.execPath(), args };
+  }
   const read = [
     ...SOURCE_DIRS.map((url) => fromFileUrl(url)),
     ...(await assetPaths()),
