@@ -46,12 +46,12 @@ function describe(detail: unknown): string | undefined {
 
 async function init(message: Extract<ToWorker, { type: "init" }>): Promise<WorkerState> {
   const resolver = new Resolver(message.policy);
-  const anchor = new Anchor(message.policy.roots);
   const tools = message.toolsModule
     ? ((await import(message.toolsModule)) as { TOOLS: Tool[] }).TOOLS
     : TOOLS;
   const registry = new Registry(tools, message.registry);
   const landlock = confine(message);
+  const anchor = new Anchor(message.policy.roots, landlock.active);
   post({ type: "ready", tools: registry.list(), landlock });
   return {
     registry,

@@ -9,7 +9,7 @@
 import { fileURLToPath as fromFileUrl } from "node:url";
 import type { Policy } from "../security/policy.ts";
 import { workerPermissions } from "../security/permissions.ts";
-import { findLibc, type LandlockStatus } from "../security/landlock.ts";
+import { findLibc, type LandlockStatus, programPaths } from "../security/landlock.ts";
 import {
   errorResult,
   type RegistryOptions,
@@ -325,7 +325,11 @@ function spawnWorker(
       toolsModule: options.toolsModule?.href ?? null,
       landlock: {
         readWrite: [...policy.roots, policy.stateDir],
-        readOnly: extraRead,
+        // ripgrep runs from the confined thread, so it is confined too; it needs its binary and libraries.
+        readOnly: [
+          ...extraRead,
+          ...(options.ripgrep && libc ? programPaths(options.ripgrep, libc) : []),
+        ],
       },
     } satisfies ToWorker,
   );

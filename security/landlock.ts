@@ -87,6 +87,20 @@ export function findLibc(): string | null {
 }
 
 /**
+ * What a program started from a confined thread needs to read to start at
+ * all: the binary, the dynamic loader's cache and the system library
+ * directories (read-only; the program stays confined to the roots otherwise).
+ *
+ * @param binary The program's absolute path.
+ * @param libc Where libc is (its directory holds the other libraries).
+ * @returns The paths to allow read-only.
+ */
+export function programPaths(binary: string, libc: string): string[] {
+  const libDir = libc.slice(0, libc.lastIndexOf("/"));
+  return [binary, "/etc/ld.so.cache", libDir, "/lib64", "/usr/lib64"];
+}
+
+/**
  * Confine the calling thread with Landlock.
  *
  * @param libc The path of libc (the caller has FFI permission for it).
@@ -141,13 +155,11 @@ export function confineThread(libc: string, paths: LandlockPaths): LandlockStatu
       const fd = fns.open(cString(path), O_PATH | O_CLOEXEC);
       if (fd < 0) continue; // a missing optional path: nothing to allow
       opened.push(fd);
-      const isDir = Deno.statSync(path).isDirectory;
-      const allowed = isDir ? rights : rights & (FS.READ_FILE | FS.WRITE_FILE | FS.TRUNCATE);
-      const rule = new Uint8Array(12);
-      const view = new DataView(rule.buffer);
-      view.setBigUint64(0, allowed, true);
-      view.setInt32(8, fd, true);
-      if (fns.addRule(SYS_ADD_RULE, BigInt(ruleset), RULE_PATH_BENEATH, rule, 0) < 0n) {
+      // Directory rights on a file are refused (EINVAL): then allow what applies to a file.
+      const fileRights = rights & (FS.READ_FILE | FS.WRITE_FILE | FS.TRUNCATE);
+      if (
+        !addRule(fns.addRule, ruleset, fd, rights) && !addRule(fns.addRule, ruleset, fd, fileRights)
+      ) {
         return {
           active: false,
           abi,
@@ -166,6 +178,19 @@ export function confineThread(libc: string, paths: LandlockPaths): LandlockStatu
     for (const fd of opened) fns.close(fd);
     lib.close();
   }
+}
+
+function addRule(
+  call: (nr: bigint, ruleset: bigint, type: bigint, attr: Uint8Array, flags: number) => bigint,
+  ruleset: number,
+  fd: number,
+  allowed: bigint,
+): boolean {
+  const rule = new Uint8Array(12);
+  const view = new DataView(rule.buffer);
+  view.setBigUint64(0, allowed, true);
+  view.setInt32(8, fd, true);
+  return call(SYS_ADD_RULE, BigInt(ruleset), RULE_PATH_BENEATH, rule, 0) >= 0n;
 }
 
 /** Every filesystem right the kernel's ABI knows (so that all of them are restricted). */

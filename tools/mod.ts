@@ -14,6 +14,9 @@ import { writeFile } from "./files/write_file.ts";
 import { getFileInfo } from "./files/get_file_info.ts";
 import { moveFile } from "./files/move_file.ts";
 import { createDirectory } from "./files/create_directory.ts";
+import { searchFiles } from "./files/search_files.ts";
+import { grep } from "./files/grep.ts";
+import { getTree } from "./files/get_tree.ts";
 
 /** Every local tool, in the order clients list them. */
 export const TOOLS: readonly Tool[] = Object.freeze([
@@ -26,4 +29,7 @@ export const TOOLS: readonly Tool[] = Object.freeze([
   getFileInfo,
   moveFile,
   createDirectory,
+  searchFiles,
+  grep,
+  getTree,
 ]);

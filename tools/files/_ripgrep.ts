@@ -1,0 +1,344 @@
+/**
+ * The ripgrep fast path of `search_files` and `grep`. ripgrep only proposes
+ * candidates: its ignore rules are set to equal the walker's, every path it
+ * prints goes through the resolver (containment and blacklist) and the
+ * tools' own glob, and `grep` re-reads each candidate file through
+ * `ctx.fs.readMany` (anchored) and matches it with the JS regular expression,
+ * which alone decides. Patterns are translated so that ripgrep finds a
+ * superset of what JS finds. Where its rules cannot equal the walker's (a
+ * `.gitignore` above the start directory, a blacklisted `.gitignore`), or
+ * ripgrep fails, the tools fall back to the walker.
+ *
+ * @module
+ */
+
+import type { ResolvedPath } from "../../security/resolver.ts";
+import { globToRegExp } from "../../security/glob.ts";
+import type { ToolContext } from "../tool.ts";
+
+/** Which entries a walk keeps, as the tools' flags set it. */
+export interface WalkRules {
+  /** Honour `.gitignore` files. */
+  gitignore: boolean;
+  /** Skip `.git` and `node_modules`. */
+  skipDefaults: boolean;
+}
+
+/** What `grep` asks ripgrep for. */
+export interface RgSearch {
+  /** The pattern in ripgrep's dialect (see {@linkcode toRustRegex}). */
+  regex: string;
+  /** Case-insensitive. */
+  ignoreCase: boolean;
+  /** A file-name glob (no `/`) to narrow the files, or undefined. */
+  nameGlob: string | undefined;
+  /** Files over this size are skipped. */
+  maxFileBytes: number;
+}
+
+/**
+ * The ripgrep binary to use for a walk from `start`, or `undefined` when the
+ * walker must do it (no ripgrep, or rules ripgrep cannot reproduce).
+ *
+ * @param ctx The tool context.
+ * @param start The checked start directory.
+ * @param rules The walk's rules.
+ * @returns The absolute path of ripgrep, or undefined.
+ */
+export function usableRipgrep(
+  ctx: ToolContext,
+  start: ResolvedPath,
+  rules: WalkRules,
+): string | undefined {
+  const rg = ctx.binaries.ripgrep;
+  if (rg === undefined || !start.info?.isDirectory) return undefined;
+  if (!rules.gitignore) return rg;
+  // A hidden .gitignore is not applied by the walker; ripgrep would apply it.
+  for (const glob of ctx.policy.blacklist) {
+    const last = glob.replace(/\/+$/, "").split("/").pop() ?? "";
+    try {
+      if (globToRegExp(last).test(".gitignore")) return undefined;
+    } catch {
+      return undefined;
+    }
+  }
+  // The .gitignore files above the start apply to the walker, not to ripgrep.
+  if (start.relative !== "") {
+    const parts = start.relative.split("/");
+    let dir = start.root;
+    const names = [dir];
+    for (const part of parts.slice(0, -1)) names.push(dir = `${dir}/${part}`);
+    for (const each of names) {
+      const found = ctx.fs.list(each).some((entry) => entry.name === ".gitignore");
+      if (found) return undefined;
+    }
+  }
+  return rg;
+}
+
+/**
+ * List the files under `start` with `rg --files`, as paths relative to
+ * `start`, keeping only those inside the roots and not blacklisted. Unsorted.
+ *
+ * @param ctx The tool context.
+ * @param rg The ripgrep binary.
+ * @param start The checked start directory.
+ * @param rules The walk's rules.
+ * @param keep A cheap filter applied first (the tool's glob).
+ * @returns The relative paths, or undefined when ripgrep failed (use the walker).
+ */
+export async function rgFiles(
+  ctx: ToolContext,
+  rg: string,
+  start: ResolvedPath,
+  rules: WalkRules,
+  keep?: (relative: string) => boolean,
+): Promise<string[] | undefined> {
+  return await runListing(ctx, rg, start, ["--files", ...walkArgs(rules)], keep);
+}
+
+/**
+ * The files under `start` where ripgrep finds the pattern (a superset of
+ * where the JS pattern matches), relative to `start`. Unsorted.
+ *
+ * @param ctx The tool context.
+ * @param rg The ripgrep binary.
+ * @param start The checked start directory.
+ * @param rules The walk's rules.
+ * @param search The pattern and limits.
+ * @returns The relative paths, or undefined when ripgrep failed (use the walker).
+ */
+export async function rgFilesWithMatches(
+  ctx: ToolContext,
+  rg: string,
+  start: ResolvedPath,
+  rules: WalkRules,
+  search: RgSearch,
+): Promise<string[] | undefined> {
+  const args = ["--files-with-matches", "--text", `--max-filesize=${search.maxFileBytes}`];
+  if (search.ignoreCase) args.push("--ignore-case");
+  else args.push("--case-sensitive");
+  if (search.nameGlob !== undefined) {
+    args.push(`--type-add=toolhostsel:${search.nameGlob}`, "--type=toolhostsel");
+  }
+  args.push(...walkArgs(rules), `--regexp=${search.regex}`);
+  return await runListing(ctx, rg, start, args);
+}
+
+function walkArgs(rules: WalkRules): string[] {
+  const args = [
+    "--no-config",
+    "--hidden",
+    "--no-follow",
+    "--no-ignore-parent",
+    "--no-ignore-global",
+    "--no-ignore-exclude",
+    "--no-ignore-dot",
+    "--no-require-git",
+    "--null",
+    "--no-messages",
+    "--color=never",
+  ];
+  if (!rules.gitignore) args.push("--no-ignore-vcs");
+  if (rules.skipDefaults) args.push("--glob=!.git", "--glob=!node_modules");
+  return args;
+}
+
+async function runListing(
+  ctx: ToolContext,
+  rg: string,
+  start: ResolvedPath,
+  args: string[],
+  keep?: (relative: string) => boolean,
+): Promise<string[] | undefined> {
+  ctx.signal.throwIfAborted();
+  let output: Deno.CommandOutput;
+  try {
+    // stdin is a closed pipe, not /dev/null: the confined worker may not open /dev/null.
+    const child = new Deno.Command(rg, {
+      args: [...args, "--", start.path],
+      cwd: start.path,
+      clearEnv: true,
+      stdin: "piped",
+      stdout: "piped",
+      stderr: "piped",
+      signal: ctx.signal,
+    }).spawn();
+    await child.stdin.close();
+    output = await child.output();
+  } catch (error) {
+    ctx.signal.throwIfAborted();
+    ctx.logger.warn("ripgrep could not run; using the walker", error);
+    return undefined;
+  }
+  ctx.signal.throwIfAborted();
+  if (output.code !== 0 && output.code !== 1 && output.stdout.length === 0) {
+    ctx.logger.warn(
+      `ripgrep exited with ${output.code}; using the walker`,
+      new TextDecoder().decode(output.stderr).slice(0, 2000),
+    );
+    return undefined;
+  }
+  const prefix = `${start.path}/`;
+  const out: string[] = [];
+  for (const path of new TextDecoder().decode(output.stdout).split("\0")) {
+    if (!path.startsWith(prefix)) continue;
+    const relative = path.slice(prefix.length);
+    if (relative === "" || (relative.includes(".") && /(?:^|\/)\.{0,2}(?:\/|$)/.test(relative))) {
+      continue;
+    }
+    if (keep !== undefined && !keep(relative)) continue;
+    if (ctx.resolver.locate(path) === undefined || ctx.resolver.hidden(path) !== undefined) {
+      continue;
+    }
+    out.push(relative);
+  }
+  return out;
+}
+
+const JS_SPACE =
+  "\\t\\n\\x0B\\f\\r \\x{A0}\\x{1680}\\x{2000}-\\x{200A}\\x{2028}\\x{2029}\\x{202F}\\x{205F}\\x{3000}\\x{FEFF}";
+const HIGH_BYTE = "(?-u:[\\x80-\\xFF])";
+const CLASS_BODY: Record<string, string> = { d: "0-9", w: "0-9A-Za-z_", s: JS_SPACE };
+
+/** A construct the supported dialect leaves out (lookaround, backreferences). */
+export class UnsupportedPattern extends Error {
+  /** @param what What is not supported. */
+  constructor(what: string) {
+    super(what);
+    this.name = "UnsupportedPattern";
+  }
+}
+
+/**
+ * Translate a JS (`u` flag) regular expression into ripgrep's Rust dialect,
+ * so that ripgrep matches at least every line JS matches: `\w \d \s \b` and
+ * their negations get JS's meaning, `.` and negated classes also accept a
+ * stray non-UTF-8 byte.
+ *
+ * @param js A pattern that `new RegExp(js, "u")` accepts.
+ * @returns The Rust pattern, or undefined when ripgrep cannot take it (a line break).
+ * @throws {UnsupportedPattern} For lookaround and backreferences (not in the common dialect).
+ */
+export function toRustRegex(js: string): string | undefined {
+  let out = "";
+  for (let i = 0; i < js.length; i++) {
+    const c = js[i]!;
+    if (c === "\\") {
+      const escaped = escapeOutside(js, i);
+      if (escaped === undefined) return undefined;
+      out += escaped.rust;
+      i = escaped.end;
+    } else if (c === "[") {
+      const cls = classToRust(js, i);
+      if (cls === undefined) return undefined;
+      out += cls.rust;
+      i = cls.end;
+    } else if (c === "(") {
+      if (/^\(\?(?:=|!|<=|<!)/.test(js.slice(i, i + 4))) {
+        throw new UnsupportedPattern("lookahead and lookbehind");
+      }
+      const named = /^\(\?<([A-Za-z_][A-Za-z0-9_]*)>/.exec(js.slice(i, i + 80));
+      if (named) {
+        out += `(?P<${named[1]}>`;
+        i += named[0].length - 1;
+      } else {
+        out += "(";
+      }
+    } else if (c === ".") {
+      out += `(?:[^\\n\\r\\x{2028}\\x{2029}]|${HIGH_BYTE})`;
+    } else if (c === "\n" || c === "\r") {
+      return undefined;
+    } else {
+      out += c;
+    }
+  }
+  return out;
+}
+
+interface Piece {
+  rust: string;
+  end: number;
+}
+
+/** An escape outside a class. */
+function escapeOutside(js: string, i: number): Piece | undefined {
+  const c = js[i + 1] ?? "";
+  if (c === "d" || c === "w" || c === "s") return { rust: `[${CLASS_BODY[c]}]`, end: i + 1 };
+  if (c === "D" || c === "W" || c === "S") {
+    return { rust: `(?:[^${CLASS_BODY[c.toLowerCase()]}]|${HIGH_BYTE})`, end: i + 1 };
+  }
+  if (c === "b") return { rust: "(?:(?-u:\\b)|\\b)", end: i + 1 };
+  if (c === "B") return { rust: "(?:(?-u:\\B)|\\B)", end: i + 1 };
+  if (/[1-9]/.test(c) || c === "k") throw new UnsupportedPattern("backreferences");
+  return commonEscape(js, i);
+}
+
+/** Escapes with the same meaning in and out of classes. */
+function commonEscape(js: string, i: number): Piece | undefined {
+  const c = js[i + 1] ?? "";
+  if (c === "n") return undefined;
+  if (c === "t" || c === "f" || c === "v" || c === "r") return { rust: `\\${c}`, end: i + 1 };
+  if (c === "0") return { rust: "\\x00", end: i + 1 };
+  if (c === "c") return { rust: hex((js.charCodeAt(i + 2) & 31).toString(16)), end: i + 2 };
+  if (c === "x") return { rust: hex(js.slice(i + 2, i + 4)), end: i + 3 };
+  if (c === "u") {
+    const braced = /^u\{([0-9A-Fa-f]+)\}/.exec(js.slice(i + 1, i + 12));
+    if (braced) return { rust: hex(braced[1]!), end: i + braced[0].length };
+    const code = parseInt(js.slice(i + 2, i + 6), 16);
+    if (code >= 0xd800 && code <= 0xdfff) return undefined;
+    return { rust: hex(js.slice(i + 2, i + 6)), end: i + 5 };
+  }
+  if (c === "p" || c === "P") {
+    const prop = /^[pP]\{[^}]*\}/.exec(js.slice(i + 1, i + 80));
+    if (prop) return { rust: `\\${prop[0]}`, end: i + prop[0].length };
+  }
+  if (c === "/") return { rust: "/", end: i + 1 };
+  if (c === "-") return { rust: "\\-", end: i + 1 };
+  if (/[\\^$.*+?()[\]{}|]/.test(c)) return { rust: `\\${c}`, end: i + 1 };
+  return undefined;
+}
+
+function hex(digits: string): string {
+  return `\\x{${digits}}`;
+}
+
+/** A bracket class. */
+function classToRust(js: string, start: number): Piece | undefined {
+  let i = start + 1;
+  const negate = js[i] === "^";
+  if (negate) i++;
+  let body = "";
+  for (; i < js.length; i++) {
+    const c = js[i]!;
+    if (c === "]") {
+      if (body === "") return undefined;
+      if (!negate) return { rust: `[${body}]`, end: i };
+      return { rust: `(?:[^${body}]|${HIGH_BYTE})`, end: i };
+    }
+    if (c === "\\") {
+      const e = js[i + 1] ?? "";
+      if (e === "d" || e === "w" || e === "s") body += CLASS_BODY[e];
+      else if (e === "D" || e === "W" || e === "S") body += `[^${CLASS_BODY[e.toLowerCase()]}]`;
+      else if (e === "b") body += "\\x08";
+      else if (e === "n") body += "\\n";
+      else {
+        const escaped = commonEscape(js, i);
+        if (escaped === undefined) return undefined;
+        body += escaped.rust;
+        i = escaped.end;
+        continue;
+      }
+      i++;
+    } else if (c === "[" || c === "&" || c === "~") {
+      body += `\\${c}`;
+    } else if (c === "-" && js[i + 1] === "-") {
+      return undefined;
+    } else if (c === "\n" || c === "\r") {
+      return undefined;
+    } else {
+      body += c;
+    }
+  }
+  return undefined;
+}

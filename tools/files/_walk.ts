@@ -1,0 +1,282 @@
+/**
+ * The shared directory walker of the file tools: depth-first, entries sorted
+ * by name, never through a symlink, blacklist filtered, `.git` and
+ * `node_modules` skipped and `.gitignore` honoured by default. Listing goes
+ * through `ctx.fs.list` (anchored to each checked directory), so a directory
+ * swapped for a symlink mid-walk is refused, not followed.
+ *
+ * @module
+ */
+
+import { ToolError } from "../../security/errors.ts";
+import { globToRegExp } from "../../security/glob.ts";
+import type { ResolvedPath } from "../../security/resolver.ts";
+import type { DirEntry } from "../../security/safe_fs.ts";
+import type { ToolContext } from "../tool.ts";
+import { IgnoreMatcher, type IgnoreRule, parseGitignore } from "./_gitignore.ts";
+
+/** Options for {@linkcode walk}. */
+export interface WalkOptions {
+  /** Honour `.gitignore` files (default true). */
+  gitignore?: boolean;
+  /** Skip `.git` and `node_modules` (default true). */
+  skipDefaults?: boolean;
+  /** Directories below the start to descend: entries deeper than this are not yielded (default unlimited). */
+  maxDepth?: number;
+  /** Yield only files. */
+  filesOnly?: boolean;
+}
+
+/** One entry found by {@linkcode walk}. */
+export interface WalkEntry {
+  /** Real absolute path (inside a root, not blacklisted, never through a symlink). */
+  path: string;
+  /** As shown to the model (relative to the primary root). */
+  display: string;
+  /** The entry's name. */
+  name: string;
+  /** What it is (symlinks and special files are never yielded). */
+  kind: "file" | "directory";
+  /** 1 for direct children of the start. */
+  depth: number;
+}
+
+/** Names skipped unless `skipDefaults` is false. */
+export const SKIPPED_NAMES: ReadonlySet<string> = new Set([".git", "node_modules"]);
+
+/** The largest `.gitignore` file read, in bytes. */
+const MAX_GITIGNORE_BYTES = 1024 * 1024;
+
+interface Frame {
+  /** Real path of the directory. */
+  dir: string;
+  /** Its path relative to its root. */
+  relative: string;
+  /** Its depth below the start (0 for the start). */
+  depth: number;
+  /** The rules in force inside it. */
+  matcher: IgnoreMatcher;
+  /** Its kept entries, sorted by name. */
+  entries: DirEntry[];
+  index: number;
+}
+
+/**
+ * Walk a directory tree depth-first, entries sorted by name. Yields to the
+ * event loop regularly, honours `ctx.signal` (throws its reason when
+ * aborted) and reports `ctx.progress`. Directories that cannot be listed
+ * (vanished, unreadable, swapped for a symlink) are skipped.
+ *
+ * @param ctx The tool context.
+ * @param start A checked directory.
+ * @param options What to skip and how deep to go.
+ * @returns The entries, a directory before its children.
+ * @throws {ToolError} `not_a_directory` when `start` is not a directory; the signal's reason when aborted.
+ * @example
+ * ```ts
+ * const start = await ctx.fs.resolve("src", "directory");
+ * for await (const entry of walk(ctx, start, { filesOnly: true })) console.log(entry.display);
+ * ```
+ */
+export async function* walk(
+  ctx: ToolContext,
+  start: ResolvedPath,
+  options: WalkOptions = {},
+): AsyncGenerator<WalkEntry> {
+  if (start.info !== undefined && !start.info.isDirectory) {
+    throw new ToolError("not_a_directory", `"${start.display}" is a file, not a directory`);
+  }
+  const settings = {
+    gitignore: options.gitignore ?? true,
+    skipDefaults: options.skipDefaults ?? true,
+    maxDepth: options.maxDepth ?? Infinity,
+  };
+  const pacer = new Pacer(ctx, "Walking");
+  const base = settings.gitignore ? ancestorIgnores(ctx, start) : IgnoreMatcher.EMPTY;
+  if (settings.maxDepth < 1) return;
+  const stack: Frame[] = [openFrame(ctx, start.path, start.relative, 0, base, settings, true)!];
+  while (stack.length > 0) {
+    const frame = stack[stack.length - 1]!;
+    if (frame.index >= frame.entries.length) {
+      stack.pop();
+      continue;
+    }
+    const entry = frame.entries[frame.index++]!;
+    const depth = frame.depth + 1;
+    const relative = frame.relative === "" ? entry.name : `${frame.relative}/${entry.name}`;
+    await pacer.tick();
+    const kind = entry.kind as "file" | "directory";
+    if (kind === "file" || !options.filesOnly) {
+      yield {
+        path: entry.path,
+        display: ctx.resolver.display(entry.path),
+        name: entry.name,
+        kind,
+        depth,
+      };
+    }
+    if (kind === "directory" && depth < settings.maxDepth) {
+      const child = openFrame(ctx, entry.path, relative, depth, frame.matcher, settings, false);
+      if (child) stack.push(child);
+    }
+  }
+}
+
+/**
+ * The `.gitignore` rules of a start directory's ancestors, from its root
+ * down to (not including) the start itself.
+ *
+ * @param ctx The tool context.
+ * @param start A checked directory.
+ * @returns The matcher with those rules (empty when there are none).
+ */
+export function ancestorIgnores(ctx: ToolContext, start: ResolvedPath): IgnoreMatcher {
+  let matcher = IgnoreMatcher.EMPTY;
+  if (start.relative === "") return matcher;
+  const parts = start.relative.split("/");
+  let relative = "";
+  for (let i = 0; i < parts.length; i++) {
+    const dir = relative === "" ? start.root : `${start.root}/${relative}`;
+    const rules = readIgnoreFile(ctx, dir);
+    if (rules) matcher = matcher.with(relative, rules);
+    relative = relative === "" ? parts[i]! : `${relative}/${parts[i]}`;
+  }
+  return matcher;
+}
+
+/**
+ * Order paths as the walk yields them: segment by segment, each by name.
+ *
+ * @param a A `/`-separated path.
+ * @param b Another, relative to the same place.
+ * @returns Negative, zero or positive, as `Array.prototype.sort` wants.
+ */
+export function comparePaths(a: string, b: string): number {
+  const n = Math.min(a.length, b.length);
+  for (let i = 0; i < n; i++) {
+    const x = a.charCodeAt(i);
+    const y = b.charCodeAt(i);
+    if (x === y) continue;
+    if (x === 47) return -1; // `/` sorts before every other character
+    if (y === 47) return 1;
+    return x - y;
+  }
+  return a.length - b.length;
+}
+
+/**
+ * Compile a glob over paths relative to a search's start directory: a glob
+ * without `/` matches the name at any depth (as `rg --files -g` does), one
+ * with `/` matches the whole relative path.
+ *
+ * @param glob The glob (`*.py`, `src/**\/test_*.py`, `*.{ts,tsx}`).
+ * @returns A test for a relative path.
+ * @throws {ToolError} `invalid_argument` when the glob does not compile.
+ */
+export function globMatcher(glob: string): (relative: string) => boolean {
+  const cleaned = glob.replace(/^(?:\.\/)+/, "").replace(/^\/+/, "");
+  let re: RegExp;
+  try {
+    re = globToRegExp(cleaned);
+  } catch (error) {
+    throw new ToolError(
+      "invalid_argument",
+      `Cannot use glob "${glob}": ${error instanceof Error ? error.message : String(error)}`,
+    );
+  }
+  if (cleaned.includes("/")) return (relative) => re.test(relative);
+  return (relative) => re.test(relative.slice(relative.lastIndexOf("/") + 1));
+}
+
+/**
+ * Paces long work: yields to the event loop every few milliseconds (so that
+ * the worker can receive a cancellation), throws when the call was aborted
+ * and reports progress a few times a second.
+ */
+export class Pacer {
+  #ctx: ToolContext;
+  #what: string;
+  #count = 0;
+  #lastYield = performance.now();
+  #lastProgress = performance.now();
+
+  /**
+   * @param ctx The tool context (its signal and progress).
+   * @param what What is being done, for the progress message ("Walking").
+   */
+  constructor(ctx: ToolContext, what: string) {
+    this.#ctx = ctx;
+    this.#what = what;
+  }
+
+  /** How many items were counted. */
+  get count(): number {
+    return this.#count;
+  }
+
+  /**
+   * Count items done; now and then, yield and report progress.
+   *
+   * @param items How many items were done since the last tick.
+   * @throws The signal's reason when the call was aborted.
+   */
+  async tick(items = 1): Promise<void> {
+    this.#count += items;
+    const now = performance.now();
+    if (now - this.#lastYield < 8) return;
+    this.#ctx.signal.throwIfAborted();
+    if (now - this.#lastProgress > 250) {
+      this.#lastProgress = now;
+      this.#ctx.progress(this.#count, undefined, `${this.#what}: ${this.#count} entries so far`);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    this.#lastYield = performance.now();
+    this.#ctx.signal.throwIfAborted();
+  }
+}
+
+function openFrame(
+  ctx: ToolContext,
+  dir: string,
+  relative: string,
+  depth: number,
+  parent: IgnoreMatcher,
+  settings: { gitignore: boolean; skipDefaults: boolean },
+  isStart: boolean,
+): Frame | undefined {
+  ctx.signal.throwIfAborted();
+  let listed: DirEntry[];
+  try {
+    listed = ctx.fs.list(dir);
+  } catch (error) {
+    if (isStart) throw error;
+    return undefined;
+  }
+  let matcher = parent;
+  if (settings.gitignore && listed.some((e) => e.name === ".gitignore" && e.kind === "file")) {
+    const rules = readIgnoreFile(ctx, dir);
+    if (rules) matcher = matcher.with(relative, rules);
+  }
+  const entries = listed.filter((entry) => {
+    if (entry.kind !== "file" && entry.kind !== "directory") return false;
+    if (settings.skipDefaults && SKIPPED_NAMES.has(entry.name)) return false;
+    if (matcher.empty) return true;
+    const path = relative === "" ? entry.name : `${relative}/${entry.name}`;
+    return !matcher.ignored(path, entry.kind === "directory");
+  });
+  return { dir, relative, depth, matcher, entries, index: 0 };
+}
+
+/** The rules of `dir/.gitignore`, or `undefined` when it is missing, hidden or unreadable. */
+function readIgnoreFile(ctx: ToolContext, dir: string): IgnoreRule[] | undefined {
+  const path = dir === "/" ? "/.gitignore" : `${dir}/.gitignore`;
+  if (ctx.resolver.hidden(path) !== undefined) return undefined;
+  let bytes: Uint8Array | Error | undefined;
+  try {
+    bytes = ctx.fs.readMany(dir, [".gitignore"], MAX_GITIGNORE_BYTES)[0];
+  } catch {
+    return undefined;
+  }
+  if (bytes === undefined || bytes instanceof Error) return undefined;
+  return parseGitignore(new TextDecoder().decode(bytes));
+}

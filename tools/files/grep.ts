@@ -1,0 +1,350 @@
+/**
+ * `grep`: search file contents with a regular expression (or a literal),
+ * results grouped by file with optional context lines, bounded and paged.
+ *
+ * @module
+ */
+
+import * as posix from "node:path/posix";
+import { z } from "zod";
+import { ToolError } from "../../security/errors.ts";
+import type { ResolvedPath } from "../../security/resolver.ts";
+import { formatBytes } from "../../security/safe_fs.ts";
+import { isBinary } from "../_text.ts";
+import { defineTool, type ToolContext, type ToolResult } from "../tool.ts";
+import {
+  rgFilesWithMatches,
+  toRustRegex,
+  UnsupportedPattern,
+  usableRipgrep,
+  type WalkRules,
+} from "./_ripgrep.ts";
+import { comparePaths, globMatcher, Pacer, walk } from "./_walk.ts";
+
+/** Longest line shown, in characters; longer lines are cut around the match. */
+const MAX_LINE_CHARS = 300;
+/** Files read per anchored pass. */
+const BATCH = 32;
+
+/** One file with matches. */
+interface FileHits {
+  display: string;
+  lines: string[];
+  hits: number[];
+}
+
+/** A compiled search. */
+interface Search {
+  /** Tests one line. */
+  line: RegExp;
+  /** Tests a whole file (multiline): false means no line can match. */
+  file: RegExp;
+  /** The pattern for ripgrep, or undefined when ripgrep cannot take it. */
+  rust: string | undefined;
+}
+
+/** Search file contents. */
+export const grep = defineTool({
+  name: "grep",
+  description:
+    "Search file contents under a directory (or in one file) for a regular expression or, with literal: true, a plain string. Returns `path:line: text` grouped by file (context lines as `path-line- text`), long lines cut, a page of matches at a time. The regex dialect is what JavaScript (u flag) and Rust regex share: classes, groups, alternation, quantifiers, \\b, \\d, \\w, \\s, \\p{...}; no lookaround or backreferences. Matches are per line. Binary files and files over the size limit are skipped, as are .git, node_modules and .gitignore'd files unless asked.",
+  input: z.object({
+    path: z.string().min(1).default(".").describe(
+      "Directory or file to search, relative to the first root or absolute (default: the first root)",
+    ),
+    pattern: z.string().min(1).describe("Regular expression, or a plain string with literal: true"),
+    glob: z.string().min(1).optional().describe(
+      "Only files matching this glob (`*.py`; with `/`, relative to `path`)",
+    ),
+    literal: z.boolean().default(false).describe("Treat the pattern as a plain string"),
+    ignore_case: z.boolean().default(false).describe("Match case-insensitively"),
+    context: z.number().int().min(0).max(20).default(0).describe(
+      "Lines of context before and after each match",
+    ),
+    max_results: z.number().int().min(1).max(2000).default(100).describe(
+      "The most matching lines to return",
+    ),
+    offset: z.number().int().min(0).default(0).describe("Skip this many matches (for paging)"),
+    include_ignored: z.boolean().default(false).describe(
+      "Also search files that .gitignore ignores",
+    ),
+    include_git_and_node_modules: z.boolean().default(false).describe(
+      "Also search .git and node_modules",
+    ),
+  }),
+  output: z.object({
+    matches: z.array(z.object({ path: z.string(), line: z.number(), text: z.string() })),
+    truncated: z.boolean().describe("True when more matches exist than were returned"),
+    next_offset: z.number().optional().describe("The offset that returns the next page"),
+  }),
+  annotations: { title: "Search file contents", readOnlyHint: true, idempotentHint: true },
+  async run(input, ctx) {
+    const search = compile(input.pattern, input.literal, input.ignore_case);
+    const start = await ctx.fs.resolve(input.path, "any");
+    if (!start.info?.isDirectory) checkFile(ctx, start);
+    const want = input.offset + input.max_results + 1;
+    const found: FileHits[] = [];
+    let count = 0;
+    const pacer = new Pacer(ctx, "Searching");
+    for await (const batch of candidates(ctx, start, input, search)) {
+      const contents = ctx.fs.readMany(
+        batch.dir,
+        batch.names,
+        ctx.policy.limits.maxSearchFileBytes,
+      );
+      for (let i = 0; i < contents.length && count < want; i++) {
+        const bytes = contents[i]!;
+        if (bytes instanceof Error) continue;
+        const hits = searchBytes(bytes, search, want - count);
+        if (hits === undefined) continue;
+        found.push({ display: batch.displays[i]!, ...hits });
+        count += hits.hits.length;
+      }
+      await pacer.tick(batch.names.length);
+      if (count >= want) break;
+    }
+    return render({ ...input, re: search.line }, start, found);
+  },
+});
+
+/** An explicitly named file that grep cannot search is an error, not "no matches". */
+function checkFile(ctx: ToolContext, file: ResolvedPath): void {
+  const limit = ctx.policy.limits.maxSearchFileBytes;
+  if ((file.info?.size ?? 0) > limit) {
+    throw new ToolError(
+      "too_large",
+      `Cannot search "${file.display}": it is ${formatBytes(file.info!.size)}, the limit is ${
+        formatBytes(limit)
+      }; use get_file_slice for a range of lines`,
+    );
+  }
+  const bytes = ctx.fs.readResolved(file, limit);
+  if (isBinary(bytes)) {
+    throw new ToolError("binary_file", `Cannot search "${file.display}": it is a binary file`);
+  }
+}
+
+function compile(pattern: string, literal: boolean, ignoreCase: boolean): Search {
+  if (/[\n\r]/.test(pattern)) {
+    throw new ToolError(
+      "invalid_argument",
+      "Cannot search for a line break: grep matches within one line; search for one line's text",
+    );
+  }
+  const source = literal ? pattern.replace(/[\\^$.*+?()[\]{}|/]/g, "\\$&") : pattern;
+  const flags = ignoreCase ? "iu" : "u";
+  let line: RegExp;
+  try {
+    line = new RegExp(source, flags);
+  } catch (error) {
+    throw new ToolError(
+      "invalid_argument",
+      `Cannot use pattern ${JSON.stringify(pattern)}: ${
+        error instanceof Error ? error.message : String(error)
+      } (escape literal characters such as ( [ { } ] with \\, or pass literal: true)`,
+    );
+  }
+  let rust: string | undefined;
+  try {
+    rust = toRustRegex(source);
+  } catch (error) {
+    if (!(error instanceof UnsupportedPattern)) throw error;
+    throw new ToolError(
+      "invalid_argument",
+      `Cannot use pattern ${
+        JSON.stringify(pattern)
+      }: ${error.message} are not supported (the dialect is what JavaScript and Rust regular expressions share)`,
+    );
+  }
+  // Non-ASCII patterns meet non-UTF-8 files differently in Rust; the walker decides those.
+  if (/[\u0080-\uffff]/.test(pattern)) rust = undefined;
+  return { line, file: new RegExp(source, `${flags}m`), rust };
+}
+
+/** Files to read, a directory at a time, in walk order. */
+interface Batch {
+  dir: string;
+  names: string[];
+  displays: string[];
+}
+
+async function* candidates(
+  ctx: ToolContext,
+  start: ResolvedPath,
+  input: {
+    glob?: string | undefined;
+    ignore_case: boolean;
+    include_ignored: boolean;
+    include_git_and_node_modules: boolean;
+  },
+  search: Search,
+): AsyncGenerator<Batch> {
+  if (!start.info?.isDirectory) {
+    const dir = posix.dirname(start.path);
+    yield { dir, names: [posix.basename(start.path)], displays: [start.display] };
+    return;
+  }
+  const rules: WalkRules = {
+    gitignore: !input.include_ignored,
+    skipDefaults: !input.include_git_and_node_modules,
+  };
+  const match = input.glob === undefined ? () => true : globMatcher(input.glob);
+  const rg = search.rust === undefined ? undefined : usableRipgrep(ctx, start, rules);
+  const listed = rg === undefined ? undefined : await rgFilesWithMatches(ctx, rg, start, rules, {
+    regex: search.rust!,
+    ignoreCase: input.ignore_case,
+    nameGlob: input.glob !== undefined && !input.glob.includes("/") ? input.glob : undefined,
+    maxFileBytes: ctx.policy.limits.maxSearchFileBytes,
+  });
+  if (listed) {
+    yield* batches(start, listed.filter(match).sort(comparePaths));
+    return;
+  }
+  const cut = start.path.length + 1;
+  let batch: Batch | undefined;
+  for await (const entry of walk(ctx, start, { ...rules, filesOnly: true })) {
+    const relative = entry.path.slice(cut);
+    if (!match(relative)) continue;
+    const dir = posix.dirname(entry.path);
+    if (batch && (batch.dir !== dir || batch.names.length >= BATCH)) {
+      yield batch;
+      batch = undefined;
+    }
+    batch ??= { dir, names: [], displays: [] };
+    batch.names.push(entry.name);
+    batch.displays.push(entry.display);
+  }
+  if (batch) yield batch;
+}
+
+function* batches(start: ResolvedPath, sorted: string[]): Generator<Batch> {
+  let batch: Batch | undefined;
+  for (const relative of sorted) {
+    const slash = relative.lastIndexOf("/");
+    const dir = slash < 0 ? start.path : `${start.path}/${relative.slice(0, slash)}`;
+    if (batch && (batch.dir !== dir || batch.names.length >= BATCH)) {
+      yield batch;
+      batch = undefined;
+    }
+    batch ??= { dir, names: [], displays: [] };
+    batch.names.push(relative.slice(slash + 1));
+    batch.displays.push(start.display === "." ? relative : `${start.display}/${relative}`);
+  }
+  if (batch) yield batch;
+}
+
+/** The matching lines of a file (at most `limit`), or undefined for none, binary or undecodable. */
+function searchBytes(
+  bytes: Uint8Array,
+  search: Search,
+  limit: number,
+): { lines: string[]; hits: number[] } | undefined {
+  if (isBinary(bytes)) return undefined;
+  const text = decode(bytes);
+  if (!search.file.test(text)) return undefined;
+  const lines = text.split("\n");
+  if (lines.length > 0 && lines[lines.length - 1] === "") lines.pop();
+  const hits: number[] = [];
+  for (let i = 0; i < lines.length && hits.length < limit; i++) {
+    if (search.line.test(lines[i]!)) hits.push(i);
+  }
+  return hits.length > 0 ? { lines, hits } : undefined;
+}
+
+const UTF8 = new TextDecoder("utf-8", { fatal: true });
+
+function decode(bytes: Uint8Array): string {
+  if (bytes[0] === 0xff && bytes[1] === 0xfe) {
+    return new TextDecoder("utf-16le").decode(bytes.subarray(2));
+  }
+  if (bytes[0] === 0xfe && bytes[1] === 0xff) {
+    return new TextDecoder("utf-16be").decode(bytes.subarray(2));
+  }
+  const body = bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf
+    ? bytes.subarray(3)
+    : bytes;
+  try {
+    return UTF8.decode(body);
+  } catch {
+    let out = "";
+    for (let i = 0; i < body.length; i += 8192) {
+      out += String.fromCharCode(...body.subarray(i, i + 8192));
+    }
+    return out;
+  }
+}
+
+function render(
+  input: { pattern: string; offset: number; max_results: number; context: number; re: RegExp },
+  start: ResolvedPath,
+  found: FileHits[],
+): ToolResult {
+  const matches: Array<{ path: string; line: number; text: string }> = [];
+  const blocks: string[] = [];
+  let index = 0;
+  let truncated = false;
+  const end = input.offset + input.max_results;
+  for (const file of found) {
+    const shown: number[] = [];
+    for (const hit of file.hits) {
+      if (index >= end) truncated = true;
+      else if (index >= input.offset) shown.push(hit);
+      index++;
+    }
+    if (shown.length === 0) continue;
+    for (const hit of shown) {
+      matches.push({ path: file.display, line: hit + 1, text: cut(file.lines[hit]!, input.re) });
+    }
+    blocks.push(renderFile(file, shown, input));
+  }
+  const data: Record<string, unknown> = { matches, truncated };
+  if (truncated) data.next_offset = end;
+  let text: string;
+  if (matches.length === 0) {
+    text = input.offset > 0 && index > 0
+      ? `No more matches for ${
+        JSON.stringify(input.pattern)
+      }: offset ${input.offset} is past the last of ${index}`
+      : `No matches for ${JSON.stringify(input.pattern)} in ${start.display}`;
+  } else {
+    text = blocks.join("\n\n");
+    if (truncated) {
+      text +=
+        `\n\n[more matches: call again with offset ${end}, or narrow the pattern, path or glob]`;
+    }
+  }
+  return { content: [{ type: "text", text }], structuredContent: data };
+}
+
+function renderFile(
+  file: FileHits,
+  shown: number[],
+  input: { context: number; re: RegExp },
+): string {
+  const out: string[] = [];
+  const hitSet = new Set(shown);
+  let last = -2;
+  for (const hit of shown) {
+    const from = Math.max(0, hit - input.context, last + 1);
+    const to = Math.min(file.lines.length - 1, hit + input.context);
+    if (input.context > 0 && last >= 0 && from > last + 1) out.push("--");
+    for (let i = from; i <= to; i++) {
+      const mark = hitSet.has(i) ? ":" : "-";
+      out.push(`${file.display}${mark}${i + 1}${mark} ${cut(file.lines[i]!, input.re)}`);
+    }
+    last = Math.max(last, to);
+  }
+  return out.join("\n");
+}
+
+/** A line for display: without its `\r`, at most MAX_LINE_CHARS, cut around the match. */
+function cut(line: string, re: RegExp): string {
+  const text = line.endsWith("\r") ? line.slice(0, -1) : line;
+  if (text.length <= MAX_LINE_CHARS) return text;
+  const at = re.exec(text)?.index ?? 0;
+  const from = Math.max(0, Math.min(at - 100, text.length - MAX_LINE_CHARS));
+  const to = from + MAX_LINE_CHARS;
+  return `${from > 0 ? "…" : ""}${text.slice(from, to)}${
+    to < text.length ? "…" : ""
+  } [line cut: ${text.length} characters]`;
+}

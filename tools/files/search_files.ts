@@ -1,0 +1,140 @@
+/**
+ * `search_files`: find files by glob under a directory, sorted, paged.
+ *
+ * @module
+ */
+
+import { z } from "zod";
+import { isGlob } from "../../security/glob.ts";
+import type { ResolvedPath } from "../../security/resolver.ts";
+import { defineTool, type ToolContext } from "../tool.ts";
+import { rgFiles, usableRipgrep, type WalkRules } from "./_ripgrep.ts";
+import { comparePaths, globMatcher, walk } from "./_walk.ts";
+
+/** Find files by name or path glob. */
+export const searchFiles = defineTool({
+  name: "search_files",
+  description:
+    "Find files under a directory by glob, like `rg --files -g`. A pattern without `/` matches the file name at any depth (`*.py`, `test_*.{ts,tsx}`, `Makefile`); a pattern with `/` matches the path relative to `path` (`src/**/*.c`). Returns file paths (never directories), sorted, a page at a time. Skips .git, node_modules and .gitignore'd files unless asked. For content search use grep.",
+  input: z.object({
+    path: z.string().min(1).default(".").describe(
+      "Directory to search, relative to the first root or absolute (default: the first root)",
+    ),
+    pattern: z.string().min(1).describe(
+      "Glob: without `/` it matches file names at any depth; with `/` the path relative to `path`",
+    ),
+    include_ignored: z.boolean().default(false).describe("Also list files that .gitignore ignores"),
+    include_git_and_node_modules: z.boolean().default(false).describe(
+      "Also descend into .git and node_modules",
+    ),
+    offset: z.number().int().min(0).default(0).describe("Skip this many results (for paging)"),
+    max_results: z.number().int().min(1).max(5000).default(200).describe(
+      "The most paths to return",
+    ),
+  }),
+  output: z.object({
+    files: z.array(z.string()).describe("Matching files, as paths shown by the host"),
+    total: z.number().describe("How many files match in all"),
+    truncated: z.boolean().describe("True when more files match than were returned"),
+    next_offset: z.number().optional().describe("The offset that returns the next page"),
+  }),
+  annotations: { title: "Search files", readOnlyHint: true, idempotentHint: true },
+  async run(input, ctx) {
+    const start = await ctx.fs.resolve(input.path, "directory");
+    const match = globMatcher(input.pattern);
+    const rules = {
+      gitignore: !input.include_ignored,
+      skipDefaults: !input.include_git_and_node_modules,
+    };
+    const all = await matchingFiles(ctx, start, rules, match);
+    const { offset, max_results: max } = input;
+    const page = all.files.slice(offset, offset + max);
+    const files = all.verify ? verifyListed(ctx, start, page) : page;
+    const shown = files.map((relative) => ctx.resolver.display(`${start.path}/${relative}`));
+    const total = all.files.length;
+    const truncated = offset + page.length < total;
+    const data: Record<string, unknown> = { files: shown, total, truncated };
+    if (truncated) data.next_offset = offset + page.length;
+    return {
+      content: [{ type: "text", text: render(input, start, shown, total, offset) }],
+      structuredContent: data,
+    };
+  },
+});
+
+/** The matching files relative to `start`, in walk order; `verify` when ripgrep listed them. */
+async function matchingFiles(
+  ctx: ToolContext,
+  start: ResolvedPath,
+  rules: WalkRules,
+  match: (relative: string) => boolean,
+): Promise<{ files: string[]; verify: boolean }> {
+  const rg = usableRipgrep(ctx, start, rules);
+  const listed = rg ? await rgFiles(ctx, rg, start, rules, match) : undefined;
+  if (listed) {
+    const files = listed.sort(comparePaths);
+    return { files, verify: true };
+  }
+  const files: string[] = [];
+  const cut = start.path.length + 1;
+  for await (const entry of walk(ctx, start, { ...rules, filesOnly: true })) {
+    const relative = entry.path.slice(cut);
+    if (match(relative)) files.push(relative);
+  }
+  return { files, verify: false };
+}
+
+/**
+ * Check paths that ripgrep listed the way the walker would see them: each
+ * directory listed anchored to its real path (no symlink on the way), the
+ * name there as a regular file. Anything else is dropped.
+ */
+function verifyListed(ctx: ToolContext, start: ResolvedPath, page: string[]): string[] {
+  const byDir = new Map<string, Set<string> | undefined>();
+  return page.filter((relative) => {
+    const slash = relative.lastIndexOf("/");
+    const dir = slash < 0 ? start.path : `${start.path}/${relative.slice(0, slash)}`;
+    if (!byDir.has(dir)) {
+      try {
+        const names = ctx.fs.list(dir).filter((e) => e.kind === "file").map((e) => e.name);
+        byDir.set(dir, new Set(names));
+      } catch {
+        byDir.set(dir, undefined);
+      }
+    }
+    return byDir.get(dir)?.has(relative.slice(slash + 1)) ?? false;
+  });
+}
+
+function render(
+  input: { pattern: string; include_ignored: boolean },
+  start: ResolvedPath,
+  shown: string[],
+  total: number,
+  offset: number,
+): string {
+  const where = start.display;
+  if (total === 0) {
+    const hints: string[] = [];
+    if (!isGlob(input.pattern)) {
+      hints.push(
+        `the pattern is a glob over whole names: use "*${input.pattern}*" to match part of a name`,
+      );
+    }
+    if (!input.include_ignored) {
+      hints.push("files ignored by .gitignore were skipped (include_ignored: true lists them)");
+    }
+    return `No files match "${input.pattern}" under ${where}${
+      hints.length ? `\n(${hints.join("; ")})` : ""
+    }`;
+  }
+  if (shown.length === 0) {
+    return `${total} files match "${input.pattern}" under ${where}; offset ${offset} is past the end`;
+  }
+  const first = offset + 1;
+  const last = offset + shown.length;
+  const header = `${total} file${total === 1 ? "" : "s"} match "${input.pattern}" under ${where}` +
+    (first === 1 && last === total ? ":" : ` (${first}-${last}):`);
+  const note = last < total ? `\n[${total - last} more: call again with offset ${last}]` : "";
+  return `${header}\n${shown.join("\n")}${note}`;
+}
