@@ -17,6 +17,7 @@ import { Registry, UnknownToolError } from "../tools/registry.ts";
 import { TOOLS } from "../tools/mod.ts";
 import type { Logger, Tool, ToolContext } from "../tools/tool.ts";
 import type { FromWorker, ToWorker } from "./worker_protocol.ts";
+import { Mailbox } from "./mailbox.ts";
 
 interface WorkerState {
   registry: Registry;
@@ -27,8 +28,11 @@ interface WorkerState {
   binaries: { ripgrep?: string };
 }
 
+/** The mailbox to the host, once init gave it (see `mailbox.ts`). */
+const channel: { outbox: Mailbox | null } = { outbox: null };
+
 function post(message: FromWorker): void {
-  self.postMessage(message);
+  if (!channel.outbox?.send(message)) self.postMessage(message);
 }
 
 const logger: Logger = {
@@ -52,7 +56,7 @@ async function init(message: Extract<ToWorker, { type: "init" }>): Promise<Worke
   const registry = new Registry(tools, message.registry);
   const landlock = confine(message);
   const anchor = new Anchor(message.policy.roots, landlock.active);
-  post({ type: "ready", tools: registry.list(), landlock });
+  self.postMessage({ type: "ready", tools: registry.list(), landlock } satisfies FromWorker);
   return {
     registry,
     resolver,
@@ -136,14 +140,22 @@ async function probe(message: Extract<ToWorker, { type: "probe" }>): Promise<voi
 
 function main(): void {
   let ready: Promise<WorkerState> | undefined;
-  self.onmessage = (event: MessageEvent<ToWorker>) => {
-    const message = event.data;
+  let state: WorkerState | undefined;
+  const receive = (message: ToWorker) => {
     if (message.type === "init") {
-      ready = init(message);
+      channel.outbox = new Mailbox(message.mailboxes.fromWorker);
+      ready = init(message).then((made) => (state = made));
+      // Block while idle (no call in flight): the next call then wakes this thread at once.
+      void new Mailbox(message.mailboxes.toWorker).listen(
+        (each) => receive(each as ToWorker),
+        () => state !== undefined && state.inflight.size === 0,
+      );
     } else if (message.type === "probe") {
       void probe(message);
     } else if (message.type === "call") {
-      void ready?.then((state) => call(state, message));
+      // Start at once when ready, so the call counts as in flight before the listener waits again.
+      if (state) void call(state, message);
+      else void ready?.then((made) => call(made, message));
     } else if (message.type === "cancel") {
       const reason = message.reason === "timeout"
         ? new ToolError("timeout", "the call ran past its time limit")
@@ -151,6 +163,7 @@ function main(): void {
       void ready?.then((state) => state.inflight.get(message.id)?.abort(reason));
     }
   };
+  self.onmessage = (event: MessageEvent<ToWorker>) => receive(event.data);
 }
 
 main();

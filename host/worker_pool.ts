@@ -18,6 +18,10 @@ import {
 } from "../tools/registry.ts";
 import type { ToolResult } from "../tools/tool.ts";
 import type { FromWorker, Probe, ToWorker } from "./worker_protocol.ts";
+import { Mailbox } from "./mailbox.ts";
+
+/** How long the host blocks for a lone call's answer before waiting through the event loop. */
+const BRIEF_WAIT_MS = 1;
 
 /** How long a call that was asked to stop may take before its worker is terminated. */
 const GRACE_MS = 1_000;
@@ -65,6 +69,10 @@ export interface PoolResult {
 }
 
 interface Pending {
+  /** When the call times out (performance.now() milliseconds). */
+  deadline: number;
+  /** The call was asked to stop. */
+  stopping?: boolean;
   resolve(value: PoolResult): void;
   reject(error: Error): void;
   onProgress: PoolCall["onProgress"];
@@ -73,7 +81,13 @@ interface Pending {
 
 interface Slot {
   worker: Worker;
+  /** Host → worker messages (fast path; large ones go by postMessage). */
+  outbox: Mailbox;
+  /** Worker → host messages. */
+  inbox: Mailbox;
   pending: Map<number, Pending>;
+  /** False while a replacement worker starts: calls go elsewhere if they can. */
+  ready: boolean;
 }
 
 /** A pool of tool workers. */
@@ -88,6 +102,7 @@ export class WorkerPool {
   #nextId = 1;
   #closed = false;
   #probes = new Map<number, (error: string | null) => void>();
+  #sweeper: ReturnType<typeof setInterval> | undefined;
 
   private constructor(
     policy: Policy,
@@ -140,27 +155,46 @@ export class WorkerPool {
         paths: [],
       });
     }
-    const slot = this.#slots.reduce((
-      best,
-      each,
-    ) => (each.pending.size < best.pending.size ? each : best));
+    const slot = this.#slots.reduce((best, each) => (load(each) < load(best) ? each : best));
     const id = this.#nextId++;
     return new Promise<PoolResult>((resolve, reject) => {
-      const timer = setTimeout(() => this.#stop(slot, id, "timeout"), this.#options.callTimeoutMs);
       const onAbort = () => this.#stop(slot, id, "cancelled");
       call.signal?.addEventListener("abort", onAbort, { once: true });
-      const done = () => {
-        clearTimeout(timer);
-        call.signal?.removeEventListener("abort", onAbort);
-      };
+      const done = () => call.signal?.removeEventListener("abort", onAbort);
+      this.#watchDeadlines();
       slot.pending.set(id, {
         name,
+        deadline: performance.now() + this.#options.callTimeoutMs,
         onProgress: call.onProgress,
         resolve: (value) => (done(), resolve(value)),
         reject: (error) => (done(), reject(error)),
       });
-      slot.worker.postMessage({ type: "call", id, name, args } satisfies ToWorker);
+      send(slot, { type: "call", id, name, args } satisfies ToWorker);
+      if (this.#inFlight() === 1) this.#awaitBriefly(slot, id);
     });
+  }
+
+  /** Calls in flight across the pool. */
+  #inFlight(): number {
+    let count = 0;
+    for (const slot of this.#slots) count += slot.pending.size;
+    return count;
+  }
+
+  /**
+   * With one call in flight (an agent calling tools one after another), wait
+   * for its answer blocking, for at most a millisecond: most small calls are
+   * answered by then, without the cost of waking a parked event loop.
+   */
+  #awaitBriefly(slot: Slot, id: number): void {
+    const until = performance.now() + BRIEF_WAIT_MS;
+    while (slot.pending.has(id) && slot.ready) {
+      const left = until - performance.now();
+      if (left <= 0) return;
+      const message = slot.inbox.take(left);
+      if (message === undefined) return;
+      this.#receive(slot, message as FromWorker);
+    }
   }
 
   /**
@@ -176,15 +210,18 @@ export class WorkerPool {
     const id = this.#nextId++;
     return new Promise((resolve) => {
       this.#probes.set(id, resolve);
-      slot.worker.postMessage({ type: "probe", id, probe, target } satisfies ToWorker);
+      send(slot, { type: "probe", id, probe, target } satisfies ToWorker);
     });
   }
 
   /** Terminate every worker; calls in flight fail. */
   close(): void {
     this.#closed = true;
+    if (this.#sweeper !== undefined) clearInterval(this.#sweeper);
     for (const slot of this.#slots) {
       slot.worker.terminate();
+      slot.outbox.close();
+      slot.inbox.close();
       for (const [, pending] of slot.pending) {
         pending.resolve({
           result: errorResult("unavailable", "the host shut down during the call"),
@@ -195,10 +232,38 @@ export class WorkerPool {
     }
   }
 
+  /**
+   * One timer for all deadlines (a timer per call costs more than the call's
+   * own round trip): it runs while calls are in flight, and never keeps the
+   * process alive.
+   */
+  #watchDeadlines(): void {
+    if (this.#sweeper !== undefined) return;
+    const every = Math.min(100, Math.max(5, this.#options.callTimeoutMs / 10));
+    const sweeper = setInterval(() => {
+      const now = performance.now();
+      let inFlight = 0;
+      for (const slot of this.#slots) {
+        for (const [id, pending] of slot.pending) {
+          inFlight++;
+          if (!pending.stopping && now >= pending.deadline) this.#stop(slot, id, "timeout");
+        }
+      }
+      if (inFlight === 0) {
+        clearInterval(sweeper);
+        this.#sweeper = undefined;
+      }
+    }, every);
+    Deno.unrefTimer(sweeper as unknown as number);
+    this.#sweeper = sweeper;
+  }
+
   /** Ask a call to stop; if it does not within the grace period, replace its worker. */
   #stop(slot: Slot, id: number, reason: "cancelled" | "timeout"): void {
-    if (!slot.pending.has(id)) return;
-    slot.worker.postMessage({ type: "cancel", id, reason } satisfies ToWorker);
+    const stopping = slot.pending.get(id);
+    if (!stopping || stopping.stopping) return;
+    stopping.stopping = true;
+    send(slot, { type: "cancel", id, reason } satisfies ToWorker);
     setTimeout(() => {
       const pending = slot.pending.get(id);
       if (!pending || this.#closed) return;
@@ -228,56 +293,66 @@ export class WorkerPool {
   /** Terminate a slot's worker, answer its pending calls, and start a fresh one. */
   #replace(slot: Slot, answer: (pending: Pending) => ToolResult): void {
     slot.worker.terminate();
+    slot.outbox.close();
+    slot.inbox.close();
     const pending = [...slot.pending.values()];
     slot.pending.clear();
     for (const each of pending) each.resolve({ result: answer(each), paths: [] });
     if (this.#closed) return;
     const fresh = spawnWorker(this.#policy, this.#options);
     slot.worker = fresh.worker;
+    slot.outbox = fresh.outbox;
+    slot.inbox = fresh.inbox;
+    slot.ready = false;
     fresh.ready.then(
-      () => this.#listen(slot),
+      () => {
+        slot.ready = true;
+        this.#listen(slot);
+      },
       (error) =>
         this.#options.logger.log("error", "A tool worker failed to restart", String(error)),
     );
   }
 
   #listen(slot: Slot): void {
-    slot.worker.onmessage = (event: MessageEvent<FromWorker>) => {
-      const message = event.data;
-      if (message.type === "log") {
-        this.#options.logger.log(message.level, message.message, message.detail);
-        return;
-      }
-      if (message.type === "ready") return;
-      if (message.type === "probe_result") {
-        this.#probes.get(message.id)?.(message.error);
-        this.#probes.delete(message.id);
-        return;
-      }
-      const pending = slot.pending.get(message.id);
-      if (!pending) return;
-      if (message.type === "progress") {
-        pending.onProgress?.(message.progress, message.total, message.message);
-      } else if (message.type === "result") {
-        slot.pending.delete(message.id);
-        pending.resolve({ result: message.result, paths: message.paths });
-      } else if (message.type === "unknown_tool") {
-        slot.pending.delete(message.id);
-        pending.reject(new UnknownToolError(pending.name));
-      }
-    };
+    const inbox = slot.inbox;
+    void inbox.listen((message) => {
+      if (slot.inbox === inbox) this.#receive(slot, message as FromWorker);
+    });
+    slot.worker.onmessage = (event: MessageEvent<FromWorker>) => this.#receive(slot, event.data);
     slot.worker.onerror = (event: ErrorEvent) => {
       event.preventDefault();
       this.#options.logger.log("error", "A tool worker crashed; it was replaced", event.message);
-      this.#replace(
-        slot,
-        (each) =>
-          errorResult(
-            "internal_error",
-            `${each.name} failed unexpectedly; the details are in the host's log`,
-          ),
-      );
+      this.#replace(slot, (each) =>
+        errorResult(
+          "internal_error",
+          `${each.name} failed unexpectedly; the details are in the host's log`,
+        ));
     };
+  }
+
+  #receive(slot: Slot, message: FromWorker): void {
+    if (message.type === "log") {
+      this.#options.logger.log(message.level, message.message, message.detail);
+      return;
+    }
+    if (message.type === "ready") return;
+    if (message.type === "probe_result") {
+      this.#probes.get(message.id)?.(message.error);
+      this.#probes.delete(message.id);
+      return;
+    }
+    const pending = slot.pending.get(message.id);
+    if (!pending) return;
+    if (message.type === "progress") {
+      pending.onProgress?.(message.progress, message.total, message.message);
+    } else if (message.type === "result") {
+      slot.pending.delete(message.id);
+      pending.resolve({ result: message.result, paths: message.paths });
+    } else if (message.type === "unknown_tool") {
+      slot.pending.delete(message.id);
+      pending.reject(new UnknownToolError(pending.name));
+    }
   }
 }
 
@@ -286,10 +361,14 @@ interface Ready {
   landlock: LandlockStatus;
 }
 
-function spawnWorker(
-  policy: Policy,
-  options: PoolOptions,
-): { worker: Worker; ready: Promise<Ready> } {
+interface Spawned {
+  worker: Worker;
+  outbox: Mailbox;
+  inbox: Mailbox;
+  ready: Promise<Ready>;
+}
+
+function spawnWorker(policy: Policy, options: PoolOptions): Spawned {
   const libc = options.landlock === false ? null : findLibc();
   const extraRead = [
     ...(options.extraRead ?? []),
@@ -315,9 +394,12 @@ function spawnWorker(
       reject(new Error(`The tool worker failed to start: ${event.message}`));
     };
   });
+  const toWorker = Mailbox.buffer();
+  const fromWorker = Mailbox.buffer();
   worker.postMessage(
     {
       type: "init",
+      mailboxes: { toWorker, fromWorker },
       policy,
       registry: options.registry,
       ripgrep: options.ripgrep,
@@ -333,10 +415,20 @@ function spawnWorker(
       },
     } satisfies ToWorker,
   );
-  return { worker, ready };
+  return { worker, outbox: new Mailbox(toWorker), inbox: new Mailbox(fromWorker), ready };
 }
 
 async function spawn(policy: Policy, options: PoolOptions): Promise<{ slot: Slot } & Ready> {
-  const { worker, ready } = spawnWorker(policy, options);
-  return { slot: { worker, pending: new Map() }, ...(await ready) };
+  const { worker, outbox, inbox, ready } = spawnWorker(policy, options);
+  return { slot: { worker, outbox, inbox, pending: new Map(), ready: true }, ...(await ready) };
+}
+
+/** How busy a slot is: its calls in flight, and a starting worker counts as very busy. */
+function load(slot: Slot): number {
+  return slot.pending.size + (slot.ready ? 0 : 1_000);
+}
+
+/** Send to a worker: through shared memory, or by postMessage when too large. */
+function send(slot: Slot, message: ToWorker): void {
+  if (!slot.outbox.send(message)) slot.worker.postMessage(message);
 }

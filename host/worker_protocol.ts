@@ -13,6 +13,8 @@ import type { RegistryOptions, ToolDescriptor } from "../tools/registry.ts";
 export type ToWorker =
   | {
     type: "init";
+    /** Shared memory for the fast message path (see `mailbox.ts`). */
+    mailboxes: { toWorker: SharedArrayBuffer; fromWorker: SharedArrayBuffer };
     policy: Policy;
     registry: RegistryOptions;
     /** Absolute path of ripgrep when the worker may run it. */
