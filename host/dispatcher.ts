@@ -19,6 +19,8 @@ export interface CallContext {
   session: string;
   /** The client's name and version, when known. */
   client: string;
+  /** The request's `_meta` (passed through to upstream servers). */
+  meta?: Record<string, unknown>;
 }
 
 /** What a provider returns: the result and the paths it touched. */
