@@ -13,15 +13,27 @@ import type { RegistryOptions } from "../tools/registry.ts";
 /** The config file's name, looked up at the first root. */
 export const CONFIG_FILE = "toolhost.json";
 
+/** toolhost's own keys on an upstream server entry (beside the `.mcp.json` ones). */
+const UPSTREAM_POLICY = {
+  timeoutMs: z.number().int().positive().optional().describe("Per-call timeout (default 60000)"),
+  allowTools: z.array(z.string()).optional().describe("Only these of its tools"),
+  denyTools: z.array(z.string()).optional().describe("Never these of its tools"),
+};
+
 const MCP_SERVER = z.union([
   z.object({
     command: z.string().min(1),
     args: z.array(z.string()).optional(),
     env: z.record(z.string(), z.string()).optional(),
     cwd: z.string().optional(),
+    ...UPSTREAM_POLICY,
   }).loose(),
-  z.object({ type: z.enum(["http", "sse", "streamable-http"]), url: z.url() }).loose(),
+  z.object({ type: z.enum(["http", "sse", "streamable-http"]), url: z.url(), ...UPSTREAM_POLICY })
+    .loose(),
 ]);
+
+/** One upstream server entry, as written in `toolhost.json`. */
+export type UpstreamEntry = z.infer<typeof MCP_SERVER>;
 
 /** The shape of `toolhost.json`. */
 export const CONFIG_SCHEMA = z.object({
@@ -82,6 +94,8 @@ export interface HostConfig {
   readonly configFile: string | null;
   /** The raw parsed file (for sections later layers read). */
   readonly raw: Readonly<Record<string, unknown>>;
+  /** Upstream MCP servers by name (layer 3), from `upstream.mcpServers`. */
+  readonly upstream: Readonly<Record<string, UpstreamEntry>>;
 }
 
 /**
@@ -116,6 +130,10 @@ export async function loadConfig(overrides: ConfigOverrides = {}): Promise<HostC
     landlock: (raw?.landlock as boolean | undefined) ?? true,
     ripgrep: await findRipgrep(overrides.ripgrep ?? (raw?.ripgrep as string | undefined) ?? "auto"),
     configFile: raw ? configFile : null,
+    upstream: Object.freeze({
+      ...((raw?.upstream as { mcpServers?: Record<string, UpstreamEntry> } | undefined)
+        ?.mcpServers ?? {}),
+    }),
     raw: Object.freeze(raw ?? {}),
   });
 }

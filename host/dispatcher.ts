@@ -6,6 +6,7 @@
  * @module
  */
 
+import { type Directive, parseDirectives } from "../tools/directives.ts";
 import { type ToolDescriptor, UnknownToolError } from "../tools/registry.ts";
 import type { ToolResult } from "../tools/tool.ts";
 
@@ -85,20 +86,24 @@ export class Dispatcher {
   #providers: readonly ToolProvider[];
   #observers: CallObserver[];
   #onObserverError: (error: unknown) => void;
+  #onDirectives: (directives: Directive[], call: CallRecord) => void;
 
   /**
    * @param providers Tool providers; the first that lists a name serves it.
    * @param observers Call observers.
    * @param onObserverError Where an observer's exception is reported.
+   * @param onDirectives Applies the directives a result carries (natively, or in an upstream's `_meta`).
    */
   constructor(
     providers: readonly ToolProvider[],
     observers: CallObserver[] = [],
     onObserverError: (error: unknown) => void = () => {},
+    onDirectives: (directives: Directive[], call: CallRecord) => void = () => {},
   ) {
     this.#providers = providers;
     this.#observers = observers;
     this.#onObserverError = onObserverError;
+    this.#onDirectives = onDirectives;
   }
 
   /**
@@ -138,6 +143,18 @@ export class Dispatcher {
     const start = performance.now();
     const { result, paths } = await provider.call(name, args, ctx);
     const outcome: CallOutcome = { result, paths, durationMs: performance.now() - start };
+    const directives = result.directives ??
+      parseDirectives(
+        result._meta,
+        (message) => this.#onObserverError(new Error(`${name}: ${message}`)),
+      );
+    if (directives.length > 0) {
+      try {
+        this.#onDirectives(directives, record);
+      } catch (error) {
+        this.#onObserverError(error);
+      }
+    }
     this.#notify((observer) => observer.after?.(record, outcome));
     return result;
   }

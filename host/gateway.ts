@@ -19,12 +19,19 @@ import {
   CallToolRequestSchema,
   type CallToolResult,
   ErrorCode,
+  ListResourcesRequestSchema,
   ListToolsRequestSchema,
   McpError,
+  ReadResourceRequestSchema,
   type ServerNotification,
   type ServerRequest,
+  SubscribeRequestSchema,
+  UnsubscribeRequestSchema,
 } from "@modelcontextprotocol/sdk/types.js";
 import { UnknownToolError } from "../tools/registry.ts";
+import { DIRECTIVES_META_KEY } from "../tools/directives.ts";
+import type { ToolResult } from "../tools/tool.ts";
+import { ANCHOR_URI } from "./anchors.ts";
 import type { Host } from "./host.ts";
 
 /** The server's name and version as clients see them. */
@@ -58,7 +65,11 @@ export function instructions(host: Host): string {
  */
 export function createGateway(host: Host): Server {
   const server = new Server(SERVER_INFO, {
-    capabilities: { tools: { listChanged: true }, logging: {} },
+    capabilities: {
+      tools: { listChanged: true },
+      resources: { subscribe: true, listChanged: true },
+      logging: {},
+    },
     instructions: instructions(host),
   });
   server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: host.list() }));
@@ -88,7 +99,7 @@ export function createGateway(host: Host): Server {
           },
         }),
       });
-      return result as CallToolResult;
+      return toWire(result);
     } catch (error) {
       if (error instanceof UnknownToolError) {
         throw new McpError(ErrorCode.InvalidParams, error.message);
@@ -96,7 +107,71 @@ export function createGateway(host: Host): Server {
       throw error;
     }
   });
+  serveAnchors(host, server);
+  const stopRelay = host.onToolsChanged(() => void server.sendToolListChanged().catch(() => {}));
+  const closed = server.onclose;
+  server.onclose = () => {
+    stopRelay();
+    closed?.();
+  };
   return server;
+}
+
+/** Directives travel in `_meta["toolhost/directives"]`; everything else is the result as it is. */
+function toWire(result: ToolResult): CallToolResult {
+  const { directives, ...rest } = result;
+  if (!directives || directives.length === 0) return rest as CallToolResult;
+  return {
+    ...rest,
+    _meta: { ...(rest._meta ?? {}), [DIRECTIVES_META_KEY]: directives },
+  } as CallToolResult;
+}
+
+/** Context anchors as resources: list, read, subscribe (updates are notified). */
+function serveAnchors(host: Host, server: Server): void {
+  const subscribed = new Set<string>();
+  server.setRequestHandler(ListResourcesRequestSchema, () => ({
+    resources: host.anchors.list().map((anchor) => ({
+      uri: `${ANCHOR_URI}${encodeURIComponent(anchor.key)}`,
+      name: anchor.key,
+      title: `Context anchor "${anchor.key}"`,
+      description: `Pushed by a tool; updated ${anchor.updated_at}`,
+      mimeType: "text/plain",
+    })),
+  }));
+  server.setRequestHandler(ReadResourceRequestSchema, (request: { params: { uri: string } }) => {
+    const anchor = anchorOf(host, request.params.uri);
+    return {
+      contents: [{ uri: request.params.uri, mimeType: "text/plain", text: anchor.content }],
+    };
+  });
+  server.setRequestHandler(SubscribeRequestSchema, (request: { params: { uri: string } }) => {
+    subscribed.add(request.params.uri);
+    return {};
+  });
+  server.setRequestHandler(UnsubscribeRequestSchema, (request: { params: { uri: string } }) => {
+    subscribed.delete(request.params.uri);
+    return {};
+  });
+  const stop = host.anchors.onChange((anchor, created) => {
+    const uri = `${ANCHOR_URI}${encodeURIComponent(anchor.key)}`;
+    if (created) void server.sendResourceListChanged().catch(() => {});
+    if (subscribed.has(uri)) void server.sendResourceUpdated({ uri }).catch(() => {});
+  });
+  const closed = server.onclose;
+  server.onclose = () => {
+    stop();
+    closed?.();
+  };
+}
+
+function anchorOf(host: Host, uri: string): { content: string } {
+  const key = uri.startsWith(ANCHOR_URI)
+    ? decodeURIComponent(uri.slice(ANCHOR_URI.length))
+    : undefined;
+  const anchor = key === undefined ? undefined : host.anchors.get(key);
+  if (!anchor) throw new McpError(ErrorCode.InvalidParams, `Unknown resource "${uri}"`);
+  return anchor;
 }
 
 /**

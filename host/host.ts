@@ -17,6 +17,9 @@ import {
 } from "./dispatcher.ts";
 import { type PoolLogger, WorkerPool } from "./worker_pool.ts";
 import { assetPaths } from "./launcher.ts";
+import { AnchorStore } from "./anchors.ts";
+import type { UpstreamProvider } from "./upstream.ts";
+import type { Directive } from "../tools/directives.ts";
 
 /** Options for {@linkcode createHost}. */
 export interface HostOptions extends ConfigOverrides {
@@ -38,6 +41,15 @@ export interface Host {
   readonly dispatcher: Dispatcher;
   /** Where the host's messages go. */
   readonly logger: PoolLogger;
+  /** Context anchors pushed by tools (also MCP resources). */
+  readonly anchors: AnchorStore;
+  /**
+   * Be told when the tool list changes (an upstream's changed).
+   *
+   * @param listener The listener.
+   * @returns A function that stops it.
+   */
+  onToolsChanged(listener: () => void): () => void;
   /** Every tool, as clients see it. */
   list(): ToolDescriptor[];
   /**
@@ -77,6 +89,16 @@ export async function createHost(options: HostOptions = {}): Promise<Host> {
     extraRead: await assetPaths(),
     logger,
   });
+  const toolsChanged = new Set<() => void>();
+  const anchors = await AnchorStore.open(config.policy.stateDir);
+  // The MCP client code reads the environment when it loads: load it only when upstreams are configured.
+  const upstreams: UpstreamProvider[] = Object.keys(config.upstream).length === 0
+    ? []
+    : await (await import("./upstream.ts")).startUpstreams(
+      config,
+      logger,
+      () => toolsChanged.forEach((listener) => listener()),
+    );
   const local: ToolProvider = {
     name: "local",
     list: () => pool.tools,
@@ -88,25 +110,61 @@ export async function createHost(options: HostOptions = {}): Promise<Host> {
     },
   };
   const dispatcher = new Dispatcher(
-    [local],
+    [local, ...upstreams],
     [...(options.observers ?? [])],
     (error) => logger.log("warn", "A call observer failed", String(error)),
+    (directives) => applyDirectives(anchors, directives, logger),
   );
-  const close = () => {
+  reportCollisions(dispatcher, logger);
+  const close = async () => {
     pool.close();
-    return Promise.resolve();
+    await Promise.all(upstreams.map((upstream) => upstream.close()));
   };
   return {
     config,
     policy: config.policy,
     dispatcher,
     logger,
+    anchors,
+    onToolsChanged(listener) {
+      toolsChanged.add(listener);
+      return () => toolsChanged.delete(listener);
+    },
     list: () => dispatcher.list(),
     call: (name, args, ctx = {}) =>
       dispatcher.call(name, args, { session: "local", client: "local", ...ctx }),
     close,
     [Symbol.asyncDispose]: close,
   };
+}
+
+/** The host's part of directives: anchors are kept (the todo list is an anchor too). */
+function applyDirectives(anchors: AnchorStore, directives: Directive[], logger: PoolLogger): void {
+  const anchored = new Set<string>();
+  for (const directive of directives) {
+    if (directive.kind === "ContextAnchor") {
+      anchored.add(directive.key);
+      void anchors.set(directive.key, directive.content).catch((error) =>
+        logger.log("warn", `Cannot keep anchor "${directive.key}"`, String(error))
+      );
+    }
+  }
+  for (const directive of directives) {
+    if (directive.kind === "TodoStateChanged" && !anchored.has("todo_state")) {
+      void anchors.set("todo_state", directive.formatted_state);
+    }
+  }
+}
+
+/** Two providers offering one name: the first wins; say so once at start-up. */
+function reportCollisions(dispatcher: Dispatcher, logger: PoolLogger): void {
+  const seen = new Set<string>();
+  for (const tool of dispatcher.list()) {
+    if (seen.has(tool.name)) {
+      logger.log("warn", `Two tools are named "${tool.name}"; the first one listed serves calls`);
+    }
+    seen.add(tool.name);
+  }
 }
 
 /** A logger that writes one line per event to stderr (never stdout: that is the MCP channel). */

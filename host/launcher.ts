@@ -31,6 +31,54 @@ export function isCompiled(): boolean {
   return import.meta.url.includes("/deno-compile-");
 }
 
+/**
+ * The environment variables the MCP client code reads to start servers (the
+ * SDK's default inherited set, and what cross-spawn looks at).
+ */
+export const CLIENT_ENV: readonly string[] = Object.freeze(
+  ["HOME", "LOGNAME", "PATH", "SHELL", "TERM", "USER", "OSTYPE", "PATHEXT", "NODE_V8_COVERAGE"],
+);
+
+/**
+ * What configured upstream servers need from the process: run for exactly
+ * their commands (by name and resolved path), net for exactly their hosts.
+ * Tool code never gets these: the workers' permissions stay scoped.
+ *
+ * @param config The configuration.
+ * @returns The binaries and hosts.
+ */
+export function upstreamNeeds(config: HostConfig): { run: string[]; net: string[] } {
+  const run: string[] = [];
+  const net: string[] = [];
+  for (const entry of Object.values(config.upstream)) {
+    if ("url" in entry && typeof entry.url === "string") {
+      net.push(new URL(entry.url).host);
+    } else if ("command" in entry && typeof entry.command === "string") {
+      run.push(entry.command);
+      const resolved = which(entry.command);
+      if (resolved && resolved !== entry.command) run.push(resolved);
+    }
+  }
+  return { run, net };
+}
+
+/** A command's absolute path on the PATH (when the process may read PATH). */
+function which(command: string): string | undefined {
+  if (command.includes("/")) return command;
+  if (Deno.permissions.querySync({ name: "env", variable: "PATH" }).state !== "granted") {
+    return undefined;
+  }
+  for (const dir of (Deno.env.get("PATH") ?? "").split(":")) {
+    try {
+      const path = `${dir}/${command}`;
+      if (Deno.statSync(path).isFile) return path;
+    } catch {
+      // not here
+    }
+  }
+  return undefined;
+}
+
 /** A command line: the program and its arguments. */
 export interface CommandLine {
   /** The program (the Deno executable). */
@@ -58,17 +106,19 @@ export async function scopedCommand(
     if (config.configFile) args.push("--config", config.configFile);
     return { command: Deno.execPath(), args };
   }
+  const upstream = upstreamNeeds(config);
   const read = [
     ...SOURCE_DIRS.map((url) => fromFileUrl(url)),
     ...(await assetPaths()),
     ...(extra.read ?? []),
   ];
-  const run = [...(config.ripgrep ? [config.ripgrep] : []), ...(extra.run ?? [])];
+  const run = [...(config.ripgrep ? [config.ripgrep] : []), ...upstream.run, ...(extra.run ?? [])];
   const flags = processFlags(config.policy, {
     config: config.configFile ? [config.configFile] : [],
     read,
     run,
-    net: extra.net ?? [],
+    net: [...upstream.net, ...(extra.net ?? [])],
+    env: upstream.run.length > 0 ? [...CLIENT_ENV] : [],
     libc: config.landlock ? findLibc() : null,
   });
   const args = ["run", ...flags, fromFileUrl(ENTRY), "serve"];

@@ -26,6 +26,7 @@ import { errorResult, type ToolDescriptor, UnknownToolError } from "../tools/reg
 import type { ToolResult } from "../tools/tool.ts";
 import type { CallContext, ProviderResult, ToolProvider } from "./dispatcher.ts";
 import type { PoolLogger } from "./worker_pool.ts";
+import type { HostConfig } from "./config.ts";
 
 /** How an upstream server is reached: the `.mcp.json` shape. */
 export type ServerSpec =
@@ -55,6 +56,8 @@ export interface UpstreamOptions {
 /** The separator between a server's name and its tool's name. */
 export const SEPARATOR = "__";
 const DEFAULT_TIMEOUT_MS = 60_000;
+/** How long start-up waits for an upstream before serving without it. */
+const STARTUP_WAIT_MS = 10_000;
 const BACKOFF_MS = [250, 500, 1_000, 2_000, 5_000, 10_000, 30_000];
 
 /** An upstream MCP server as a tool provider. */
@@ -231,8 +234,10 @@ export class UpstreamProvider implements ToolProvider {
         await client.close().catch(() => {});
         throw error;
       }
+      const reconnected = this.#failures > 0;
       this.#client = client;
       this.#failures = 0;
+      if (reconnected) this.#options.onListChanged?.();
       return client;
     })().finally(() => (this.#connecting = undefined));
     return this.#connecting;
@@ -301,4 +306,41 @@ function isConnectionLoss(error: unknown): boolean {
   const message = error instanceof Error ? error.message : String(error);
   return /connection closed|not connected|EPIPE|closed/i.test(message) &&
     !/timed out/i.test(message);
+}
+
+/**
+ * Connect to every configured upstream, at once and in parallel. One that is
+ * not reachable does not hold the host up: it is retried in the background,
+ * and its tools appear (with a list-changed notice) once it answers.
+ *
+ * @param config The configuration (`upstream.mcpServers`).
+ * @param logger Where events go.
+ * @param onListChanged Called when any upstream's tool list changes.
+ * @returns The providers, in configuration order.
+ */
+export async function startUpstreams(
+  config: HostConfig,
+  logger: PoolLogger,
+  onListChanged: () => void,
+): Promise<UpstreamProvider[]> {
+  return await Promise.all(
+    Object.entries(config.upstream).map(([name, entry]) => {
+      const { timeoutMs, allowTools, denyTools, ...spec } = entry as Record<string, unknown> & {
+        timeoutMs?: number;
+        allowTools?: string[];
+        denyTools?: string[];
+      };
+      const options: UpstreamOptions = {
+        name,
+        spec: spec as ServerSpec,
+        cwd: config.policy.roots[0]!,
+        logger,
+        onListChanged,
+      };
+      if (timeoutMs !== undefined) options.timeoutMs = timeoutMs;
+      if (allowTools) options.allow = allowTools;
+      if (denyTools) options.deny = denyTools;
+      return UpstreamProvider.connect(options);
+    }),
+  );
 }

@@ -67,6 +67,8 @@ export interface ProcessNeeds extends Needs {
   config?: readonly string[];
   /** Hosts the process connects to (upstream servers, sinks). */
   net?: readonly string[];
+  /** Environment variables the process reads (to start upstream servers and sinks). */
+  env?: readonly string[];
 }
 
 /**
@@ -85,6 +87,7 @@ export function processFlags(policy: Policy, needs: ProcessNeeds = {}): string[]
   ];
   if (needs.run && needs.run.length > 0) flags.push(`--allow-run=${unique(needs.run).join(",")}`);
   if (needs.net && needs.net.length > 0) flags.push(`--allow-net=${unique(needs.net).join(",")}`);
+  if (needs.env && needs.env.length > 0) flags.push(`--allow-env=${unique(needs.env).join(",")}`);
   if (needs.libc) flags.push(`--allow-ffi=${needs.libc}`);
   flags.push("--unstable-worker-options", "--no-prompt");
   return flags;

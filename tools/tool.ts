@@ -10,6 +10,7 @@ import type { Policy } from "../security/policy.ts";
 import type { Resolver } from "../security/resolver.ts";
 import type { SafeFs } from "../security/safe_fs.ts";
 import { ToolError } from "../security/errors.ts";
+import type { Directive } from "./directives.ts";
 
 export { ToolError };
 export type { ErrorCode } from "../security/errors.ts";
@@ -42,6 +43,10 @@ export interface ToolResult {
   structuredContent?: Record<string, unknown>;
   /** True for an error the model can act on. */
   isError?: boolean;
+  /** What the tool asks of the host (anchors, stop, ...); serialized in `_meta` at the MCP boundary. */
+  directives?: Directive[];
+  /** MCP result metadata (passed through from upstream servers). */
+  _meta?: Record<string, unknown>;
 }
 
 /** A logger: details go to the host's stderr, never to the model. */
