@@ -90,15 +90,27 @@ export class UpstreamProvider implements ToolProvider {
       );
     }
     const provider = new UpstreamProvider(options);
-    try {
-      await provider.#connect();
-    } catch (error) {
-      options.logger.log(
-        "warn",
-        `Upstream "${options.name}" is not reachable yet; retrying in the background`,
-        String(error),
-      );
-      provider.#scheduleRestart();
+    const connecting = provider.#connect().then(
+      () => "connected" as const,
+      (error) => {
+        options.logger.log(
+          "warn",
+          `Upstream "${options.name}" is not reachable yet; retrying in the background`,
+          String(error),
+        );
+        provider.#scheduleRestart();
+        return "failed" as const;
+      },
+    );
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const slow = new Promise<"slow">((
+      resolve,
+    ) => (timer = setTimeout(() => resolve("slow"), STARTUP_WAIT_MS)));
+    const first = await Promise.race([connecting, slow]);
+    clearTimeout(timer);
+    // A slow server does not hold the host up: its tools appear (with a list-changed notice) when it answers.
+    if (first === "slow") {
+      void connecting.then((state) => state === "connected" && options.onListChanged?.());
     }
     return provider;
   }
