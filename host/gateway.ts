@@ -81,10 +81,11 @@ export function createGateway(host: Host): Server {
     const token = request.params._meta?.progressToken;
     const client = server.getClientVersion();
     try {
-      const result = await host.dispatcher.call(name, args ?? {}, {
+      const result = await host.call(name, args ?? {}, {
         signal: extra.signal,
         session: extra.sessionId ?? "stdio",
         client: client ? `${client.name}/${client.version}` : "unknown",
+        ...(request.params._meta ? { meta: request.params._meta as Record<string, unknown> } : {}),
         ...(token === undefined ? {} : {
           onProgress: (progress: number, total?: number, message?: string) => {
             void extra.sendNotification({

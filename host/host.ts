@@ -18,6 +18,8 @@ import {
 import { type PoolLogger, WorkerPool } from "./worker_pool.ts";
 import { assetPaths } from "./launcher.ts";
 import { AnchorStore } from "./anchors.ts";
+import { ReadTracker } from "./stale_reads.ts";
+import { Resolver } from "../security/resolver.ts";
 import type { UpstreamProvider } from "./upstream.ts";
 import type { Directive } from "../tools/directives.ts";
 
@@ -99,14 +101,20 @@ export async function createHost(options: HostOptions = {}): Promise<Host> {
       logger,
       () => toolsChanged.forEach((listener) => listener()),
     );
+  const reads = new ReadTracker(new Resolver(config.policy));
   const local: ToolProvider = {
     name: "local",
     list: () => pool.tools,
-    call: (name, args, ctx) => {
+    call: async (name, args, ctx) => {
       const call: Parameters<WorkerPool["call"]>[2] = {};
       if (ctx.signal) call.signal = ctx.signal;
       if (ctx.onProgress) call.onProgress = ctx.onProgress;
-      return pool.call(name, args, call);
+      const expect = reads.expectations(ctx.session, args);
+      if (expect) call.expect = expect;
+      const done = await pool.call(name, args, call);
+      // A failed call's reads are not the agent's: it never saw that content.
+      if (done.seen && !done.result.isError) reads.record(ctx.session, done.seen);
+      return done;
     },
   };
   const dispatcher = new Dispatcher(
@@ -131,8 +139,10 @@ export async function createHost(options: HostOptions = {}): Promise<Host> {
       return () => toolsChanged.delete(listener);
     },
     list: () => dispatcher.list(),
-    call: (name, args, ctx = {}) =>
-      dispatcher.call(name, args, { session: "local", client: "local", ...ctx }),
+    async call(name, args, ctx = {}) {
+      const full = { session: "local", client: "local", ...ctx };
+      return reads.decorate(full.session, await dispatcher.call(name, args, full));
+    },
     close,
     [Symbol.asyncDispose]: close,
   };

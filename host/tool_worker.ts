@@ -16,7 +16,9 @@ import { SafeFs } from "../security/safe_fs.ts";
 import { Registry, UnknownToolError } from "../tools/registry.ts";
 import { TOOLS } from "../tools/mod.ts";
 import type { Logger, Tool, ToolContext } from "../tools/tool.ts";
-import type { FromWorker, ToWorker } from "./worker_protocol.ts";
+import type { FromWorker, SeenFile, SeenFiles, ToWorker } from "./worker_protocol.ts";
+import { fingerprint } from "../security/safe_fs.ts";
+import { decodeText, isBinary } from "../tools/_text.ts";
 import { Mailbox } from "./mailbox.ts";
 
 interface WorkerState {
@@ -67,6 +69,21 @@ async function init(message: Extract<ToWorker, { type: "init" }>): Promise<Worke
   };
 }
 
+/** The largest text kept for diffs of later changes. */
+const MAX_SEEN_TEXT = 256 * 1024;
+
+function seenFile(path: string, bytes: Uint8Array): SeenFile {
+  const file: SeenFile = { path, fingerprint: fingerprint(bytes) };
+  if (bytes.length <= MAX_SEEN_TEXT && !isBinary(bytes)) {
+    try {
+      file.text = decodeText(bytes, path).text;
+    } catch {
+      // not text
+    }
+  }
+  return file;
+}
+
 /** Confine this thread with Landlock, then give up FFI for good. */
 function confine(message: Extract<ToWorker, { type: "init" }>): LandlockStatus {
   if (!message.libc) {
@@ -86,10 +103,18 @@ async function call(
   const controller = new AbortController();
   state.inflight.set(message.id, controller);
   const paths = new Set<string>();
+  const seen: SeenFiles = { reads: [], writes: [] };
+  const force = (message.args as { force?: unknown } | undefined)?.force === true;
+  const checksStale = !force && state.registry.acceptsForce(message.name);
   const ctx: ToolContext = {
     policy: state.resolver.policy,
     resolver: state.resolver,
-    fs: state.fs.withTouch((path) => paths.add(path)),
+    fs: state.fs.withHooks({
+      touch: (path) => paths.add(path),
+      read: (resolved, bytes) => seen.reads.push(seenFile(resolved.display, bytes)),
+      wrote: (resolved, bytes) => seen.writes.push(seenFile(resolved.display, bytes)),
+      expected: (path) => (checksStale ? message.expect?.[path] : undefined),
+    }),
     signal: controller.signal,
     logger,
     binaries: state.binaries,
@@ -106,7 +131,9 @@ async function call(
   };
   try {
     const result = await state.registry.call(message.name, message.args, ctx);
-    post({ type: "result", id: message.id, result, paths: [...paths] });
+    const done: FromWorker = { type: "result", id: message.id, result, paths: [...paths] };
+    if (seen.reads.length > 0 || seen.writes.length > 0) done.seen = seen;
+    post(done);
   } catch (error) {
     if (error instanceof UnknownToolError) post({ type: "unknown_tool", id: message.id });
     else throw error;

@@ -17,7 +17,7 @@ import {
   UnknownToolError,
 } from "../tools/registry.ts";
 import type { ToolResult } from "../tools/tool.ts";
-import type { FromWorker, Probe, ToWorker } from "./worker_protocol.ts";
+import type { FromWorker, Probe, SeenFiles, ToWorker } from "./worker_protocol.ts";
 import { Mailbox } from "./mailbox.ts";
 
 /** How long the host blocks for a lone call's answer before waiting through the event loop. */
@@ -58,6 +58,8 @@ export interface PoolCall {
   signal?: AbortSignal;
   /** Progress from the tool. */
   onProgress?: (progress: number, total?: number, message?: string) => void;
+  /** What the session last read: editors refuse files that changed since. */
+  expect?: Record<string, string>;
 }
 
 /** A finished call: the result and the paths it touched. */
@@ -66,6 +68,8 @@ export interface PoolResult {
   result: ToolResult;
   /** Display paths the tool touched. */
   paths: string[];
+  /** Whole files the call read and wrote. */
+  seen?: SeenFiles;
 }
 
 interface Pending {
@@ -169,7 +173,9 @@ export class WorkerPool {
         resolve: (value) => (done(), resolve(value)),
         reject: (error) => (done(), reject(error)),
       });
-      send(slot, { type: "call", id, name, args } satisfies ToWorker);
+      const message: ToWorker = { type: "call", id, name, args };
+      if (call.expect) message.expect = call.expect;
+      send(slot, message);
       if (this.#inFlight() === 1) this.#awaitBriefly(slot, id);
     });
   }
@@ -348,7 +354,9 @@ export class WorkerPool {
       pending.onProgress?.(message.progress, message.total, message.message);
     } else if (message.type === "result") {
       slot.pending.delete(message.id);
-      pending.resolve({ result: message.result, paths: message.paths });
+      const done: PoolResult = { result: message.result, paths: message.paths };
+      if (message.seen) done.seen = message.seen;
+      pending.resolve(done);
     } else if (message.type === "unknown_tool") {
       slot.pending.delete(message.id);
       pending.reject(new UnknownToolError(pending.name));

@@ -26,7 +26,14 @@ export type ToWorker =
     /** A module exporting `TOOLS` to use instead of the built-in list (tests). */
     toolsModule: string | null;
   }
-  | { type: "call"; id: number; name: string; args: unknown }
+  | {
+    type: "call";
+    id: number;
+    name: string;
+    args: unknown;
+    /** Fingerprints of what this session last read: editors refuse files that changed since. */
+    expect?: Record<string, string>;
+  }
   | { type: "cancel"; id: number; reason: "cancelled" | "timeout" }
   | { type: "probe"; id: number; probe: Probe; target: string };
 
@@ -37,7 +44,25 @@ export type Probe = "read" | "read_sync" | "write" | "write_sync" | "run" | "net
 export type FromWorker =
   | { type: "ready"; tools: ToolDescriptor[]; landlock: LandlockStatus }
   | { type: "progress"; id: number; progress: number; total?: number; message?: string }
-  | { type: "result"; id: number; result: ToolResult; paths: string[] }
+  | { type: "result"; id: number; result: ToolResult; paths: string[]; seen?: SeenFiles }
   | { type: "unknown_tool"; id: number }
   | { type: "probe_result"; id: number; error: string | null }
   | { type: "log"; level: "warn" | "error"; message: string; detail?: string | undefined };
+
+/** A whole file a call read or wrote: what stale-read protection remembers. */
+export interface SeenFile {
+  /** Its display path. */
+  path: string;
+  /** Its fingerprint (`security/safe_fs.ts`). */
+  fingerprint: string;
+  /** Its text, when it is a small text file (for diffs of later changes). */
+  text?: string;
+}
+
+/** The files a call read and wrote. */
+export interface SeenFiles {
+  /** Whole files read. */
+  reads: SeenFile[];
+  /** Files written. */
+  writes: SeenFile[];
+}

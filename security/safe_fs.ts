@@ -7,7 +7,7 @@
  */
 
 import * as posix from "node:path/posix";
-import { Anchor, openVerified, readAll, swapped, writeAtomic } from "./anchored.ts";
+import { Anchor, type DirGuard, openVerified, readAll, swapped, writeAtomic } from "./anchored.ts";
 import { ToolError } from "./errors.ts";
 import type { ResolvedPath, Resolver } from "./resolver.ts";
 
@@ -33,27 +33,65 @@ export interface WriteOptions {
   mustExist?: boolean;
 }
 
+/** What a caller of {@linkcode SafeFs} is told, and may refuse. */
+export interface FsHooks {
+  /** A path was touched (its display path). */
+  touch?(path: string): void;
+  /** A whole file was read. */
+  read?(resolved: ResolvedPath, bytes: Uint8Array): void;
+  /** A file was written. */
+  wrote?(resolved: ResolvedPath, bytes: Uint8Array): void;
+  /**
+   * The fingerprint a file must still have before it is overwritten (what the
+   * agent last read), or `undefined` when there is none to check.
+   */
+  expected?(path: string): string | undefined;
+}
+
+/**
+ * A file's fingerprint: its size and a 32-bit FNV-1a hash of its bytes.
+ *
+ * @param bytes The content.
+ * @returns E.g. `1234:9f3a0c1b`.
+ */
+export function fingerprint(bytes: Uint8Array): string {
+  let hash = 0x811c9dc5;
+  for (let i = 0; i < bytes.length; i++) {
+    hash ^= bytes[i]!;
+    hash = Math.imul(hash, 0x01000193);
+  }
+  return `${bytes.length}:${(hash >>> 0).toString(16).padStart(8, "0")}`;
+}
+
 /** Safe, anchored file operations for tools. */
 export class SafeFs {
   /** The resolver every raw path goes through. */
   readonly resolver: Resolver;
   #anchor: Anchor;
-  #touch: (path: string) => void;
+  #hooks: FsHooks;
 
   /**
    * @param resolver The resolver.
    * @param anchor The anchor for the process's working directory.
    * @param touch Called with the display path of everything touched (for the log).
    */
-  constructor(resolver: Resolver, anchor: Anchor, touch: (path: string) => void = () => {}) {
+  constructor(resolver: Resolver, anchor: Anchor, hooks: FsHooks = {}) {
     this.resolver = resolver;
     this.#anchor = anchor;
-    this.#touch = touch;
+    this.#hooks = hooks;
   }
 
-  /** A copy whose touched paths go to `touch`. */
-  withTouch(touch: (path: string) => void): SafeFs {
-    return new SafeFs(this.resolver, this.#anchor, touch);
+  /**
+   * A copy that reports to (and asks) these hooks.
+   *
+   * @param hooks What to tell, and the stale-read expectations.
+   */
+  withHooks(hooks: FsHooks): SafeFs {
+    return new SafeFs(this.resolver, this.#anchor, hooks);
+  }
+
+  #touch(path: string): void {
+    this.#hooks.touch?.(path);
   }
 
   /**
@@ -103,7 +141,9 @@ export class SafeFs {
             }, the limit is ${formatBytes(limit)}; use get_file_slice for a range of lines`,
           );
         }
-        return readAll(opened, limit);
+        const bytes = readAll(opened, limit);
+        this.#hooks.read?.(resolved, bytes);
+        return bytes;
       } finally {
         opened.file.close();
       }
@@ -172,9 +212,30 @@ export class SafeFs {
         if (now.ino !== resolved.info.ino || now.dev !== resolved.info.dev) {
           throw swapped(resolved.display);
         }
+        this.#refuseStale(guard, name, resolved);
       }
       writeAtomic(guard, name, data, { allowHardlinks: this.resolver.policy.allowHardlinks });
     });
+    this.#hooks.wrote?.(resolved, data);
+  }
+
+  /** Refuse to overwrite a file that changed since the agent last read it. */
+  #refuseStale(guard: DirGuard, name: string, resolved: ResolvedPath): void {
+    const expected = this.#hooks.expected?.(resolved.display);
+    if (expected === undefined) return;
+    const opened = openVerified(guard, name, this.resolver.policy.allowHardlinks);
+    let current: Uint8Array;
+    try {
+      current = readAll(opened, this.resolver.policy.limits.maxEditBytes);
+    } finally {
+      opened.file.close();
+    }
+    if (fingerprint(current) !== expected) {
+      throw new ToolError(
+        "stale_read",
+        `"${resolved.display}" changed since you last read it (by another program or session); read it again first, or pass force: true to edit it anyway`,
+      );
+    }
   }
 
   /**

@@ -80,6 +80,16 @@ export class Registry {
   }
 
   /**
+   * Whether a tool takes a `force` argument: such editors refuse to overwrite
+   * a file that changed since the agent last read it, unless forced.
+   *
+   * @param name The tool's name.
+   */
+  acceptsForce(name: string): boolean {
+    return this.#tools.get(name)?.input.shape.force !== undefined;
+  }
+
+  /**
    * Whether a tool is enabled.
    *
    * @param name The tool's name.

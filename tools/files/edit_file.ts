@@ -14,13 +14,16 @@ import { loadText, saveText } from "./_edit.ts";
 export const editFile = defineTool({
   name: "edit_file",
   description:
-    "Replace an exact string in a text file. old_string must match the file exactly (whitespace included); with replace_all false it must occur once — if it occurs several times the edit is refused and each match's line is listed, so add surrounding lines to make it unique. If it does not occur, the reply shows the closest lines. The file keeps its encoding and line endings (write old_string with \\n; it matches \\r\\n files too).",
+    "Replace an exact string in a text file. old_string must match the file exactly (whitespace included); with replace_all false it must occur once — if it occurs several times the edit is refused and each match's line is listed, so add surrounding lines to make it unique. If it does not occur, the reply shows the closest lines. The file keeps its encoding and line endings (write old_string with \\n; it matches \\r\\n files too). If the file changed since you last read it (another program or session edited it), the edit is refused with stale_read: read it again first (or pass force: true).",
   input: z.object({
     path: z.string().min(1).describe("Path of the file"),
     old_string: z.string().min(1).describe("The exact text to replace"),
     new_string: z.string().describe("The replacement text"),
     replace_all: z.boolean().default(false).describe(
       "Replace every occurrence instead of exactly one",
+    ),
+    force: z.boolean().default(false).describe(
+      "Edit even if the file changed since you last read it (otherwise that is refused with stale_read)",
     ),
   }),
   annotations: { title: "Edit file", destructiveHint: true, idempotentHint: false },

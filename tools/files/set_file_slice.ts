@@ -14,7 +14,7 @@ import { lineCount, loadText, saveText } from "./_edit.ts";
 export const setFileSlice = defineTool({
   name: "set_file_slice",
   description:
-    "Replace lines start_line..end_line (1-based, inclusive) of a text file with new_content. To insert without removing, pass end_line = start_line - 1 (inserts before start_line; start_line = line count + 1 appends). The file keeps its encoding and line endings; the write is atomic. Read the lines first with get_file_slice.",
+    "Replace lines start_line..end_line (1-based, inclusive) of a text file with new_content. To insert without removing, pass end_line = start_line - 1 (inserts before start_line; start_line = line count + 1 appends). The file keeps its encoding and line endings; the write is atomic. Read the lines first with get_file_slice. If the file changed since you last read it (another program or session edited it), the edit is refused with stale_read: read it again first (or pass force: true).",
   input: z.object({
     path: z.string().min(1).describe("Path of the file"),
     start_line: z.number().int().min(1).describe("First line to replace, 1-based"),
@@ -22,6 +22,9 @@ export const setFileSlice = defineTool({
       "Last line to replace, inclusive (start_line - 1 to insert)",
     ),
     new_content: z.string().describe("The new lines (a final newline is added when missing)"),
+    force: z.boolean().default(false).describe(
+      "Edit even if the file changed since you last read it (otherwise that is refused with stale_read)",
+    ),
   }),
   annotations: { title: "Replace lines", destructiveHint: true, idempotentHint: false },
   async run({ path, start_line, end_line, new_content }, ctx) {

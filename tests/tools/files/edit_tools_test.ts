@@ -76,9 +76,15 @@ Deno.test("edit_file", async (t) => {
   await using root = await tempDir();
   await using host = await testHost({ roots: [root.path] });
   const file = `${root.path}/m.py`;
+  // Write a file as another program would, then read it as the agent would (edits need a fresh read).
+  const prepare = async (content: string | Uint8Array) => {
+    if (typeof content === "string") await Deno.writeTextFile(file, content);
+    else await Deno.writeFile(file, content);
+    await host.call("read_file", { path: "m.py" });
+  };
 
   await t.step("replaces a unique exact match", async () => {
-    await Deno.writeTextFile(file, "def f():\n    return 1\n");
+    await prepare("def f():\n    return 1\n");
     const result = await host.call("edit_file", {
       path: "m.py",
       old_string: "return 1",
@@ -89,7 +95,7 @@ Deno.test("edit_file", async (t) => {
   });
 
   await t.step("refuses a match that is not unique, listing the lines", async () => {
-    await Deno.writeTextFile(file, "x = 1\ny = 2\nx = 1\n");
+    await prepare("x = 1\ny = 2\nx = 1\n");
     const result = await host.call("edit_file", {
       path: "m.py",
       old_string: "x = 1",
@@ -107,7 +113,7 @@ Deno.test("edit_file", async (t) => {
   });
 
   await t.step("no match shows the closest lines", async () => {
-    await Deno.writeTextFile(file, "def compute_total(items):\n    return sum(items)\n");
+    await prepare("def compute_total(items):\n    return sum(items)\n");
     const result = await host.call("edit_file", {
       path: "m.py",
       old_string: "def compute_totals(items):",
@@ -118,10 +124,7 @@ Deno.test("edit_file", async (t) => {
   });
 
   await t.step("keeps CRLF, BOM and Latin-1 bytes", async () => {
-    await Deno.writeFile(
-      file,
-      new Uint8Array([0xef, 0xbb, 0xbf, ...enc.encode("a = 1\r\nb = 2\r\n")]),
-    );
+    await prepare(new Uint8Array([0xef, 0xbb, 0xbf, ...enc.encode("a = 1\r\nb = 2\r\n")]));
     await host.call("edit_file", {
       path: "m.py",
       old_string: "a = 1\nb = 2",
@@ -133,13 +136,13 @@ Deno.test("edit_file", async (t) => {
       0xbf,
       ...enc.encode("a = 10\r\nb = 20\r\n"),
     ]);
-    await Deno.writeFile(file, new Uint8Array([0x63, 0x61, 0x66, 0xe9, 0x0a, 0x78, 0x0a]));
+    await prepare(new Uint8Array([0x63, 0x61, 0x66, 0xe9, 0x0a, 0x78, 0x0a]));
     await host.call("edit_file", { path: "m.py", old_string: "x", new_string: "y" });
     assertEquals([...await Deno.readFile(file)], [0x63, 0x61, 0x66, 0xe9, 0x0a, 0x79, 0x0a]);
   });
 
   await t.step("keeps the file's mode", async () => {
-    await Deno.writeTextFile(file, "#!/bin/sh\necho hi\n");
+    await prepare("#!/bin/sh\necho hi\n");
     await Deno.chmod(file, 0o751);
     await host.call("edit_file", { path: "m.py", old_string: "hi", new_string: "ho" });
     assertEquals((await Deno.stat(file)).mode! & 0o777, 0o751);
