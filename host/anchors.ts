@@ -117,6 +117,11 @@ export class AnchorStore {
     return () => this.#listeners.delete(listener);
   }
 
+  /** Resolves when every change so far is saved. */
+  flush(): Promise<void> {
+    return this.#saving;
+  }
+
   /** Write the store atomically (temp file, then rename), one save at a time. */
   #save(): Promise<void> {
     this.#saving = this.#saving.then(async () => {

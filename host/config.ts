@@ -61,6 +61,16 @@ export const CONFIG_SCHEMA = z.object({
   ),
   upstream: z.object({ mcpServers: z.record(z.string(), MCP_SERVER) }).optional(),
   sinks: z.object({ mcpJson: z.string().optional() }).strict().optional(),
+  log: z.object({
+    enabled: z.boolean().optional().describe("Write the interaction log (default true)"),
+    retentionDays: z.number().int().min(1).max(3650).optional().describe(
+      "Delete day files older than this (default 30)",
+    ),
+    maxArgBytes: z.number().int().min(64).optional().describe(
+      "Cap on logged arguments (default 4096)",
+    ),
+    redactKeys: z.array(z.string()).optional().describe("Argument keys whose values are redacted"),
+  }).strict().optional(),
 }).strict();
 
 /** `toolhost.json` as written. */
@@ -94,6 +104,10 @@ export interface HostConfig {
   readonly configFile: string | null;
   /** The raw parsed file (for sections later layers read). */
   readonly raw: Readonly<Record<string, unknown>>;
+  /** The interaction log's settings. */
+  readonly log: Readonly<
+    { enabled: boolean; retentionDays: number; maxArgBytes: number; redactKeys?: string[] }
+  >;
   /** Upstream MCP servers by name (layer 3), from `upstream.mcpServers`. */
   readonly upstream: Readonly<Record<string, UpstreamEntry>>;
 }
@@ -130,12 +144,30 @@ export async function loadConfig(overrides: ConfigOverrides = {}): Promise<HostC
     landlock: (raw?.landlock as boolean | undefined) ?? true,
     ripgrep: await findRipgrep(overrides.ripgrep ?? (raw?.ripgrep as string | undefined) ?? "auto"),
     configFile: raw ? configFile : null,
+    log: Object.freeze(logSettings(raw?.log as Record<string, unknown> | undefined)),
     upstream: Object.freeze({
       ...((raw?.upstream as { mcpServers?: Record<string, UpstreamEntry> } | undefined)
         ?.mcpServers ?? {}),
     }),
     raw: Object.freeze(raw ?? {}),
   });
+}
+
+function logSettings(
+  raw: Record<string, unknown> | undefined,
+): { enabled: boolean; retentionDays: number; maxArgBytes: number; redactKeys?: string[] } {
+  const settings: {
+    enabled: boolean;
+    retentionDays: number;
+    maxArgBytes: number;
+    redactKeys?: string[];
+  } = {
+    enabled: (raw?.enabled as boolean | undefined) ?? true,
+    retentionDays: (raw?.retentionDays as number | undefined) ?? 30,
+    maxArgBytes: (raw?.maxArgBytes as number | undefined) ?? 4096,
+  };
+  if (raw?.redactKeys) settings.redactKeys = raw.redactKeys as string[];
+  return settings;
 }
 
 async function readConfigFile(

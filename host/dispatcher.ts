@@ -81,29 +81,36 @@ export interface CallObserver {
   after?(call: CallRecord, outcome: CallOutcome): void;
 }
 
+/** Options for {@linkcode Dispatcher}. */
+export interface DispatcherOptions {
+  /** Call observers (the interaction log, statistics, sinks). */
+  observers?: CallObserver[];
+  /** Where an observer's exception is reported. */
+  onObserverError?: (error: unknown) => void;
+  /** Applies the directives a result carries (natively, or in an upstream's `_meta`). */
+  onDirectives?: (directives: Directive[], call: CallRecord) => void;
+  /** The clock for `CallRecord.started` (tests inject one). */
+  now?: () => Date;
+}
+
 /** Routes calls to providers and notifies observers. */
 export class Dispatcher {
   #providers: readonly ToolProvider[];
   #observers: CallObserver[];
   #onObserverError: (error: unknown) => void;
   #onDirectives: (directives: Directive[], call: CallRecord) => void;
+  #now: () => Date;
 
   /**
    * @param providers Tool providers; the first that lists a name serves it.
-   * @param observers Call observers.
-   * @param onObserverError Where an observer's exception is reported.
-   * @param onDirectives Applies the directives a result carries (natively, or in an upstream's `_meta`).
+   * @param options Observers, error reporting, directives, the clock.
    */
-  constructor(
-    providers: readonly ToolProvider[],
-    observers: CallObserver[] = [],
-    onObserverError: (error: unknown) => void = () => {},
-    onDirectives: (directives: Directive[], call: CallRecord) => void = () => {},
-  ) {
+  constructor(providers: readonly ToolProvider[], options: DispatcherOptions = {}) {
     this.#providers = providers;
-    this.#observers = observers;
-    this.#onObserverError = onObserverError;
-    this.#onDirectives = onDirectives;
+    this.#observers = [...(options.observers ?? [])];
+    this.#onObserverError = options.onObserverError ?? (() => {});
+    this.#onDirectives = options.onDirectives ?? (() => {});
+    this.#now = options.now ?? (() => new Date());
   }
 
   /**
@@ -137,7 +144,7 @@ export class Dispatcher {
       args,
       session: ctx.session,
       client: ctx.client,
-      started: new Date(),
+      started: this.#now(),
     };
     this.#notify((observer) => observer.before?.(record));
     const start = performance.now();

@@ -19,6 +19,10 @@ import { type PoolLogger, WorkerPool } from "./worker_pool.ts";
 import { assetPaths } from "./launcher.ts";
 import { AnchorStore } from "./anchors.ts";
 import { ReadTracker } from "./stale_reads.ts";
+import { InteractionLog } from "../sinks/interaction_log.ts";
+import { HostToolProvider, PerformanceStats, TodoFileStore } from "./host_tools.ts";
+import type { Observation } from "../tools/observe/_observation.ts";
+import { HOST_TOOLS } from "../tools/host_tools.ts";
 import { Resolver } from "../security/resolver.ts";
 import type { UpstreamProvider } from "./upstream.ts";
 import type { Directive } from "../tools/directives.ts";
@@ -31,6 +35,8 @@ export interface HostOptions extends ConfigOverrides {
   observers?: CallObserver[];
   /** Where the host's own messages go (default: stderr). */
   logger?: PoolLogger;
+  /** The clock of the interaction log and observation tools (tests inject one). */
+  now?: () => Date;
 }
 
 /** A running host. */
@@ -62,6 +68,8 @@ export interface Host {
    * @param ctx Session, client, cancellation, progress.
    */
   call(name: string, args: unknown, ctx?: Partial<CallContext>): Promise<ToolResult>;
+  /** Resolves when every call so far is in the interaction log. */
+  flush(): Promise<void>;
   /** Stop the workers. */
   close(): Promise<void>;
   /** Same as close, for `await using`. */
@@ -101,7 +109,38 @@ export async function createHost(options: HostOptions = {}): Promise<Host> {
       logger,
       () => toolsChanged.forEach((listener) => listener()),
     );
-  const reads = new ReadTracker(new Resolver(config.policy));
+  const resolver = new Resolver(config.policy);
+  const reads = new ReadTracker(resolver);
+  const now = options.now ?? (() => new Date());
+  const log = config.log.enabled
+    ? new InteractionLog({
+      stateDir: config.policy.stateDir,
+      retentionDays: config.log.retentionDays,
+      maxArgBytes: config.log.maxArgBytes,
+      ...(config.log.redactKeys ? { redactKeys: config.log.redactKeys } : {}),
+      now,
+    })
+    : undefined;
+  const stats = new PerformanceStats();
+  const startedAt = now();
+  const observationTools = new HostToolProvider(HOST_TOOLS, resolver, logger, {
+    observation: {
+      query: (query) =>
+        log ? log.query(query) : Promise.resolve({ interactions: [], skipped_lines: 0, days: [] }),
+      day: (day) => log ? log.day(day) : Promise.resolve({ lines: [], skipped: 0 }),
+      stats: () => stats.snapshot(),
+      startedAt,
+      anchors: () =>
+        anchors.list().map((a) => ({
+          key: a.key,
+          chars: a.content.length,
+          updated_at: a.updated_at,
+        })),
+      sinks: () => [],
+      now,
+    } satisfies Observation,
+    todos: await TodoFileStore.open(config.policy.stateDir),
+  });
   const local: ToolProvider = {
     name: "local",
     list: () => pool.tools,
@@ -117,16 +156,19 @@ export async function createHost(options: HostOptions = {}): Promise<Host> {
       return done;
     },
   };
-  const dispatcher = new Dispatcher(
-    [local, ...upstreams],
-    [...(options.observers ?? [])],
-    (error) => logger.log("warn", "A call observer failed", String(error)),
-    (directives) => applyDirectives(anchors, directives, logger),
-  );
+  const dispatcher = new Dispatcher([local, observationTools, ...upstreams], {
+    observers: [...(log ? [log] : []), stats, ...(options.observers ?? [])],
+    onObserverError: (error) => logger.log("warn", "A call observer failed", String(error)),
+    onDirectives: (directives) => applyDirectives(anchors, directives, logger),
+    now,
+  });
   reportCollisions(dispatcher, logger);
+  const flush = () => log?.flush() ?? Promise.resolve();
   const close = async () => {
     pool.close();
     await Promise.all(upstreams.map((upstream) => upstream.close()));
+    await flush();
+    await anchors.flush();
   };
   return {
     config,
@@ -143,6 +185,7 @@ export async function createHost(options: HostOptions = {}): Promise<Host> {
       const full = { session: "local", client: "local", ...ctx };
       return reads.decorate(full.session, await dispatcher.call(name, args, full));
     },
+    flush,
     close,
     [Symbol.asyncDispose]: close,
   };

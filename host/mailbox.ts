@@ -47,8 +47,6 @@ function spinUntilFull(header: Int32Array, ms: number): boolean {
 export class Mailbox {
   #header: Int32Array;
   #body: Uint8Array;
-  #sending: Promise<void> = Promise.resolve();
-  #queued = 0;
   #encoder = new TextEncoder();
   #decoder = new TextDecoder();
 
@@ -71,28 +69,20 @@ export class Mailbox {
   }
 
   /**
-   * Send a JSON-safe message, in order with earlier sends.
+   * Send a JSON-safe message if the box is free.
    *
    * @param message The message.
-   * @returns False when it is too large for the box (send it another way).
+   * @returns False when the box is full, closed, or the message too large (send it another way).
    */
   send(message: unknown): boolean {
+    // The box holds one message. When it is still full (many calls in flight),
+    // the caller sends by postMessage instead, which queues without waiting.
+    if (Atomics.load(this.#header, STATE) !== 0 || Atomics.load(this.#header, CLOSED) === 1) {
+      return false;
+    }
     const bytes = this.#encoder.encode(JSON.stringify(message));
     if (bytes.length > this.#body.length) return false;
-    if (this.#queued === 0 && Atomics.load(this.#header, STATE) === 0) {
-      this.#put(bytes);
-      return true;
-    }
-    this.#queued++;
-    this.#sending = this.#sending.then(async () => {
-      this.#queued--;
-      while (Atomics.load(this.#header, STATE) === 1) {
-        if (Atomics.load(this.#header, CLOSED) === 1) return;
-        const wait = Atomics.waitAsync(this.#header, STATE, 1, 1_000);
-        if (wait.async) await wait.value;
-      }
-      this.#put(bytes);
-    });
+    this.#put(bytes);
     return true;
   }
 

@@ -1,0 +1,72 @@
+/**
+ * `get_host_performance` (seed 001's `get_ui_performance`, for a host).
+ *
+ * @module
+ */
+
+import { z } from "zod";
+import { defineTool } from "../tool.ts";
+import { observation } from "./_observation.ts";
+
+/** Per-tool latency, error rate, memory and sink drops since the host started. */
+export const getHostPerformance = defineTool({
+  name: "get_host_performance",
+  description:
+    "How this host is doing since it started: per tool the number of calls, p50/p95/max latency and error rate; the process's memory; calls dropped by efferent-copy sinks. Use it when tools feel slow or fail often.",
+  input: z.object({}),
+  output: z.object({
+    since: z.string(),
+    tools: z.record(
+      z.string(),
+      z.object({
+        count: z.number(),
+        errors: z.number(),
+        error_rate: z.number(),
+        p50_ms: z.number(),
+        p95_ms: z.number(),
+        max_ms: z.number(),
+      }),
+    ),
+    memory: z.object({
+      rss_bytes: z.number(),
+      heap_used_bytes: z.number(),
+      heap_total_bytes: z.number(),
+    }),
+    sink_drops: z.number(),
+  }),
+  annotations: { title: "Host performance", readOnlyHint: true },
+  run(_input, ctx) {
+    const obs = observation(ctx);
+    const stats = obs.stats();
+    const tools = Object.fromEntries(
+      Object.entries(stats).map((
+        [name, s],
+      ) => [name, { ...s, error_rate: s.count ? s.errors / s.count : 0 }]),
+    );
+    const memory = Deno.memoryUsage();
+    const data = {
+      since: obs.startedAt.toISOString(),
+      tools,
+      memory: {
+        rss_bytes: memory.rss,
+        heap_used_bytes: memory.heapUsed,
+        heap_total_bytes: memory.heapTotal,
+      },
+      sink_drops: obs.sinks().reduce((sum, sink) => sum + sink.drops, 0),
+    };
+    const rows = Object.entries(tools).sort((a, b) => b[1].count - a[1].count).map(([name, s]) =>
+      `${name.padEnd(24)} ${String(s.count).padStart(6)} calls  p50 ${
+        s.p50_ms.toFixed(1)
+      } ms  p95 ${s.p95_ms.toFixed(1)} ms  max ${s.max_ms.toFixed(1)} ms  errors ${
+        (s.error_rate * 100).toFixed(1)
+      }%`
+    );
+    const text = [
+      `since ${data.since}; memory rss ${(memory.rss / 1048576).toFixed(1)} MB, heap ${
+        (memory.heapUsed / 1048576).toFixed(1)
+      } MB; sink drops ${data.sink_drops}`,
+      ...rows,
+    ].join("\n");
+    return { content: [{ type: "text", text }], structuredContent: data };
+  },
+});
