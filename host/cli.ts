@@ -8,6 +8,7 @@ import { parseArgs } from "node:util";
 import { auditProcess, processFlags } from "../security/permissions.ts";
 import { type HostConfig, loadConfig } from "./config.ts";
 import { runDoctor } from "./doctor.ts";
+import { logCommand, type LogFilters } from "./log_command.ts";
 import { serve } from "./gateway.ts";
 import { createHost } from "./host.ts";
 import {
@@ -41,6 +42,8 @@ Commands:
   flags        print the scoped command line that serves the roots
   mcp-config   print a ready .mcp.json entry that starts the sandboxed server
   doctor       probe both security boundaries live (--json for machine output)
+  log          recent tool calls from the interaction log, as a table
+               (--tool, --outcome, --path, --session, --since, --until, --limit)
 
 Options:
   --root DIR                  a project root (repeatable; default: the current directory)
@@ -81,6 +84,13 @@ export async function main(
         ripgrep: { type: "string" },
         "allow-broad-permissions": { type: "boolean", default: false },
         json: { type: "boolean", default: false },
+        tool: { type: "string" },
+        outcome: { type: "string" },
+        path: { type: "string" },
+        session: { type: "string" },
+        since: { type: "string" },
+        until: { type: "string" },
+        limit: { type: "string" },
         help: { type: "boolean", short: "h", default: false },
       },
     });
@@ -125,6 +135,16 @@ export async function main(
       return 0;
     case "doctor":
       return await doctorCommand(config, values.json, printer);
+    case "log": {
+      const filters: LogFilters = {};
+      for (const key of ["tool", "outcome", "path", "session", "since", "until"] as const) {
+        if (values[key] !== undefined) filters[key] = values[key];
+      }
+      if (values.limit !== undefined) {
+        filters.limit = Math.max(1, Number.parseInt(values.limit, 10) || 20);
+      }
+      return await logCommand(config, filters, printer);
+    }
     default:
       printer.err(`toolhost: unknown command "${command}"\n\n${USAGE}`);
       return 2;

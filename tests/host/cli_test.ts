@@ -135,3 +135,19 @@ Deno.test("cli: start re-launches scoped and serves MCP over stdio", async () =>
     await client.close();
   }
 });
+
+Deno.test("cli: log prints recent calls as a table, with filters", async () => {
+  await using root = await tempDir();
+  await Deno.writeTextFile(`${root.path}/a.txt`, "alpha\n");
+  await toolhost(["call", "read_file", '{"path": "a.txt"}', "--root", root.path]);
+  await toolhost(["call", "read_file", '{"path": "/etc/passwd"}', "--root", root.path]);
+  const all = await toolhost(["log", "--root", root.path]);
+  assertEquals(all.code, 0);
+  assertMatch(all.stdout, /^time \(UTC\)\s+tool\s+outcome/);
+  assertMatch(all.stdout, /read_file\s+path_denied/);
+  assertMatch(all.stdout, /read_file\s+ok .*a\.txt/);
+  assertStringIncludes(all.stdout, "2 calls");
+  const denied = await toolhost(["log", "--root", root.path, "--outcome", "path_denied"]);
+  assertStringIncludes(denied.stdout, "1 call ");
+  assertEquals((await toolhost(["log", "--root", root.path, "--since", "soon"])).code, 2);
+});
