@@ -23,6 +23,8 @@ import { InteractionLog } from "../sinks/interaction_log.ts";
 import { HostToolProvider, PerformanceStats, TodoFileStore } from "./host_tools.ts";
 import type { Observation } from "../tools/observe/_observation.ts";
 import { HOST_TOOLS } from "../tools/host_tools.ts";
+import { EfferentCopy } from "../sinks/efferent.ts";
+import { efferentCopyEnabled, mcpJsonPath, selfEntry } from "./sinks_config.ts";
 import { Resolver } from "../security/resolver.ts";
 import type { UpstreamProvider } from "./upstream.ts";
 import type { Directive } from "../tools/directives.ts";
@@ -37,6 +39,8 @@ export interface HostOptions extends ConfigOverrides {
   logger?: PoolLogger;
   /** The clock of the interaction log and observation tools (tests inject one). */
   now?: () => Date;
+  /** Efferent copy on or off, instead of EFFERENT_COPY_ENABLE / EFFERENT_COPY_DISABLE. */
+  efferentCopy?: boolean;
 }
 
 /** A running host. */
@@ -70,6 +74,8 @@ export interface Host {
   call(name: string, args: unknown, ctx?: Partial<CallContext>): Promise<ToolResult>;
   /** Resolves when every call so far is in the interaction log. */
   flush(): Promise<void>;
+  /** Resolves (with their number) when sink discovery, which runs in the background, is done. */
+  sinksReady(): Promise<number>;
   /** Stop the workers. */
   close(): Promise<void>;
   /** Same as close, for `await using`. */
@@ -136,7 +142,7 @@ export async function createHost(options: HostOptions = {}): Promise<Host> {
           chars: a.content.length,
           updated_at: a.updated_at,
         })),
-      sinks: () => [],
+      sinks: () => efferent?.health() ?? [],
       now,
     } satisfies Observation,
     todos: await TodoFileStore.open(config.policy.stateDir),
@@ -163,12 +169,33 @@ export async function createHost(options: HostOptions = {}): Promise<Host> {
     now,
   });
   reportCollisions(dispatcher, logger);
+  let efferent: EfferentCopy | undefined;
+  // Discovery never delays serving: it runs in the background, and sinks join when found.
+  const sinksReady = !efferentCopyEnabled(options.efferentCopy)
+    ? Promise.resolve(0)
+    : import("../sinks/discovery.ts").then((discovery) =>
+      discovery.discoverSinks({
+        mcpJson: mcpJsonPath(config),
+        selfEntry: selfEntry(),
+        cwd: config.policy.roots[0]!,
+        warn: (message) => logger.log("warn", message),
+      })
+    ).then((sinks) => {
+      efferent = new EfferentCopy(sinks);
+      dispatcher.observe(efferent);
+      return sinks.length;
+    }, (error) => {
+      logger.log("warn", "Sink discovery failed", String(error));
+      return 0;
+    });
   const flush = () => log?.flush() ?? Promise.resolve();
   const close = async () => {
     pool.close();
     await Promise.all(upstreams.map((upstream) => upstream.close()));
     await flush();
     await anchors.flush();
+    await sinksReady;
+    await efferent?.close();
   };
   return {
     config,
@@ -186,6 +213,7 @@ export async function createHost(options: HostOptions = {}): Promise<Host> {
       return reads.decorate(full.session, await dispatcher.call(name, args, full));
     },
     flush,
+    sinksReady: () => sinksReady,
     close,
     [Symbol.asyncDispose]: close,
   };

@@ -9,6 +9,8 @@
 import { fileURLToPath as fromFileUrl } from "node:url";
 import { processFlags } from "../security/permissions.ts";
 import { findLibc } from "../security/landlock.ts";
+import { peerNeeds } from "../sinks/peers.ts";
+import { EFFERENT_ENV, efferentCopyEnabled, mcpJsonPath, selfEntry } from "./sinks_config.ts";
 import { TOOL_ASSETS } from "../tools/assets.ts";
 import type { HostConfig } from "./config.ts";
 
@@ -107,18 +109,32 @@ export async function scopedCommand(
     return { command: Deno.execPath(), args };
   }
   const upstream = upstreamNeeds(config);
+  // Efferent copy: run and net for exactly the peers in .mcp.json (never this host itself).
+  const sinks = efferentCopyEnabled()
+    ? { ...(await peerNeeds(mcpJsonPath(config), selfEntry())), read: [mcpJsonPath(config)] }
+    : { run: [], net: [], read: [] };
+  for (const command of [...sinks.run]) {
+    const resolved = which(command);
+    if (resolved && resolved !== command) sinks.run.push(resolved);
+  }
   const read = [
     ...SOURCE_DIRS.map((url) => fromFileUrl(url)),
     ...(await assetPaths()),
+    ...sinks.read,
     ...(extra.read ?? []),
   ];
-  const run = [...(config.ripgrep ? [config.ripgrep] : []), ...upstream.run, ...(extra.run ?? [])];
+  const run = [
+    ...(config.ripgrep ? [config.ripgrep] : []),
+    ...upstream.run,
+    ...sinks.run,
+    ...(extra.run ?? []),
+  ];
   const flags = processFlags(config.policy, {
     config: config.configFile ? [config.configFile] : [],
     read,
     run,
-    net: [...upstream.net, ...(extra.net ?? [])],
-    env: upstream.run.length > 0 ? [...CLIENT_ENV] : [],
+    net: [...upstream.net, ...sinks.net, ...(extra.net ?? [])],
+    env: [...EFFERENT_ENV, ...(upstream.run.length + sinks.run.length > 0 ? CLIENT_ENV : [])],
     libc: config.landlock ? findLibc() : null,
   });
   const args = ["run", ...flags, fromFileUrl(ENTRY), "serve"];

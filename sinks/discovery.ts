@@ -1,0 +1,126 @@
+/**
+ * Sink discovery (seed 000): every peer in `.mcp.json` — stdio, SSE or
+ * Streamable HTTP — whose `observe` tool accepts `{tool_name: string, args:
+ * object}` is a sink. This host itself (same entry script, or a wrapper
+ * script carrying the `toolhost-self-ref-target:` marker) never is.
+ *
+ * This module loads the MCP client code, which reads the environment when it
+ * loads: import it only when efferent copy is enabled.
+ *
+ * @module
+ */
+
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { SSEClientTransport } from "@modelcontextprotocol/sdk/client/sse.js";
+import {
+  getDefaultEnvironment,
+  StdioClientTransport,
+} from "@modelcontextprotocol/sdk/client/stdio.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
+import type { Tool as McpTool } from "@modelcontextprotocol/sdk/types.js";
+import { DISCOVERY_TIMEOUT_MS, type ObserveChannel, Sink } from "./efferent.ts";
+import { isSelfReference, type PeerEntry, readMcpJson } from "./peers.ts";
+
+/** Options for {@linkcode discoverSinks}. */
+export interface DiscoveryOptions {
+  /** The `.mcp.json` to read. */
+  mcpJson: string;
+  /** This host's entry script (real path), for the self-reference defence. */
+  selfEntry: string;
+  /** The working directory for stdio peers without their own. */
+  cwd: string;
+  /** Per-peer timeout (default 5 s). */
+  timeoutMs?: number;
+  /** Where warnings go. */
+  warn: (message: string) => void;
+}
+
+/**
+ * Find the sinks, probing every peer in parallel, each within the timeout.
+ *
+ * @param options Where to look.
+ * @returns The sinks (connected).
+ */
+export async function discoverSinks(options: DiscoveryOptions): Promise<Sink[]> {
+  const peers = await readMcpJson(options.mcpJson);
+  const found = await Promise.all(
+    Object.entries(peers).map(async ([name, entry]) => {
+      if (await isSelfReference(entry, options.selfEntry)) {
+        options.warn(`"${name}" in .mcp.json is this host itself: not a sink`);
+        return undefined;
+      }
+      const connect = () => connectObserve(entry, options);
+      try {
+        return new Sink(name, await connect(), connect, options.warn);
+      } catch (error) {
+        options.warn(
+          `"${name}" in .mcp.json is not a sink: ${error instanceof Error ? error.message : error}`,
+        );
+        return undefined;
+      }
+    }),
+  );
+  return found.filter((sink): sink is Sink => sink !== undefined);
+}
+
+/** Connect to a peer (within the timeout) and check that its `observe` tool has the sink shape. */
+async function connectObserve(
+  entry: PeerEntry,
+  options: DiscoveryOptions,
+): Promise<ObserveChannel> {
+  const client = new Client({ name: "toolhost-efferent-copy", version: "0.1.0" });
+  const ms = options.timeoutMs ?? DISCOVERY_TIMEOUT_MS;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`no answer within ${ms / 1000} s`)), ms);
+  });
+  try {
+    await Promise.race([client.connect(transportFor(entry, options.cwd)), timeout]);
+    const { tools } = await Promise.race([client.listTools(), timeout]);
+    const observe = (tools as McpTool[]).find((tool) => tool.name === "observe");
+    const properties = observe?.inputSchema.properties as
+      | Record<string, { type?: unknown }>
+      | undefined;
+    if (
+      !observe || properties?.tool_name?.type !== "string" || properties?.args?.type !== "object"
+    ) {
+      throw new Error("it has no observe(tool_name: string, args: object) tool");
+    }
+  } catch (error) {
+    await client.close().catch(() => {});
+    throw error;
+  } finally {
+    clearTimeout(timer);
+  }
+  return {
+    async observe(payload, meta, timeoutMs) {
+      await client.callTool({ name: "observe", arguments: payload, _meta: meta }, undefined, {
+        timeout: timeoutMs,
+      });
+    },
+    close: () => client.close(),
+  };
+}
+
+function transportFor(entry: PeerEntry, cwd: string): Transport {
+  if ("url" in entry) {
+    const url = new URL(entry.url);
+    return entry.type === "sse"
+      ? new SSEClientTransport(url)
+      : new StreamableHTTPClientTransport(url);
+  }
+  let env: Record<string, string> = {};
+  try {
+    env = getDefaultEnvironment();
+  } catch {
+    // the process may not read the environment: start the peer with only its own
+  }
+  return new StdioClientTransport({
+    command: entry.command,
+    args: entry.args ?? [],
+    env: { ...env, ...(entry.env ?? {}) },
+    cwd: entry.cwd ?? cwd,
+    stderr: "ignore",
+  });
+}

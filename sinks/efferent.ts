@@ -1,0 +1,270 @@
+/**
+ * Efferent copy (seed 000): every tool call mirrored as `observe(tool_name,
+ * args)` before and `observe(tool_name, args, result)` after, to every
+ * compatible MCP peer found in `.mcp.json`. Sinks are passive: calls are
+ * fired without being awaited, each with a 250 ms timeout and a bounded
+ * in-flight queue; failures are swallowed (warned at most once a minute per
+ * sink); the client's results never change.
+ *
+ * @module
+ */
+
+import type { LoggedCall, LoggedOutcome } from "./interaction_log.ts";
+
+/** Per-sink observe timeout. */
+export const OBSERVE_TIMEOUT_MS = 250;
+/** Discovery timeout per peer. */
+export const DISCOVERY_TIMEOUT_MS = 5_000;
+/** Warnings per sink at most this often. */
+export const WARN_THROTTLE_MS = 60_000;
+/** Observe calls in flight per sink before new ones are dropped. */
+export const MAX_IN_FLIGHT = 32;
+
+/** Tools that are never mirrored: observe itself and the observation tools. */
+export const NEVER_MIRRORED: ReadonlySet<string> = new Set([
+  "observe",
+  "read_interactions",
+  "bootstrap_body_state",
+  "get_host_performance",
+]);
+
+/** A connection to one peer's `observe` tool. */
+export interface ObserveChannel {
+  /**
+   * Call `observe` once.
+   *
+   * @param payload `{tool_name, args, result?}`.
+   * @param meta The `_meta` to send.
+   * @param timeoutMs The timeout.
+   */
+  observe(
+    payload: Record<string, unknown>,
+    meta: Record<string, unknown>,
+    timeoutMs: number,
+  ): Promise<void>;
+  /** Close it. */
+  close(): Promise<void>;
+}
+
+/** A sink's health, as bootstrap and host performance show it. */
+export interface SinkHealth {
+  /** Its name. */
+  name: string;
+  /** Last successful observe (UTC ISO), or null. */
+  last_success: string | null;
+  /** Calls dropped (queue full, or the sink is reconnecting). */
+  drops: number;
+  /** Calls that failed or timed out. */
+  failures: number;
+}
+
+/** One sink: a peer, its counters, and reconnection when it dies. */
+export class Sink {
+  /** Its name in `.mcp.json`. */
+  readonly name: string;
+  #connect: () => Promise<ObserveChannel>;
+  #channel: ObserveChannel | undefined;
+  #reconnecting: Promise<void> | undefined;
+  #inFlight = 0;
+  #lastSuccess: Date | null = null;
+  #drops = 0;
+  #failures = 0;
+  #lastWarn = -Infinity;
+  #warn: (message: string) => void;
+  #closed = false;
+
+  /**
+   * @param name The peer's name.
+   * @param channel The connected channel.
+   * @param connect Makes a new channel (to reconnect a sink that died).
+   * @param warn Where (throttled) warnings go.
+   */
+  constructor(
+    name: string,
+    channel: ObserveChannel,
+    connect: () => Promise<ObserveChannel>,
+    warn: (message: string) => void,
+  ) {
+    this.name = name;
+    this.#channel = channel;
+    this.#connect = connect;
+    this.#warn = warn;
+  }
+
+  /**
+   * Fire one observe call without waiting for it.
+   *
+   * @param payload The payload.
+   * @param meta The `_meta`.
+   */
+  fire(payload: Record<string, unknown>, meta: Record<string, unknown>): void {
+    const channel = this.#channel;
+    if (this.#closed) return;
+    if (!channel) {
+      this.#drops++;
+      this.#reconnect();
+      return;
+    }
+    if (this.#inFlight >= MAX_IN_FLIGHT) {
+      this.#drops++;
+      return;
+    }
+    this.#inFlight++;
+    channel.observe(payload, meta, OBSERVE_TIMEOUT_MS).then(
+      () => (this.#lastSuccess = new Date()),
+      (error) => {
+        this.#failures++;
+        this.#throttledWarn(
+          `observe on sink "${this.name}" failed: ${
+            error instanceof Error ? error.message : error
+          }`,
+        );
+        if (isClosed(error) && this.#channel === channel) {
+          this.#channel = undefined;
+          this.#reconnect();
+        }
+      },
+    ).finally(() => this.#inFlight--);
+  }
+
+  /** The sink's counters. */
+  health(): SinkHealth {
+    return {
+      name: this.name,
+      last_success: this.#lastSuccess?.toISOString() ?? null,
+      drops: this.#drops,
+      failures: this.#failures,
+    };
+  }
+
+  /** Close the channel and stop reconnecting. */
+  async close(): Promise<void> {
+    this.#closed = true;
+    await this.#channel?.close().catch(() => {});
+  }
+
+  #reconnect(): void {
+    if (this.#reconnecting || this.#closed) return;
+    this.#reconnecting = (async () => {
+      await new Promise((resolve) => setTimeout(resolve, 1_000));
+      try {
+        this.#channel = await this.#connect();
+      } catch (error) {
+        this.#throttledWarn(
+          `sink "${this.name}" could not reconnect: ${
+            error instanceof Error ? error.message : error
+          }`,
+        );
+      }
+    })().finally(() => (this.#reconnecting = undefined));
+  }
+
+  #throttledWarn(message: string): void {
+    const now = performance.now();
+    if (now - this.#lastWarn < WARN_THROTTLE_MS) return;
+    this.#lastWarn = now;
+    this.#warn(message);
+  }
+}
+
+/** Mirrors calls to sinks: a call observer of the dispatcher. */
+export class EfferentCopy {
+  #sinks: Sink[];
+
+  /** @param sinks The sinks found. */
+  constructor(sinks: Sink[]) {
+    this.#sinks = sinks;
+  }
+
+  /** The sinks' health. */
+  health(): SinkHealth[] {
+    return this.#sinks.map((sink) => sink.health());
+  }
+
+  /**
+   * Pre-call copy.
+   *
+   * @param call The call.
+   */
+  before(call: LoggedCall): void {
+    if (NEVER_MIRRORED.has(call.tool) || this.#sinks.length === 0) return;
+    const payload = { tool_name: call.tool, args: asArgs(call.args) };
+    const meta = {
+      "gen_ai.tool.name": call.tool,
+      "gen_ai.operation.name": "execute_tool",
+      "toolhost.phase": "pre",
+    };
+    for (const sink of this.#sinks) sink.fire(payload, meta);
+  }
+
+  /**
+   * Post-call copy, with the result (or `{error, error_type}`).
+   *
+   * @param call The call.
+   * @param outcome How it ended.
+   */
+  after(call: LoggedCall, outcome: LoggedOutcome): void {
+    if (NEVER_MIRRORED.has(call.tool) || this.#sinks.length === 0) return;
+    const error = errorOf(outcome.result);
+    const payload = {
+      tool_name: call.tool,
+      args: asArgs(call.args),
+      result: error ?? coerceResult(outcome.result),
+    };
+    const meta: Record<string, unknown> = {
+      "gen_ai.tool.name": call.tool,
+      "gen_ai.operation.name": "execute_tool",
+      "toolhost.phase": "post",
+      "toolhost.duration_ms": Math.round(outcome.durationMs * 1000) / 1000,
+    };
+    if (error) meta["error.type"] = error.error_type;
+    for (const sink of this.#sinks) sink.fire(payload, meta);
+  }
+
+  /** Close every sink. */
+  async close(): Promise<void> {
+    await Promise.all(this.#sinks.map((sink) => sink.close()));
+  }
+}
+
+/**
+ * Result coercion (seed 000): an object passes as it is; anything else
+ * becomes `{value: <json-safe>}`.
+ *
+ * @param result A result.
+ * @returns An object.
+ */
+export function coerceResult(result: unknown): Record<string, unknown> {
+  if (typeof result === "object" && result !== null && !Array.isArray(result)) {
+    return result as Record<string, unknown>;
+  }
+  return { value: jsonSafe(result) };
+}
+
+function jsonSafe(value: unknown): unknown {
+  try {
+    return JSON.parse(JSON.stringify(value) ?? "null");
+  } catch {
+    return String(value);
+  }
+}
+
+function asArgs(args: unknown): Record<string, unknown> {
+  return typeof args === "object" && args !== null && !Array.isArray(args)
+    ? args as Record<string, unknown>
+    : {};
+}
+
+function errorOf(
+  result: LoggedOutcome["result"],
+): { error: string; error_type: string } | undefined {
+  if (!result.isError) return undefined;
+  const text = result.content.find((block) => block.type === "text")?.text ?? "";
+  return { error: text, error_type: /^([a-z_]+): /.exec(text)?.[1] ?? "error" };
+}
+
+function isClosed(error: unknown): boolean {
+  return /connection closed|not connected/i.test(
+    error instanceof Error ? error.message : String(error),
+  );
+}

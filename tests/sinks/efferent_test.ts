@@ -1,0 +1,152 @@
+/**
+ * Efferent copy with real subprocess sinks (fixtures/sinks/sink_server.ts):
+ * results are the same with zero, one, three and faulty sinks; every sink
+ * sees one pre and one post observe per call, errors included; peers of
+ * another shape and this host itself are not sinks.
+ */
+
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
+import { assert, assertEquals } from "../_assert.ts";
+import { tempDir } from "../_helpers.ts";
+import { createHost } from "../../host/host.ts";
+import { createGateway } from "../../host/gateway.ts";
+
+const SINK = new URL("../../fixtures/sinks/sink_server.ts", import.meta.url).pathname;
+const ENTRY = new URL("../../mod.ts", import.meta.url).pathname;
+
+const CALLS: Array<[string, Record<string, unknown>]> = [
+  ["read_file", { path: "a.txt" }],
+  ["read_file", { path: "/etc/passwd" }],
+  ["get_file_slice", { path: "a.txt" }],
+  ["write_file", { path: "b.txt", content: "bee\n" }],
+  ["edit_file", { path: "b.txt", old_string: "bee", new_string: "buzz" }],
+  ["list_directory", { path: "." }],
+  ["grep", { path: ".", pattern: "alpha" }],
+  ["get_file_info", { path: "missing.txt" }],
+  ["search_files", { path: ".", pattern: "*.txt" }],
+];
+
+function sink(mode: string, arg?: string) {
+  return {
+    command: Deno.execPath(),
+    args: ["run", "--allow-write", SINK, mode, ...(arg ? [arg] : [])],
+  };
+}
+
+/** Run the call sequence through a real MCP client and return the JSON-RPC results as text. */
+async function run(
+  root: string,
+  peers: Record<string, unknown> | undefined,
+): Promise<{ results: string[]; sinks: number }> {
+  await Deno.writeTextFile(`${root}/a.txt`, "alpha\n");
+  await Deno.remove(`${root}/b.txt`).catch(() => {});
+  // The peers are listed outside the root (sinks.mcpJson), so the root looks the same in every run.
+  await using outside = await tempDir();
+  await Deno.writeTextFile(`${outside.path}/mcp.json`, JSON.stringify({ mcpServers: peers ?? {} }));
+  await Deno.writeTextFile(
+    `${outside.path}/toolhost.json`,
+    JSON.stringify({ sinks: { mcpJson: "mcp.json" } }),
+  );
+  await using host = await createHost({
+    roots: [root],
+    configFile: `${outside.path}/toolhost.json`,
+    ripgrep: "off",
+    logger: { log: () => {} },
+    efferentCopy: peers !== undefined,
+  });
+  const sinks = await host.sinksReady();
+  const [serverSide, clientSide] = InMemoryTransport.createLinkedPair();
+  await createGateway(host).connect(serverSide);
+  const client = new Client({ name: "efferent-test", version: "1" });
+  await client.connect(clientSide);
+  const results: string[] = [];
+  for (const [name, args] of CALLS) {
+    results.push(JSON.stringify(await client.callTool({ name, arguments: args })));
+  }
+  await new Promise((resolve) => setTimeout(resolve, 400)); // let the fire-and-forget copies land
+  await client.close();
+  return { results, sinks };
+}
+
+async function recorded(
+  file: string,
+): Promise<Array<{ tool_name: string; result?: Record<string, unknown> }>> {
+  const text = await Deno.readTextFile(file).catch(() => "");
+  return text.split("\n").filter((line) => line !== "").map((line) => JSON.parse(line));
+}
+
+function assertOnePreOnePost(lines: Awaited<ReturnType<typeof recorded>>): void {
+  const pre = lines.filter((line) => !("result" in line)).map((line) => line.tool_name);
+  const post = lines.filter((line) => "result" in line).map((line) => line.tool_name);
+  const expected = CALLS.map(([name]) => name).sort();
+  assertEquals(pre.sort(), expected, "one pre observe per call");
+  assertEquals(post.sort(), expected, "one post observe per call");
+}
+
+Deno.test("efferent copy: results are identical with zero, one and three sinks; each sink sees every call twice", async () => {
+  await using root = await tempDir();
+  await using records = await tempDir();
+  const none = await run(root.path, undefined);
+  assertEquals(none.sinks, 0);
+  const one = await run(root.path, { s1: sink("good", `${records.path}/one.jsonl`) });
+  assertEquals(one.sinks, 1);
+  const three = await run(root.path, {
+    a: sink("good", `${records.path}/a.jsonl`),
+    b: sink("good", `${records.path}/b.jsonl`),
+    c: sink("good", `${records.path}/c.jsonl`),
+  });
+  assertEquals(three.sinks, 3);
+  assertEquals(one.results, none.results);
+  assertEquals(three.results, none.results);
+  for (const file of ["one", "a", "b", "c"]) {
+    assertOnePreOnePost(await recorded(`${records.path}/${file}.jsonl`));
+  }
+  const lines = await recorded(`${records.path}/a.jsonl`);
+  const failed = lines.find((line) => line.tool_name === "get_file_info" && line.result)!;
+  assertEquals(failed.result!.error_type, "not_found", "errors carry {error, error_type}");
+  const ok = lines.find((line) =>
+    line.tool_name === "read_file" && line.result && !line.result.error
+  )!;
+  assert(Array.isArray(ok.result!.content), "an object result passes as it is");
+  const meta = (lines[0] as unknown as { _meta: Record<string, unknown> })._meta;
+  assertEquals(meta["gen_ai.tool.name"], lines[0]!.tool_name);
+});
+
+Deno.test("efferent copy: a peer of another shape and this host itself are not sinks", async () => {
+  await using root = await tempDir();
+  await using records = await tempDir();
+  const wrapper = `${records.path}/toolhost-wrapper.sh`;
+  await Deno.writeTextFile(
+    wrapper,
+    `#!/bin/sh\n# toolhost-self-ref-target: ${ENTRY}\nexec deno run -A ${ENTRY} serve "$@"\n`,
+  );
+  await Deno.chmod(wrapper, 0o755);
+  const { sinks } = await run(root.path, {
+    shaped: sink("schema"),
+    self: {
+      command: Deno.execPath(),
+      args: ["run", "-A", ENTRY, "serve", "--root", root.path, "--allow-broad-permissions"],
+    },
+    wrapped: { command: wrapper, args: ["--root", root.path] },
+    good: sink("good", `${records.path}/good.jsonl`),
+  });
+  assertEquals(sinks, 1);
+  assertOnePreOnePost(await recorded(`${records.path}/good.jsonl`));
+});
+
+Deno.test("efferent copy: faulty sinks leave every result correct", async () => {
+  await using root = await tempDir();
+  await using records = await tempDir();
+  const none = await run(root.path, undefined);
+  const faulty = await run(root.path, {
+    hang: sink("hang"),
+    exitsAtStart: sink("exit-start"),
+    exitsMidRun: sink("exit-mid", "3"),
+    garbage: sink("garbage"),
+    slow: sink("slow"),
+    good: sink("good", `${records.path}/good.jsonl`),
+  });
+  assertEquals(faulty.results, none.results);
+  assertOnePreOnePost(await recorded(`${records.path}/good.jsonl`));
+});
