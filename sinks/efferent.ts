@@ -170,10 +170,30 @@ export class Sink {
 /** Mirrors calls to sinks: a call observer of the dispatcher. */
 export class EfferentCopy {
   #sinks: Sink[];
+  #pending: Array<[Record<string, unknown>, Record<string, unknown>]> = [];
+  #scheduled = false;
 
   /** @param sinks The sinks found. */
   constructor(sinks: Sink[]) {
     this.#sinks = sinks;
+  }
+
+  /**
+   * Fire later, once the call's own work is done: even the synchronous part
+   * of a copy (serializing, writing to a pipe) must not sit in the call's path.
+   */
+  #fire(payload: Record<string, unknown>, meta: Record<string, unknown>): void {
+    this.#pending.push([payload, meta]);
+    if (this.#scheduled) return;
+    this.#scheduled = true;
+    setTimeout(() => {
+      this.#scheduled = false;
+      const batch = this.#pending;
+      this.#pending = [];
+      for (const [each, eachMeta] of batch) {
+        for (const sink of this.#sinks) sink.fire(each, eachMeta);
+      }
+    }, 0);
   }
 
   /** The sinks' health. */
@@ -218,7 +238,7 @@ export class EfferentCopy {
       "toolhost.duration_ms": Math.round(outcome.durationMs * 1000) / 1000,
     };
     if (error) meta["error.type"] = error.error_type;
-    for (const sink of this.#sinks) sink.fire(payload, meta);
+    this.#fire(payload, meta);
   }
 
   /** Close every sink. */
