@@ -27,10 +27,10 @@ const CALLS: Array<[string, Record<string, unknown>]> = [
   ["search_files", { path: ".", pattern: "*.txt" }],
 ];
 
-function sink(mode: string, arg?: string) {
+function sink(mode: string, ...rest: string[]) {
   return {
     command: Deno.execPath(),
-    args: ["run", "--allow-write", SINK, mode, ...(arg ? [arg] : [])],
+    args: ["run", "--allow-write", SINK, mode, ...rest],
   };
 }
 
@@ -149,4 +149,46 @@ Deno.test("efferent copy: faulty sinks leave every result correct", async () => 
   });
   assertEquals(faulty.results, none.results);
   assertOnePreOnePost(await recorded(`${records.path}/good.jsonl`));
+});
+
+Deno.test("efferent copy: a sink that dies is reconnected, and its health says what happened", async () => {
+  await using root = await tempDir();
+  await using outside = await tempDir();
+  await Deno.writeTextFile(`${root.path}/a.txt`, "alpha\n");
+  const file = `${outside.path}/dies.jsonl`;
+  await Deno.writeTextFile(
+    `${outside.path}/mcp.json`,
+    JSON.stringify({ mcpServers: { dies: sink("exit-mid", "4", file) } }),
+  );
+  await Deno.writeTextFile(
+    `${outside.path}/toolhost.json`,
+    JSON.stringify({ sinks: { mcpJson: "mcp.json" } }),
+  );
+  await using host = await createHost({
+    roots: [root.path],
+    configFile: `${outside.path}/toolhost.json`,
+    ripgrep: "off",
+    logger: { log: () => {} },
+    efferentCopy: true,
+  });
+  assertEquals(await host.sinksReady(), 1);
+  for (let i = 0; i < 6; i++) {
+    await host.call("read_file", { path: "a.txt" });
+    await new Promise((resolve) => setTimeout(resolve, 30));
+  }
+  const before = (await recorded(file)).length;
+  assertEquals(before, 4, "it recorded four observe calls, then exited");
+  await new Promise((resolve) => setTimeout(resolve, 1_500)); // the reconnect waits a second
+  for (let i = 0; i < 2; i++) {
+    await host.call("read_file", { path: "a.txt" });
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  await new Promise((resolve) => setTimeout(resolve, 300));
+  assert((await recorded(file)).length > before, "a new process took observe calls again");
+  const state = await host.call("bootstrap_body_state", {});
+  const sinks =
+    (state.structuredContent as { sinks: Array<{ name: string; failures: number; drops: number }> })
+      .sinks;
+  assertEquals(sinks.map((each) => each.name), ["dies"]);
+  assert(sinks[0]!.failures + sinks[0]!.drops > 0, "the losses are counted");
 });
