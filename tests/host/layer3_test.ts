@@ -91,4 +91,12 @@ Deno.test("layer 3: upstream tools, directives and anchors through the sandboxed
       assertStringIncludes(session.stderr(), "FutureThing");
     },
   );
+
+  await t.step("upstream calls are in the interaction log", async () => {
+    const logged = await call("read_interactions", { tool: "echo__echo", limit: 5 });
+    const rows =
+      (logged.structuredContent as { interactions: Array<{ tool: string; outcome: string }> })
+        .interactions;
+    assertEquals(rows.map((row) => [row.tool, row.outcome]), [["echo__echo", "ok"]]);
+  });
 });
