@@ -92,6 +92,19 @@ Deno.test("layer 3: upstream tools, directives and anchors through the sandboxed
     },
   );
 
+  await t.step("progress from the upstream reaches the client through the host", async () => {
+    const seen: number[] = [];
+    const result = await client.callTool(
+      { name: "echo__progress", arguments: { steps: 3 } },
+      undefined,
+      {
+        onprogress: (progress: { progress: number }) => seen.push(progress.progress),
+      },
+    );
+    assertEquals((result.content as Array<{ text: string }>)[0]!.text, "done 3");
+    assertEquals(seen, [1, 2, 3]);
+  });
+
   await t.step("upstream calls are in the interaction log", async () => {
     const logged = await call("read_interactions", { tool: "echo__echo", limit: 5 });
     const rows =
