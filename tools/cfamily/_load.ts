@@ -1,0 +1,130 @@
+/**
+ * Loading a C/C++/TS/JS file for the definition tools: decode, parse (cached),
+ * and find a symbol by name with candidates on failure.
+ *
+ * @module
+ */
+
+import type { Tree } from "web-tree-sitter";
+import { ToolError } from "../../security/errors.ts";
+import type { ResolvedPath } from "../../security/resolver.ts";
+import { decodeText, type TextFile } from "../_text.ts";
+import { type Grammar, treeSitter } from "../_treesitter.ts";
+import type { ToolContext } from "../tool.ts";
+
+/** A parsed source file. */
+export interface LoadedSource {
+  /** The checked path. */
+  resolved: ResolvedPath;
+  /** The decoded file (for writing back). */
+  file: TextFile;
+  /** The tree (owned by the cache: use it before the next await). */
+  tree: Tree;
+}
+
+/**
+ * Read and parse a source file.
+ *
+ * @param ctx The tool context.
+ * @param path The model's path.
+ * @param grammar The grammar.
+ * @returns The parsed file.
+ */
+export async function loadSource(
+  ctx: ToolContext,
+  path: string,
+  grammar: Grammar,
+): Promise<LoadedSource> {
+  const { resolved, bytes } = await ctx.fs.read(path, ctx.policy.limits.maxEditBytes);
+  const file = decodeText(bytes, resolved.display);
+  const parsed = await treeSitter(ctx).parseFile(resolved, file.text, grammar);
+  return { resolved, file, tree: parsed.tree };
+}
+
+/** What name lookup needs of a symbol. */
+export interface Named {
+  /** Its kind. */
+  kind: string;
+  /** Its qualified name. */
+  qualified: string;
+  /** Its first line. */
+  start_line: number;
+}
+
+/**
+ * Find one symbol by name: an exact qualified name, else a unique one whose
+ * qualified name ends with it (`Class::method` finds `ns::Class::method`).
+ * Definitions win over prototypes of the same name.
+ *
+ * @param symbols Every symbol of the file.
+ * @param name The name asked for.
+ * @param separator `::` or `.`.
+ * @param display The file, for messages.
+ * @returns The symbol.
+ * @throws {ToolError} `not_found` or `ambiguous_match`, listing candidates.
+ */
+export function findSymbol<T extends Named>(
+  symbols: readonly T[],
+  name: string,
+  separator: string,
+  display: string,
+): T {
+  const wanted = name.trim();
+  let matches = symbols.filter((symbol) => symbol.qualified === wanted);
+  if (matches.length === 0) {
+    matches = symbols.filter((symbol) => symbol.qualified.endsWith(`${separator}${wanted}`));
+  }
+  if (matches.length > 1) {
+    const definitions = matches.filter((symbol) => symbol.kind !== "prototype");
+    if (definitions.length === 1) return definitions[0]!;
+  }
+  if (matches.length === 1) return matches[0]!;
+  const list = (items: readonly T[]) =>
+    items.slice(0, 30).map((symbol) =>
+      `${symbol.qualified} (${symbol.kind}, line ${symbol.start_line})`
+    ).join(", ");
+  if (matches.length > 1) {
+    throw new ToolError(
+      "ambiguous_match",
+      `"${wanted}" matches ${matches.length} symbols in "${display}": ${
+        list(matches)
+      }; use a qualified name`,
+    );
+  }
+  const last = wanted.split(separator).at(-1)!;
+  const near = symbols.filter((symbol) =>
+    symbol.qualified.split(separator).at(-1)!.toLowerCase().includes(last.toLowerCase())
+  );
+  throw new ToolError(
+    "not_found",
+    `No symbol "${wanted}" in "${display}".${
+      near.length ? ` Similar: ${list(near)}` : ` It has: ${list(symbols)}`
+    }`,
+  );
+}
+
+/**
+ * The text of lines `start`..`end` (1-based, inclusive), whole lines.
+ *
+ * @param text The file's text.
+ * @param start First line.
+ * @param end Last line.
+ * @returns Those lines, with their line endings.
+ */
+export function wholeLines(text: string, start: number, end: number): string {
+  const offsets = lineOffsets(text);
+  return text.slice(offsets[start - 1] ?? text.length, offsets[end] ?? text.length);
+}
+
+/**
+ * Where each line starts.
+ *
+ * @param text The text.
+ * @returns Offsets; one past the last line is the text's length.
+ */
+export function lineOffsets(text: string): number[] {
+  const offsets = [0];
+  for (let i = text.indexOf("\n"); i >= 0; i = text.indexOf("\n", i + 1)) offsets.push(i + 1);
+  if (offsets.at(-1) !== text.length) offsets.push(text.length);
+  return offsets;
+}

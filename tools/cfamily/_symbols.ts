@@ -1,0 +1,245 @@
+/**
+ * C and C++ symbols from a tree-sitter tree: functions (definitions and
+ * prototypes), structs, unions, enums, typedefs, classes, namespaces and
+ * methods, nested as the source nests them, with qualified names
+ * (`ns::Class::method`; an out-of-line `void A::f() {}` is `A::f` in its
+ * namespace).
+ *
+ * @module
+ */
+
+import type { Node, Tree } from "web-tree-sitter";
+
+/** One symbol. */
+export interface CSymbol {
+  /** function, prototype, method, struct, union, enum, typedef, class, namespace. */
+  kind: string;
+  /** The name as written (`f`, `A::f` for an out-of-line definition). */
+  name: string;
+  /** The qualified name (`ns::A::f`). */
+  qualified: string;
+  /** 1-based first line (a template's `template <…>` line included). */
+  start_line: number;
+  /** 1-based last line. */
+  end_line: number;
+  /** Byte-free character offsets into the source (tree-sitter indices). */
+  startIndex: number;
+  /** End offset (exclusive). */
+  endIndex: number;
+  /** The line where the name is (what ctags reports). */
+  name_line: number;
+  /** Where the body starts (functions), for signatures. */
+  bodyIndex: number | undefined;
+  /** Nested symbols. */
+  children: CSymbol[];
+}
+
+/**
+ * Collect the symbols of a C or C++ tree.
+ *
+ * @param tree The tree.
+ * @returns Top-level symbols, children nested.
+ */
+export function cSymbols(tree: Tree): CSymbol[] {
+  return collect(tree.rootNode, [], false);
+}
+
+/**
+ * Every symbol, depth first.
+ *
+ * @param symbols Top-level symbols.
+ * @returns The flat list.
+ */
+export function flatten(symbols: readonly CSymbol[]): CSymbol[] {
+  return symbols.flatMap((symbol) => [symbol, ...flatten(symbol.children)]);
+}
+
+/**
+ * Parse errors as warnings: in C and C++ they are mostly macros tree-sitter
+ * cannot expand, so they are reported, not fatal.
+ *
+ * @param tree The tree.
+ * @param max The most to report.
+ * @returns `line N: …` warnings.
+ */
+export function parseWarnings(tree: Tree, max = 20): string[] {
+  const out: string[] = [];
+  const visit = (node: Node) => {
+    if (out.length >= max) return;
+    if (node.isError || node.isMissing) {
+      out.push(
+        `line ${node.startPosition.row + 1}: ${
+          node.isMissing ? `missing ${node.type}` : "could not parse (often a macro)"
+        }`,
+      );
+      return;
+    }
+    if (node.hasError) { for (const child of node.children) if (child) visit(child); }
+  };
+  visit(tree.rootNode);
+  return out;
+}
+
+/**
+ * Count parse errors (for refusing edits that add some).
+ *
+ * @param tree The tree.
+ * @returns ERROR and MISSING nodes.
+ */
+export function errorCount(tree: Tree): number {
+  let count = 0;
+  const visit = (node: Node) => {
+    if (node.isError || node.isMissing) count++;
+    if (node.hasError) { for (const child of node.children) if (child) visit(child); }
+  };
+  visit(tree.rootNode);
+  return count;
+}
+
+const CONTAINERS = new Set([
+  "declaration_list",
+  "field_declaration_list",
+  "preproc_if",
+  "preproc_ifdef",
+  "preproc_else",
+  "preproc_elif",
+]);
+
+function collect(node: Node, scope: string[], inClass: boolean): CSymbol[] {
+  const out: CSymbol[] = [];
+  for (const child of node.namedChildren) {
+    if (!child) continue;
+    const found = symbolOf(child, child, scope, inClass);
+    if (found) out.push(found);
+    else if (CONTAINERS.has(child.type) || child.type === "linkage_specification") {
+      const body = child.type === "linkage_specification" ? child.childForFieldName("body") : child;
+      if (body) out.push(...collect(body, scope, inClass));
+    }
+  }
+  return out;
+}
+
+/** A symbol for `node`; `outer` is what its range covers (a template wrapper, say). */
+function symbolOf(node: Node, outer: Node, scope: string[], inClass: boolean): CSymbol | undefined {
+  switch (node.type) {
+    case "template_declaration": {
+      const inner = node.namedChildren.find((each) =>
+        each && each.type !== "template_parameter_list"
+      );
+      return inner ? symbolOf(inner, outer, scope, inClass) : undefined;
+    }
+    case "function_definition": {
+      const name = declaratorName(node.childForFieldName("declarator"));
+      if (!name) return undefined;
+      const kind = inClass || name.text.includes("::") ? "method" : "function";
+      return make(kind, name, outer, scope, node.childForFieldName("body")?.startIndex, []);
+    }
+    case "declaration":
+    case "field_declaration": {
+      const declarator = node.childForFieldName("declarator");
+      if (!declarator || !hasFunctionDeclarator(declarator)) return undefined;
+      const name = declaratorName(declarator);
+      return name ? make("prototype", name, outer, scope, undefined, []) : undefined;
+    }
+    case "struct_specifier":
+    case "union_specifier":
+    case "enum_specifier":
+    case "class_specifier": {
+      const name = node.childForFieldName("name");
+      const body = node.childForFieldName("body");
+      if (!name || !body) return undefined;
+      const kind = node.type.replace("_specifier", "");
+      const inner = [...scope, name.text];
+      const children = kind === "enum" ? [] : collect(body, inner, true);
+      return make(kind, name, outer, scope, body.startIndex, children);
+    }
+    case "namespace_definition": {
+      const name = node.childForFieldName("name");
+      const body = node.childForFieldName("body");
+      if (!body) return undefined;
+      const label = name?.text ?? "(anonymous)";
+      const children = collect(body, [...scope, label], false);
+      return {
+        ...make("namespace", name ?? node, outer, scope, body.startIndex, children),
+        name: label,
+        qualified: [...scope, label].join("::"),
+      };
+    }
+    case "type_definition": {
+      const declarator = node.childForFieldName("declarator");
+      const name = declarator ? declaratorName(declarator) : undefined;
+      if (!name) return undefined;
+      const type = node.childForFieldName("type");
+      const body = type?.childForFieldName("body");
+      const children = body && type?.type !== "enum_specifier"
+        ? collect(body, [...scope, name.text], true)
+        : [];
+      return make("typedef", name, outer, scope, undefined, children);
+    }
+    default:
+      return undefined;
+  }
+}
+
+function make(
+  kind: string,
+  name: Node,
+  outer: Node,
+  scope: string[],
+  bodyIndex: number | undefined,
+  children: CSymbol[],
+): CSymbol {
+  return {
+    kind,
+    name: name.text,
+    qualified: [...scope, name.text].join("::"),
+    start_line: outer.startPosition.row + 1,
+    end_line: endLine(outer),
+    startIndex: outer.startIndex,
+    endIndex: outer.endIndex,
+    name_line: name.startPosition.row + 1,
+    bodyIndex: bodyIndex === undefined ? undefined : bodyIndex,
+    children,
+  };
+}
+
+/** The last line a node occupies (a node ending at column 0 ends on the line before). */
+function endLine(node: Node): number {
+  const end = node.endPosition;
+  return end.column === 0 && end.row > node.startPosition.row ? end.row : end.row + 1;
+}
+
+/** A function's declarator (through pointer and reference return types), not a function pointer's. */
+function hasFunctionDeclarator(node: Node): boolean {
+  let current: Node | null = node;
+  while (
+    current && (current.type === "pointer_declarator" || current.type === "reference_declarator")
+  ) {
+    current = current.childForFieldName("declarator") ?? current.namedChildren.at(-1) ?? null;
+  }
+  return current?.type === "function_declarator" &&
+    current.childForFieldName("declarator")?.type !== "parenthesized_declarator";
+}
+
+/** The name inside a (possibly pointer, reference or function) declarator. */
+function declaratorName(node: Node | null): Node | undefined {
+  let current: Node | null = node;
+  for (let depth = 0; current && depth < 16; depth++) {
+    switch (current.type) {
+      case "identifier":
+      case "field_identifier":
+      case "type_identifier":
+      case "qualified_identifier":
+      case "destructor_name":
+      case "operator_name":
+      case "template_function":
+        return current;
+    }
+    current = current.childForFieldName("declarator") ??
+      current.namedChildren.find((each) =>
+        each?.type.endsWith("declarator") || each?.type.endsWith("identifier")
+      ) ??
+      null;
+  }
+  return undefined;
+}
