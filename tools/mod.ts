@@ -17,6 +17,7 @@ import { createDirectory } from "./files/create_directory.ts";
 import { searchFiles } from "./files/search_files.ts";
 import { grep } from "./files/grep.ts";
 import { getTree } from "./files/get_tree.ts";
+import { CFAMILY_TOOLS } from "./cfamily/cfamily.ts";
 
 /** Every local tool, in the order clients list them. */
 export const TOOLS: readonly Tool[] = Object.freeze([
@@ -32,4 +33,5 @@ export const TOOLS: readonly Tool[] = Object.freeze([
   searchFiles,
   grep,
   getTree,
+  ...CFAMILY_TOOLS,
 ]);
