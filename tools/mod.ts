@@ -18,6 +18,7 @@ import { searchFiles } from "./files/search_files.ts";
 import { grep } from "./files/grep.ts";
 import { getTree } from "./files/get_tree.ts";
 import { CFAMILY_TOOLS } from "./cfamily/cfamily.ts";
+import { TYPESCRIPT_TOOLS } from "./typescript/typescript.ts";
 
 /** Every local tool, in the order clients list them. */
 export const TOOLS: readonly Tool[] = Object.freeze([
@@ -34,4 +35,5 @@ export const TOOLS: readonly Tool[] = Object.freeze([
   grep,
   getTree,
   ...CFAMILY_TOOLS,
+  ...TYPESCRIPT_TOOLS,
 ]);
