@@ -19,6 +19,8 @@ import { grep } from "./files/grep.ts";
 import { getTree } from "./files/get_tree.ts";
 import { CFAMILY_TOOLS } from "./cfamily/cfamily.ts";
 import { TYPESCRIPT_TOOLS } from "./typescript/typescript.ts";
+import { getFileSummary } from "./analysis/get_file_summary.ts";
+import { deriveCodePath } from "./analysis/derive_code_path.ts";
 
 /** Every local tool, in the order clients list them. */
 export const TOOLS: readonly Tool[] = Object.freeze([
@@ -36,4 +38,6 @@ export const TOOLS: readonly Tool[] = Object.freeze([
   getTree,
   ...CFAMILY_TOOLS,
   ...TYPESCRIPT_TOOLS,
+  getFileSummary,
+  deriveCodePath,
 ]);

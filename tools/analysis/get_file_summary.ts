@@ -1,0 +1,187 @@
+/**
+ * `get_file_summary` (seed 001): a heuristic summary of one file by kind.
+ *
+ * @module
+ */
+
+import { z } from "zod";
+import type { Node } from "web-tree-sitter";
+import { decodeText, describeBinary, isBinary } from "../_text.ts";
+import { grammarForPath, treeSitter } from "../_treesitter.ts";
+import { defineTool, type ToolContext } from "../tool.ts";
+import type { ResolvedPath } from "../../security/resolver.ts";
+import { cSymbols, flatten } from "../cfamily/_symbols.ts";
+import { flattenJs, jsSymbols } from "../typescript/_symbols.ts";
+import { formatBytes } from "../../security/safe_fs.ts";
+
+/** The most items listed per section. */
+const MAX_ITEMS = 60;
+
+type Sections = Record<string, string[]>;
+
+/** Summarize a file: imports, types, functions, constants, headings or table keys, by kind. */
+export const getFileSummary = defineTool({
+  name: "get_file_summary",
+  description:
+    "A short, heuristic summary of one file, by kind — Python: imports, classes, functions, constants; TOML: table keys; Markdown: headings; C/C++: includes, types, functions; TypeScript/JavaScript: imports and exports; anything else: size, line count and first lines. Use it to decide whether a file is worth reading.",
+  input: z.object({ path: z.string().min(1).describe("Path of the file") }),
+  output: z.object({
+    path: z.string(),
+    kind: z.string(),
+    lines: z.number(),
+    bytes: z.number(),
+    sections: z.record(z.string(), z.array(z.string())),
+  }),
+  annotations: { title: "File summary", readOnlyHint: true, idempotentHint: true },
+  async run({ path }, ctx) {
+    const { resolved, bytes } = await ctx.fs.read(path, ctx.policy.limits.maxEditBytes);
+    if (isBinary(bytes)) {
+      return `${resolved.display}: binary (${describeBinary(bytes)}), ${formatBytes(bytes.length)}`;
+    }
+    const text = decodeText(bytes, resolved.display).text;
+    const lines = text.split(/\r\n|\r|\n/);
+    const lower = resolved.display.toLowerCase();
+    let kind = "text";
+    let sections: Sections;
+    const grammar = grammarForPath(lower);
+    if (grammar === "python") {
+      kind = "python";
+      sections = await python(ctx, resolved, text);
+    } else if (grammar === "c" || grammar === "cpp") {
+      kind = grammar;
+      const tree = await treeSitter(ctx).parseFile(resolved, text, grammar);
+      const symbols = flatten(cSymbols(tree.tree));
+      sections = {
+        includes: lines.filter((line) => /^\s*#\s*include\b/.test(line)).map((line) => line.trim()),
+        types: symbols.filter((s) =>
+          ["struct", "union", "enum", "typedef", "class", "namespace"].includes(s.kind)
+        )
+          .map((s) => `${s.kind} ${s.qualified} (line ${s.start_line})`),
+        functions: symbols.filter((s) => ["function", "method", "prototype"].includes(s.kind))
+          .map((s) =>
+            `${s.qualified}${s.kind === "prototype" ? " (prototype)" : ""} (line ${s.start_line})`
+          ),
+      };
+    } else if (grammar === "typescript" || grammar === "tsx") {
+      kind = grammar === "typescript" ? "typescript" : "javascript/tsx";
+      const tree = await treeSitter(ctx).parseFile(resolved, text, grammar);
+      const exported = new Set<number>();
+      for (const child of tree.tree.rootNode.namedChildren) {
+        if (child?.type === "export_statement") exported.add(child.startIndex);
+      }
+      sections = {
+        imports: tree.tree.rootNode.namedChildren.filter((n) => n?.type === "import_statement").map(
+          (n) => oneLine(n!.text),
+        ),
+        exports: flattenJs(jsSymbols(tree.tree)).filter((s) => exported.has(s.startIndex))
+          .map((s) => `${s.kind} ${s.qualified} (line ${s.start_line})`),
+      };
+    } else if (/\.toml$/.test(lower)) {
+      kind = "toml";
+      sections = toml(lines);
+    } else if (/\.(md|markdown)$/.test(lower)) {
+      kind = "markdown";
+      sections = { headings: markdown(lines) };
+    } else {
+      sections = { "first lines": lines.slice(0, 10).map((line) => line.slice(0, 200)) };
+    }
+    const bounded = Object.fromEntries(
+      Object.entries(sections).map(([key, items]) => [key, items.slice(0, MAX_ITEMS)]),
+    );
+    const body = Object.entries(sections).map(([key, items]) =>
+      `${key} (${items.length}):${items.length ? "\n" : " none"}${
+        items.slice(0, MAX_ITEMS).map((item) => `  ${item}`).join("\n")
+      }${items.length > MAX_ITEMS ? `\n  … ${items.length - MAX_ITEMS} more` : ""}`
+    );
+    const count = text.length === 0 ? 0 : lines.length - (text.endsWith("\n") ? 1 : 0);
+    return {
+      content: [{
+        type: "text",
+        text: [
+          `${resolved.display}: ${kind}, ${count} lines, ${formatBytes(bytes.length)}`,
+          ...body,
+        ].join("\n"),
+      }],
+      structuredContent: {
+        path: resolved.display,
+        kind,
+        lines: count,
+        bytes: bytes.length,
+        sections: bounded,
+      },
+    };
+  },
+});
+
+async function python(ctx: ToolContext, resolved: ResolvedPath, text: string): Promise<Sections> {
+  const { tree } = await treeSitter(ctx).parseFile(resolved, text, "python");
+  const sections: Sections = { imports: [], classes: [], functions: [], constants: [] };
+  const visit = (node: Node, depth: number) => {
+    for (const child of node.namedChildren) {
+      if (!child) continue;
+      const inner = child.type === "decorated_definition"
+        ? child.childForFieldName("definition") ?? child
+        : child;
+      const line = child.startPosition.row + 1;
+      if (
+        child.type === "import_statement" || child.type === "import_from_statement" ||
+        child.type === "future_import_statement"
+      ) {
+        sections.imports!.push(oneLine(child.text));
+      } else if (inner.type === "class_definition") {
+        sections.classes!.push(`${inner.childForFieldName("name")?.text} (line ${line})`);
+      } else if (inner.type === "function_definition" && depth === 0) {
+        sections.functions!.push(`${inner.childForFieldName("name")?.text} (line ${line})`);
+      } else if (child.type === "expression_statement" && depth === 0) {
+        const assignment = child.namedChildren[0];
+        const left = assignment?.type === "assignment"
+          ? assignment.childForFieldName("left")
+          : null;
+        if (left?.type === "identifier" && /^[A-Z][A-Z0-9_]*$/.test(left.text)) {
+          sections.constants!.push(`${left.text} (line ${line})`);
+        }
+      } else if (
+        ["if_statement", "try_statement", "with_statement", "block"].includes(child.type) &&
+        depth === 0
+      ) {
+        visit(child, depth);
+      }
+    }
+  };
+  visit(tree.rootNode, 0);
+  return sections;
+}
+
+function toml(lines: string[]): Sections {
+  const tables: string[] = [];
+  const top: string[] = [];
+  let inTable = false;
+  lines.forEach((line, i) => {
+    const table = /^\s*\[\[?\s*([^\]]+?)\s*\]\]?\s*(#.*)?$/.exec(line);
+    if (table) {
+      inTable = true;
+      tables.push(
+        `${line.trim().startsWith("[[") ? `[[${table[1]}]]` : `[${table[1]}]`} (line ${i + 1})`,
+      );
+    } else if (!inTable) {
+      const key = /^\s*([A-Za-z0-9_."-]+)\s*=/.exec(line);
+      if (key) top.push(key[1]!);
+    }
+  });
+  return { "top-level keys": top, tables };
+}
+
+function markdown(lines: string[]): string[] {
+  const out: string[] = [];
+  let fence = false;
+  lines.forEach((line, i) => {
+    if (/^\s*(```|~~~)/.test(line)) fence = !fence;
+    else if (!fence && /^#{1,6}\s/.test(line)) out.push(`${line.trim()} (line ${i + 1})`);
+  });
+  return out;
+}
+
+function oneLine(text: string): string {
+  const flat = text.replace(/\s+/g, " ").trim();
+  return flat.length > 160 ? `${flat.slice(0, 157)}...` : flat;
+}
