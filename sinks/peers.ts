@@ -44,6 +44,8 @@ export async function isSelfReference(entry: PeerEntry, selfEntry: string): Prom
   for (const word of [entry.command, ...(entry.args ?? [])]) {
     if (!word.includes("/") && !word.endsWith(".ts") && !word.endsWith(".sh")) continue;
     const path = word.startsWith("file://") ? new URL(word).pathname : word;
+    const lexical = path.startsWith("/") ? path : entry.cwd ? `${entry.cwd}/${path}` : path;
+    if (lexical === selfEntry) return true; // decided without reading anything (a scoped host may not)
     let real: string;
     try {
       real = await Deno.realPath(
