@@ -45,7 +45,7 @@ Deno.test("ts_js tools on this repository's TypeScript and the SDK's JavaScript"
       assertEquals(cls.start_line, lineOf(registry, /^export class Registry/));
       const call = cls.children.find((s) => s.name === "call")!;
       assertEquals(call.kind, "method");
-      assertEquals(call.start_line, lineOf(registry, /^  async call\(/));
+      assertEquals(call.start_line, lineOf(registry, /^ {2}async call\(/));
       assertEquals(symbols.find((s) => s.name === "ToolDescriptor")?.kind, "interface");
       assertEquals(symbols.find((s) => s.name === "errorResult")?.kind, "function");
       const js = await host.call("ts_js_get_code_outline", { path: "client.js" });
