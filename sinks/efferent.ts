@@ -17,6 +17,8 @@ export const OBSERVE_TIMEOUT_MS = 250;
 export const DISCOVERY_TIMEOUT_MS = 5_000;
 /** Warnings per sink at most this often. */
 export const WARN_THROTTLE_MS = 60_000;
+/** The longest wait before reconnecting a sink that died. */
+export const RECONNECT_MAX_MS = 60_000;
 /** Observe calls in flight per sink before new ones are dropped. */
 export const MAX_IN_FLIGHT = 32;
 
@@ -72,6 +74,7 @@ export class Sink {
   #lastWarn = -Infinity;
   #warn: (message: string) => void;
   #closed = false;
+  #restarts = 0;
 
   /**
    * @param name The peer's name.
@@ -111,7 +114,10 @@ export class Sink {
     }
     this.#inFlight++;
     channel.observe(payload, meta, OBSERVE_TIMEOUT_MS).then(
-      () => (this.#lastSuccess = new Date()),
+      () => {
+        this.#lastSuccess = new Date();
+        this.#restarts = 0;
+      },
       (error) => {
         this.#failures++;
         this.#throttledWarn(
@@ -143,10 +149,14 @@ export class Sink {
     await this.#channel?.close().catch(() => {});
   }
 
+  /** Reconnect with exponential backoff (1 s, 2 s, 4 s … 60 s): a sink that keeps dying costs little. */
   #reconnect(): void {
     if (this.#reconnecting || this.#closed) return;
+    const delay = Math.min(RECONNECT_MAX_MS, 1_000 * 2 ** this.#restarts);
+    this.#restarts++;
     this.#reconnecting = (async () => {
-      await new Promise((resolve) => setTimeout(resolve, 1_000));
+      await new Promise((resolve) => setTimeout(resolve, delay));
+      if (this.#closed) return;
       try {
         this.#channel = await this.#connect();
       } catch (error) {
