@@ -21,6 +21,21 @@ import { CFAMILY_TOOLS } from "./cfamily/cfamily.ts";
 import { TYPESCRIPT_TOOLS } from "./typescript/typescript.ts";
 import { getFileSummary } from "./analysis/get_file_summary.ts";
 import { deriveCodePath } from "./analysis/derive_code_path.ts";
+import { pyGetSkeleton } from "./python/get_skeleton.ts";
+import { pyGetCodeOutline } from "./python/get_code_outline.ts";
+import { pyGetDefinition, pyUpdateDefinition } from "./python/definition.ts";
+import { pyGetSignature, pySetSignature } from "./python/signature.ts";
+import { pyGetClassSummary } from "./python/get_class_summary.ts";
+import { pyGetVarDeclaration, pySetVarDeclaration } from "./python/var_declaration.ts";
+import { pyFindUsages } from "./python/find_usages.ts";
+import { pyGetImports } from "./python/get_imports.ts";
+import { pyCheckSyntax } from "./python/check_syntax.ts";
+import { pyGetHierarchy } from "./python/get_hierarchy.ts";
+import { pyGetDocstring } from "./python/get_docstring.ts";
+import { pyRemoveDef } from "./python/remove_def.ts";
+import { pyAddDef } from "./python/add_def.ts";
+import { pyMoveDef } from "./python/move_def.ts";
+import { pyRegionWrap } from "./python/region_wrap.ts";
 
 /** Every local tool, in the order clients list them. */
 export const TOOLS: readonly Tool[] = Object.freeze([
@@ -40,4 +55,22 @@ export const TOOLS: readonly Tool[] = Object.freeze([
   ...TYPESCRIPT_TOOLS,
   getFileSummary,
   deriveCodePath,
+  pyGetSkeleton,
+  pyGetCodeOutline,
+  pyGetDefinition,
+  pyUpdateDefinition,
+  pyGetSignature,
+  pySetSignature,
+  pyGetClassSummary,
+  pyGetVarDeclaration,
+  pySetVarDeclaration,
+  pyFindUsages,
+  pyGetImports,
+  pyCheckSyntax,
+  pyGetHierarchy,
+  pyGetDocstring,
+  pyRemoveDef,
+  pyAddDef,
+  pyMoveDef,
+  pyRegionWrap,
 ]);

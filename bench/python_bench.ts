@@ -1,0 +1,234 @@
+/**
+ * Speed and memory of `py_get_code_outline` through the whole host: a real
+ * MCP client (the SDK's) talking over stdio to `mod.ts serve`, on copies of
+ * python3's standard library (made under `bench/.data/` when missing).
+ *
+ * Run: `deno run -A --unstable-worker-options bench/python_bench.ts [--files N] [--runs N]`
+ *
+ * Measures:
+ * - outline of `argparse.py` (≈2,600 lines), first parse (a fresh copy each
+ *   run, so that no worker has its tree) and cached (the same path again);
+ * - outlining N (default 1,500) standard-library files in one pass: one
+ *   directory call (`py_get_code_outline` on the folder, `max_files: N`), and
+ *   for comparison one call per file, sequential and 4 in flight;
+ * - the host's memory: the RSS of the server process and all its
+ *   descendants, from /proc, sampled every 20 ms throughout.
+ *
+ * @module
+ */
+
+// deno-lint-ignore-file no-console
+
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+
+const HERE = new URL(".", import.meta.url).pathname;
+const MAIN = new URL("../mod.ts", import.meta.url).pathname;
+const TREE = `${HERE}.data/python_bench`;
+const arg = (name: string, fallback: number) => {
+  const at = Deno.args.indexOf(name);
+  return at >= 0 ? Number(Deno.args[at + 1]) : fallback;
+};
+const FILES = arg("--files", 1500);
+const RUNS = arg("--runs", 20);
+
+async function stdlib(): Promise<string> {
+  const out = await new Deno.Command("python3", {
+    args: ["-c", "import sysconfig;print(sysconfig.get_paths()['stdlib'])"],
+    stdout: "piped",
+  }).output();
+  return new TextDecoder().decode(out.stdout).trim();
+}
+
+/** Every .py under a directory (no site-packages), sorted. */
+async function pythonFiles(dir: string, prefix = ""): Promise<string[]> {
+  const out: string[] = [];
+  const entries = [];
+  for await (const entry of Deno.readDir(`${dir}/${prefix}`)) entries.push(entry);
+  entries.sort((a, b) => (a.name < b.name ? -1 : 1));
+  for (const entry of entries) {
+    const rel = prefix ? `${prefix}/${entry.name}` : entry.name;
+    if (entry.isDirectory && entry.name !== "site-packages" && entry.name !== "__pycache__") {
+      out.push(...await pythonFiles(dir, rel));
+    } else if (entry.isFile && entry.name.endsWith(".py")) out.push(rel);
+  }
+  return out;
+}
+
+/** Copy the first `count` stdlib modules under `TREE/lib`, and argparse copies under `TREE/argparse`. */
+async function ensureTree(): Promise<{ files: string[]; bytes: number }> {
+  const source = await stdlib();
+  const files = (await pythonFiles(source)).slice(0, FILES);
+  let bytes = 0;
+  for (const rel of files) {
+    const dest = `${TREE}/lib/${rel}`;
+    await Deno.mkdir(dest.slice(0, dest.lastIndexOf("/")), { recursive: true });
+    const have = await Deno.stat(dest).catch(() => undefined);
+    const want = await Deno.stat(`${source}/${rel}`);
+    if (!have || have.size !== want.size) await Deno.copyFile(`${source}/${rel}`, dest);
+    bytes += want.size;
+  }
+  await Deno.mkdir(`${TREE}/argparse`, { recursive: true });
+  for (let i = 0; i <= RUNS; i++) {
+    await Deno.copyFile(`${source}/argparse.py`, `${TREE}/argparse/argparse_${i}.py`);
+  }
+  return { files, bytes };
+}
+
+/** RSS in bytes of a process and all its descendants. */
+function treeRss(pid: number): number {
+  let total = 0;
+  const stack = [pid];
+  while (stack.length > 0) {
+    const p = stack.pop()!;
+    try {
+      const status = Deno.readTextFileSync(`/proc/${p}/status`);
+      total += Number(/VmRSS:\s+(\d+) kB/.exec(status)?.[1] ?? 0) * 1024;
+      for (const task of Deno.readDirSync(`/proc/${p}/task`)) {
+        const kids = Deno.readTextFileSync(`/proc/${p}/task/${task.name}/children`).trim();
+        if (kids) stack.push(...kids.split(/\s+/).map(Number));
+      }
+    } catch {
+      // gone
+    }
+  }
+  return total;
+}
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)]!;
+}
+
+async function outline(client: Client, args: Record<string, unknown>): Promise<number> {
+  const start = performance.now();
+  const result = await client.callTool({ name: "py_get_code_outline", arguments: args });
+  const took = performance.now() - start;
+  if (result.isError) throw new Error(JSON.stringify(result.content));
+  return took;
+}
+
+async function main(): Promise<void> {
+  const { files, bytes } = await ensureTree();
+  const transport = new StdioClientTransport({
+    command: Deno.execPath(),
+    args: [
+      "run",
+      "-A",
+      "--unstable-worker-options",
+      MAIN,
+      "serve",
+      "--root",
+      TREE,
+      "--allow-broad-permissions",
+    ],
+    stderr: "ignore",
+  });
+  const client = new Client({ name: "python-bench", version: "1.0.0" });
+  await client.connect(transport);
+  const pid = transport.pid!;
+  let peak = 0;
+  const sampler = setInterval(() => (peak = Math.max(peak, treeRss(pid))), 20);
+  const marks: string[] = [];
+  const mark = (what: string) => marks.push(`${what} ${(treeRss(pid) / 2 ** 20).toFixed(0)} MB`);
+  try {
+    mark("started");
+    // Warm both workers up (grammar loaded, JIT warm) on other files.
+    for (let i = 0; i < 20; i++) await outline(client, { path: `lib/${files[i % files.length]}` });
+    const first: number[] = [];
+    for (let i = 1; i <= RUNS; i++) {
+      first.push(await outline(client, { path: `argparse/argparse_${i}.py` }));
+    }
+    const cached: number[] = [];
+    for (let i = 0; i < 10; i++) await outline(client, { path: "argparse/argparse_0.py" });
+    for (let i = 0; i < RUNS * 10; i++) {
+      cached.push(await outline(client, { path: "argparse/argparse_0.py" }));
+    }
+    const lines = (await Deno.readTextFile(`${TREE}/argparse/argparse_0.py`)).split("\n").length;
+
+    mark("after argparse");
+    const mb = bytes / 1e6;
+    let start = performance.now();
+    for (let offset = 0; offset < files.length; offset += 100) {
+      await outline(client, {
+        path: "lib",
+        max_files: Math.min(100, files.length - offset),
+        offset,
+      });
+    }
+    const paged = (performance.now() - start) / 1000;
+    const afterPaged = Math.max(peak, treeRss(pid));
+    mark("after the paged pass");
+
+    start = performance.now();
+    await outline(client, { path: "lib", max_files: FILES });
+    const onePass = (performance.now() - start) / 1000;
+    mark("after the one-call pass");
+
+    start = performance.now();
+    for (const rel of files) await outline(client, { path: `lib/${rel}` });
+    const sequential = (performance.now() - start) / 1000;
+    mark("after sequential calls");
+
+    start = performance.now();
+    const queue = [...files];
+    await Promise.all(Array.from({ length: 4 }, async () => {
+      for (let rel = queue.shift(); rel; rel = queue.shift()) {
+        await outline(client, { path: `lib/${rel}` });
+      }
+    }));
+    const parallel = (performance.now() - start) / 1000;
+    peak = Math.max(peak, treeRss(pid));
+    mark("after parallel calls");
+
+    console.log(
+      `py_get_code_outline through the host (MCP over stdio, ${Deno.build.os}, ${navigator.hardwareConcurrency} cores)`,
+    );
+    console.log("");
+    console.log("| measurement | result | target |");
+    console.log("| --- | --- | --- |");
+    console.log(
+      `| argparse.py (${lines} lines), first parse, median of ${RUNS} | ${
+        median(first).toFixed(2)
+      } ms (min ${Math.min(...first).toFixed(2)}) | < 30 ms |`,
+    );
+    console.log(
+      `| argparse.py, cached, median of ${RUNS * 10} | ${median(cached).toFixed(2)} ms (min ${
+        Math.min(...cached).toFixed(2)
+      }) | < 2 ms |`,
+    );
+    console.log(
+      `| ${files.length} stdlib files (${mb.toFixed(1)} MB), one directory call | ${
+        onePass.toFixed(2)
+      } s = ${(mb / onePass).toFixed(1)} MB/s | ≥ 5 MB/s |`,
+    );
+    console.log(
+      `| same, one directory pass in pages of 100 files (the default page) | ${
+        paged.toFixed(2)
+      } s = ${(mb / paged).toFixed(1)} MB/s | |`,
+    );
+    console.log(
+      `| same, one call per file, sequential | ${sequential.toFixed(2)} s = ${
+        (mb / sequential).toFixed(1)
+      } MB/s | |`,
+    );
+    console.log(
+      `| same, one call per file, 4 in flight | ${parallel.toFixed(2)} s = ${
+        (mb / parallel).toFixed(1)
+      } MB/s | |`,
+    );
+    console.log(
+      `| host RSS (server + descendants), peak while doing it | ${
+        (peak / 2 ** 20).toFixed(0)
+      } MB (peak up to the end of the paged pass ${
+        (afterPaged / 2 ** 20).toFixed(0)
+      } MB) | < 300 MB |`,
+    );
+    console.log(`\nhost RSS: ${marks.join(", ")}`);
+  } finally {
+    clearInterval(sampler);
+    await client.close();
+  }
+}
+
+if (import.meta.main) await main();

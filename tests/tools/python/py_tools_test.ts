@@ -1,0 +1,537 @@
+import { assert, assertEquals, assertMatch, assertStringIncludes } from "../../_assert.ts";
+import { tempDir, testHost, textOf } from "../../_helpers.ts";
+
+const SAMPLE = `"""Shapes."""
+import math
+from typing import Protocol as P
+
+
+RATIO = 1.5
+LIMITS = {
+    "low": 0,
+    "high": 10,
+}
+
+
+class Shape:
+    """A shape."""
+
+    sides: int = 0
+
+    @property
+    def area(self) -> float:
+        return 0.0
+
+    @area.setter
+    def area(self, value):
+        pass
+
+    class Meta:
+        def describe(self):
+            """Say what it is."""
+            return "meta"
+
+    if math.pi > 3:
+        def fast(self):
+            def inner():
+                return 1
+            return inner()
+
+
+try:
+    import numpy
+except ImportError:
+    def fallback(x, *, scale=RATIO):
+        # not "fallback" in a comment
+        return "fallback" and x * scale
+`;
+
+async function setup() {
+  const root = await tempDir();
+  await Deno.writeTextFile(`${root.path}/shapes.py`, SAMPLE);
+  const host = await testHost({ roots: [root.path] });
+  return { root, host };
+}
+
+Deno.test("py tools list with descriptions and annotations", async () => {
+  await using root = await tempDir();
+  await using host = await testHost({ roots: [root.path] });
+  const tools = new Map(host.list().map((t) => [t.name, t]));
+  const readers = [
+    "py_get_skeleton",
+    "py_get_code_outline",
+    "py_get_definition",
+    "py_get_signature",
+    "py_get_class_summary",
+    "py_get_var_declaration",
+    "py_find_usages",
+    "py_get_imports",
+    "py_check_syntax",
+    "py_get_hierarchy",
+    "py_get_docstring",
+  ];
+  const editors = [
+    "py_update_definition",
+    "py_set_signature",
+    "py_set_var_declaration",
+    "py_remove_def",
+    "py_add_def",
+    "py_move_def",
+    "py_region_wrap",
+  ];
+  for (const name of readers) {
+    const tool = tools.get(name);
+    assert(tool, `${name} is listed`);
+    assertEquals(tool.annotations?.readOnlyHint, true, name);
+    assert(tool.description!.length > 80, name);
+  }
+  for (const name of editors) {
+    const tool = tools.get(name);
+    assert(tool, `${name} is listed`);
+    assertEquals(tool.annotations?.destructiveHint, true, name);
+    assert(tool.description!.length > 80, name);
+  }
+  assert(tools.get("py_get_code_outline")!.outputSchema, "outline has an outputSchema");
+  assert(tools.get("py_check_syntax")!.outputSchema, "check_syntax has an outputSchema");
+});
+
+Deno.test("py_get_code_outline lists definitions under if/try, not inside function bodies", async () => {
+  const { root, host } = await setup();
+  await using _r = root;
+  await using _h = host;
+  const result = await host.call("py_get_code_outline", { path: "shapes.py" });
+  assertEquals(
+    textOf(result),
+    [
+      "[Class] Shape (Lines 13-35)",
+      "  [Method] area (Lines 18-20)",
+      "  [Method] area (Lines 22-24)",
+      "  [Class] Meta (Lines 26-29)",
+      "    [Method] describe (Lines 27-29)",
+      "  [Method] fast (Lines 32-35)",
+      "[Func] fallback (Lines 41-43)",
+    ].join("\n"),
+  );
+  const symbols = result.structuredContent!.symbols as Array<{ name: string; children: unknown[] }>;
+  assertEquals(symbols.map((s) => s.name), ["Shape", "fallback"]);
+  assertEquals(symbols[0]!.children.length, 4);
+});
+
+Deno.test("py_get_definition: dotted names, decorators, ambiguity and missing names", async (t) => {
+  const { root, host } = await setup();
+  await using _r = root;
+  await using _h = host;
+  await t.step("Outer.Inner.method", async () => {
+    const r = await host.call("py_get_definition", {
+      path: "shapes.py",
+      name: "Shape.Meta.describe",
+    });
+    assertEquals(
+      textOf(r),
+      '        def describe(self):\n            """Say what it is."""\n            return "meta"\n',
+    );
+  });
+  await t.step("ambiguous: getter and setter, then picked with @LINE", async () => {
+    const r = await host.call("py_get_definition", { path: "shapes.py", name: "Shape.area" });
+    assertEquals(r.isError, true);
+    assertMatch(
+      textOf(r),
+      /^ambiguous_match: .*Shape\.area \(method, lines 18-20\).*Shape\.area \(method, lines 22-24\)/,
+    );
+    const picked = await host.call("py_get_definition", {
+      path: "shapes.py",
+      name: "Shape.area@22",
+    });
+    assertEquals(textOf(picked), "    @area.setter\n    def area(self, value):\n        pass\n");
+  });
+  await t.step("missing: lists similar names", async () => {
+    const r = await host.call("py_get_definition", { path: "shapes.py", name: "describe" });
+    assertMatch(textOf(r), /^not_found: .*Shape\.Meta\.describe/);
+    const none = await host.call("py_get_definition", {
+      path: "shapes.py",
+      name: "nothing_like_it",
+    });
+    assertMatch(textOf(none), /^not_found: .*top-level names: Shape .*fallback/);
+  });
+});
+
+Deno.test("py signatures, docstrings, class summaries and variables", async (t) => {
+  const { root, host } = await setup();
+  await using _r = root;
+  await using _h = host;
+  await t.step("py_get_signature", async () => {
+    const r = await host.call("py_get_signature", { path: "shapes.py", name: "fallback" });
+    assertEquals(textOf(r), "def fallback(x, *, scale=RATIO):");
+  });
+  await t.step("py_set_signature keeps decorators and body", async () => {
+    const r = await host.call("py_set_signature", {
+      path: "shapes.py",
+      name: "Shape.Meta.describe",
+      new_signature: "def describe(self, verbose: bool = False) -> str",
+    });
+    assertEquals(r.isError, undefined, textOf(r));
+    const text = await Deno.readTextFile(`${root.path}/shapes.py`);
+    assertStringIncludes(
+      text,
+      '        def describe(self, verbose: bool = False) -> str:\n            """Say what it is."""\n',
+    );
+    const bad = await host.call("py_set_signature", {
+      path: "shapes.py",
+      name: "fallback",
+      new_signature: "def fallback(x,:",
+    });
+    assertMatch(textOf(bad), /^syntax_error: /);
+    assertEquals(await Deno.readTextFile(`${root.path}/shapes.py`), text, "nothing written");
+  });
+  await t.step("py_get_docstring for module, class and method", async () => {
+    assertEquals(
+      textOf(await host.call("py_get_docstring", { path: "shapes.py", name: "" })),
+      "Shapes.",
+    );
+    assertEquals(
+      textOf(await host.call("py_get_docstring", { path: "shapes.py", name: "Shape" })),
+      "A shape.",
+    );
+    const none = await host.call("py_get_docstring", { path: "shapes.py", name: "fallback" });
+    assertEquals(none.structuredContent?.docstring, null);
+  });
+  await t.step("py_get_class_summary", async () => {
+    const r = await host.call("py_get_class_summary", { path: "shapes.py", name: "Shape" });
+    const text = textOf(r);
+    assertStringIncludes(text, "class Shape:");
+    assertStringIncludes(text, "sides: int = 0");
+    assertStringIncludes(text, "@property def area(self) -> float:");
+    assertStringIncludes(text, "@area.setter def area(self, value):");
+    assert(!text.includes("return 0.0"), "no bodies");
+  });
+  await t.step("py_get_var_declaration and py_set_var_declaration", async () => {
+    const r = await host.call("py_get_var_declaration", { path: "shapes.py", name: "LIMITS" });
+    assertEquals(textOf(r), 'LIMITS = {\n    "low": 0,\n    "high": 10,\n}\n');
+    const attr = await host.call("py_get_var_declaration", {
+      path: "shapes.py",
+      name: "Shape.sides",
+    });
+    assertEquals(textOf(attr), "    sides: int = 0\n");
+    const set = await host.call("py_set_var_declaration", {
+      path: "shapes.py",
+      name: "Shape.sides",
+      new_declaration: "sides: int = 4",
+    });
+    assertEquals(set.isError, undefined, textOf(set));
+    assertStringIncludes(
+      await Deno.readTextFile(`${root.path}/shapes.py`),
+      "\n    sides: int = 4\n",
+    );
+    const missing = await host.call("py_get_var_declaration", { path: "shapes.py", name: "NOPE" });
+    assertMatch(textOf(missing), /^not_found: .*RATIO, LIMITS/);
+  });
+});
+
+Deno.test("py_get_skeleton keeps signatures and docstrings, drops bodies", async () => {
+  const { root, host } = await setup();
+  await using _r = root;
+  await using _h = host;
+  const text = textOf(await host.call("py_get_skeleton", { path: "shapes.py" }));
+  assertStringIncludes(
+    text,
+    '        def describe(self):\n            """Say what it is."""\n            ...\n',
+  );
+  assertStringIncludes(text, "    def fallback(x, *, scale=RATIO):\n        ...\n");
+  assert(!text.includes("def inner"), "nested functions are part of bodies");
+  assert(!text.includes('return "meta"'));
+});
+
+Deno.test("py_get_imports lists modules, aliases and scopes", async () => {
+  const { root, host } = await setup();
+  await using _r = root;
+  await using _h = host;
+  const r = await host.call("py_get_imports", { path: "shapes.py" });
+  assertEquals(r.structuredContent?.modules, ["math", "typing", "numpy"]);
+  const imports = r.structuredContent?.imports as Array<Record<string, unknown>>;
+  assertEquals(imports[1], {
+    line: 3,
+    kind: "from",
+    module: "typing",
+    names: [{ name: "Protocol", alias: "P" }],
+    scope: "module",
+  });
+  assertEquals(imports[2]!.scope, "conditional");
+});
+
+Deno.test("py_find_usages matches identifiers only, across a directory", async () => {
+  await using root = await tempDir();
+  await Deno.mkdir(`${root.path}/pkg/sub`, { recursive: true });
+  await Deno.writeTextFile(`${root.path}/pkg/a.py`, SAMPLE);
+  await Deno.writeTextFile(
+    `${root.path}/pkg/sub/b.py`,
+    'from pkg.a import fallback\n\nresult = fallback(2, scale=3)\nname = "fallback"  # fallback\nfallbacks = 1\n',
+  );
+  await Deno.writeTextFile(`${root.path}/pkg/notes.txt`, "fallback fallback\n");
+  await using host = await testHost({ roots: [root.path] });
+  const r = await host.call("py_find_usages", { path: "pkg", name: "fallback" });
+  const usages = r.structuredContent!.usages as Array<{ path: string; line: number; role: string }>;
+  assertEquals(usages.map((u) => `${u.path}:${u.line}:${u.role}`), [
+    "pkg/a.py:41:definition",
+    "pkg/sub/b.py:1:import",
+    "pkg/sub/b.py:3:call",
+  ]);
+  const paged = await host.call("py_find_usages", {
+    path: "pkg",
+    name: "fallback",
+    max_results: 1,
+    offset: 1,
+  });
+  assertStringIncludes(textOf(paged), "offset: 2");
+  const one = await host.call("py_find_usages", { path: "pkg/a.py", name: "RATIO" });
+  assertEquals((one.structuredContent!.usages as unknown[]).length, 2);
+});
+
+Deno.test("py_get_hierarchy follows dotted and aliased bases across a directory", async () => {
+  await using root = await tempDir();
+  await Deno.mkdir(`${root.path}/app`, { recursive: true });
+  await Deno.writeTextFile(
+    `${root.path}/app/base.py`,
+    "class Base:\n    pass\n\n\nclass Other:\n    pass\n",
+  );
+  await Deno.writeTextFile(
+    `${root.path}/app/one.py`,
+    "from app.base import Base\n\n\nclass Direct(Base):\n    pass\n",
+  );
+  await Deno.writeTextFile(
+    `${root.path}/app/two.py`,
+    "import app.base as ab\n\n\nclass Dotted(ab.Base, metaclass=type):\n    pass\n",
+  );
+  await Deno.writeTextFile(
+    `${root.path}/app/three.py`,
+    "from app.base import Base as B\nfrom app.one import Direct\n\n\nclass Aliased(B):\n    pass\n\n\nclass Grand(Direct):\n    class Inner(Aliased):\n        pass\n",
+  );
+  await Deno.writeTextFile(`${root.path}/app/four.py`, "class NotIt(Other):\n    pass\n");
+  await using host = await testHost({ roots: [root.path] });
+  const r = await host.call("py_get_hierarchy", { path: "app", class_name: "Base" });
+  const subs = r.structuredContent!.subclasses as Array<
+    { name: string; depth: number; path: string }
+  >;
+  assertEquals(
+    subs.map((s) => `${s.name}@${s.depth}`).sort(),
+    ["Aliased@1", "Dotted@1", "Direct@1", "Grand@2", "Grand.Inner@2"].sort(),
+  );
+  assert(!textOf(r).includes("NotIt"));
+});
+
+Deno.test("py_check_syntax reports errors with line and column", async () => {
+  await using root = await tempDir();
+  await Deno.writeTextFile(`${root.path}/bad.py`, "def f(:\n    return 1\n\nx = [1, 2\n");
+  await Deno.writeTextFile(`${root.path}/good.py`, "def f():\n    return 1\n");
+  await using host = await testHost({ roots: [root.path] });
+  const bad = await host.call("py_check_syntax", { path: "bad.py" });
+  assertEquals(bad.structuredContent?.valid, false);
+  const errors = bad.structuredContent!.errors as Array<{ line: number; column: number }>;
+  assertEquals(errors[0]!.line, 1);
+  const good = await host.call("py_check_syntax", { path: "good.py" });
+  assertEquals(good.structuredContent, { valid: true, errors: [] });
+});
+
+Deno.test("py_add_def places code with PEP 8 blank lines and re-indents it", async (t) => {
+  await using root = await tempDir();
+  const start =
+    'import os\n\n\nclass A:\n    """Doc."""\n\n    def one(self):\n        return 1\n\n\ndef two():\n    return 2\n';
+  await Deno.writeTextFile(`${root.path}/m.py`, start);
+  await using host = await testHost({ roots: [root.path] });
+  const read = () => Deno.readTextFile(`${root.path}/m.py`);
+  await t.step("a method at the end of a class, written unindented", async () => {
+    const r = await host.call("py_add_def", {
+      path: "m.py",
+      name: "A.three",
+      new_content: "def three(self):\n    return 3",
+      anchor_type: "end",
+      anchor_symbol: "A",
+    });
+    assertEquals(r.isError, undefined, textOf(r));
+    assertEquals(
+      await read(),
+      'import os\n\n\nclass A:\n    """Doc."""\n\n    def one(self):\n        return 1\n\n    def three(self):\n        return 3\n\n\ndef two():\n    return 2\n',
+    );
+  });
+  await t.step("a method at the start of a class goes after its docstring", async () => {
+    await host.call("py_add_def", {
+      path: "m.py",
+      name: "zero",
+      new_content: "        def zero(self):\n            return 0\n",
+      anchor_type: "start",
+      anchor_symbol: "A",
+    });
+    assertStringIncludes(
+      await read(),
+      '    """Doc."""\n\n    def zero(self):\n        return 0\n\n    def one(self):',
+    );
+  });
+  await t.step(
+    "a function before another, and at the start of the module (after imports)",
+    async () => {
+      await host.call("py_add_def", {
+        path: "m.py",
+        name: "before_two",
+        new_content: "def before_two():\n    pass",
+        anchor_type: "before",
+        anchor_symbol: "two",
+      });
+      await host.call("py_add_def", {
+        path: "m.py",
+        name: "first",
+        new_content: "@decorated\ndef first():\n    pass",
+        anchor_type: "start",
+        anchor_symbol: "",
+      });
+      const text = await read();
+      assert(
+        text.startsWith("import os\n\n\n@decorated\ndef first():\n    pass\n\n\nclass A:"),
+        text,
+      );
+      assertStringIncludes(
+        text,
+        "        return 3\n\n\ndef before_two():\n    pass\n\n\ndef two():\n",
+      );
+    },
+  );
+  await t.step("refusals: existing name, wrong name, broken code", async () => {
+    const before = await read();
+    const dup = await host.call("py_add_def", {
+      path: "m.py",
+      name: "two",
+      new_content: "def two():\n    pass",
+    });
+    assertMatch(textOf(dup), /^already_exists: /);
+    const wrong = await host.call("py_add_def", {
+      path: "m.py",
+      name: "four",
+      new_content: "def five():\n    pass",
+    });
+    assertMatch(textOf(wrong), /^invalid_argument: /);
+    const broken = await host.call("py_add_def", {
+      path: "m.py",
+      name: "six",
+      new_content: "def six(:\n    pass",
+    });
+    assertMatch(textOf(broken), /^syntax_error: /);
+    assertEquals(await read(), before, "nothing written");
+    const allowed = await host.call("py_add_def", {
+      path: "m.py",
+      name: "six",
+      new_content: "def six(:\n    pass",
+      allow_syntax_errors: true,
+    });
+    assertEquals(allowed.isError, undefined, textOf(allowed));
+  });
+});
+
+Deno.test("py_remove_def leaves pass in an emptied block and tidy blank lines", async () => {
+  await using root = await tempDir();
+  await Deno.writeTextFile(
+    `${root.path}/m.py`,
+    "class A:\n    def only(self):\n        return 1\n\n\ndef f():\n    pass\n\n\ndef g():\n    pass\n",
+  );
+  await using host = await testHost({ roots: [root.path] });
+  await host.call("py_remove_def", { path: "m.py", name: "A.only" });
+  await host.call("py_remove_def", { path: "m.py", name: "f" });
+  assertEquals(
+    await Deno.readTextFile(`${root.path}/m.py`),
+    "class A:\n    pass\n\n\ndef g():\n    pass\n",
+  );
+});
+
+Deno.test("py_move_def turns a method into a function in the same file, renamed", async () => {
+  await using root = await tempDir();
+  await Deno.writeTextFile(
+    `${root.path}/m.py`,
+    "class A:\n    def helper(self, x):\n        return x\n\n    def keep(self):\n        pass\n\n\ndef g():\n    pass\n",
+  );
+  await using host = await testHost({ roots: [root.path] });
+  const r = await host.call("py_move_def", {
+    src_path: "m.py",
+    dest_path: "m.py",
+    name: "A.helper",
+    dest_name: "helper_fn",
+    anchor_type: "end",
+    anchor_symbol: "",
+  });
+  assertEquals(r.isError, undefined, textOf(r));
+  assertEquals(
+    await Deno.readTextFile(`${root.path}/m.py`),
+    "class A:\n    def keep(self):\n        pass\n\n\ndef g():\n    pass\n\n\ndef helper_fn(self, x):\n    return x\n",
+  );
+});
+
+Deno.test("py_region_wrap fences whole statements only", async () => {
+  await using root = await tempDir();
+  await Deno.writeTextFile(
+    `${root.path}/m.py`,
+    'class A:\n    x = 1\n    y = """a\nb"""\n    z = 3\n',
+  );
+  await using host = await testHost({ roots: [root.path] });
+  const r = await host.call("py_region_wrap", {
+    path: "m.py",
+    start_line: 2,
+    end_line: 2,
+    region_name: "fields",
+  });
+  assertEquals(r.isError, undefined, textOf(r));
+  assertEquals(
+    await Deno.readTextFile(`${root.path}/m.py`),
+    'class A:\n    #region fields\n    x = 1\n    #endregion\n    y = """a\nb"""\n    z = 3\n',
+  );
+  const inside = await host.call("py_region_wrap", {
+    path: "m.py",
+    start_line: 6,
+    end_line: 7,
+    region_name: "bad",
+  });
+  assertMatch(textOf(inside), /^invalid_argument: /);
+});
+
+Deno.test("py edits keep CRLF, BOM and a missing final newline", async () => {
+  await using root = await tempDir();
+  const bytes = new TextEncoder().encode(
+    "\ufeffdef f():\r\n    return 1\r\n\r\n\r\ndef g():\r\n    return 2",
+  );
+  await Deno.writeFile(`${root.path}/m.py`, bytes);
+  await using host = await testHost({ roots: [root.path] });
+  const r = await host.call("py_update_definition", {
+    path: "m.py",
+    name: "f",
+    new_content: "def f():\n    return 10\n",
+  });
+  assertEquals(r.isError, undefined, textOf(r));
+  const after = await Deno.readFile(`${root.path}/m.py`);
+  assertEquals([...after.slice(0, 3)], [0xef, 0xbb, 0xbf]);
+  assertEquals(
+    new TextDecoder().decode(after.slice(3)),
+    "def f():\r\n    return 10\r\n\r\n\r\ndef g():\r\n    return 2",
+  );
+  await host.call("py_update_definition", {
+    path: "m.py",
+    name: "g",
+    new_content: "def g():\n    return 20",
+  });
+  assertEquals(
+    new TextDecoder().decode((await Deno.readFile(`${root.path}/m.py`)).slice(3)),
+    "def f():\r\n    return 10\r\n\r\n\r\ndef g():\r\n    return 20",
+  );
+});
+
+Deno.test("py_get_code_outline on a directory outlines every Python file, a page at a time", async () => {
+  await using root = await tempDir();
+  await Deno.mkdir(`${root.path}/pkg/sub`, { recursive: true });
+  await Deno.writeTextFile(`${root.path}/pkg/a.py`, SAMPLE);
+  await Deno.writeTextFile(`${root.path}/pkg/sub/b.py`, "def b():\n    pass\n");
+  await Deno.writeTextFile(`${root.path}/pkg/sub/c.pyi`, "class C: ...\n");
+  await Deno.writeTextFile(`${root.path}/pkg/readme.txt`, "def not_python(): pass\n");
+  await using host = await testHost({ roots: [root.path] });
+  const all = await host.call("py_get_code_outline", { path: "pkg" });
+  const files = all.structuredContent!.files as Array<{ path: string; symbols: unknown[] }>;
+  assertEquals(files.map((f) => f.path), ["pkg/a.py", "pkg/sub/b.py", "pkg/sub/c.pyi"]);
+  assertStringIncludes(textOf(all), "== pkg/sub/b.py ==\n  [Func] b (Lines 1-2)");
+  const page = await host.call("py_get_code_outline", { path: "pkg", max_files: 1, offset: 1 });
+  assertEquals((page.structuredContent!.files as unknown[]).length, 1);
+  assertEquals(page.structuredContent!.next_offset, 2);
+  assertStringIncludes(textOf(page), "offset: 2");
+});

@@ -1,0 +1,111 @@
+/**
+ * Python files under a path, for the tools that search a whole directory
+ * (`py_find_usages`, `py_get_hierarchy`): walked with the shared walker,
+ * read a directory at a time, decoded, skipped when binary or too large.
+ *
+ * @module
+ */
+
+import * as posix from "node:path/posix";
+import { decodeText } from "../_text.ts";
+import type { ToolContext } from "../tool.ts";
+import { walk } from "../files/_walk.ts";
+
+/** One Python source found. */
+export interface Source {
+  /** The path as shown to the model. */
+  display: string;
+  /** The decoded text. */
+  text: string;
+}
+
+/** Paging of a scan. */
+export interface ScanRange {
+  /** Files to skip, unread. */
+  offset: number;
+  /** How many Python files there are in all (set once listed). */
+  total?: number;
+  /** The offset after the last file handed out (or skipped as unreadable). */
+  next?: number;
+}
+
+/** Files read per anchored pass. */
+const BATCH = 32;
+
+/** How often long scans let the worker see a cancellation, in ms of work. */
+const YIELD_EVERY_MS = 100;
+
+/** Names of Python sources. */
+export const PYTHON_FILE = /\.pyi?$/;
+
+/**
+ * Every Python source under a file or directory, in walk order (sorted by name).
+ *
+ * @param ctx The tool context.
+ * @param path The model's path (a file or a directory).
+ * @param skipped Counts files that could not be read.
+ * @param range Skip the first `offset` files unread (for paging); `total` and `next` are set as it goes.
+ * @returns The sources.
+ */
+export async function* pythonSources(
+  ctx: ToolContext,
+  path: string,
+  skipped: { count: number } = { count: 0 },
+  range: ScanRange = { offset: 0 },
+): AsyncGenerator<Source> {
+  const start = await ctx.fs.resolve(path, "any");
+  const limit = ctx.policy.limits.maxSearchFileBytes;
+  if (!start.info?.isDirectory) {
+    const bytes = ctx.fs.readResolved(start, limit);
+    yield { display: start.display, text: decodeText(bytes, start.display).text };
+    return;
+  }
+  const flush = function* (
+    this: void,
+    b: { dir: string; names: string[]; displays: string[] },
+    base: number,
+  ): Generator<Source> {
+    const contents = ctx.fs.readMany(b.dir, b.names, limit);
+    for (let i = 0; i < contents.length; i++) {
+      range.next = base + i + 1;
+      const bytes = contents[i]!;
+      if (bytes instanceof Error) {
+        skipped.count++;
+        continue;
+      }
+      try {
+        yield { display: b.displays[i]!, text: decodeText(bytes, b.displays[i]!).text };
+      } catch {
+        skipped.count++;
+      }
+    }
+  };
+  // List first, then read and hand out: the walker yields to the event loop
+  // by elapsed time, and the caller's parsing would make it yield (and sleep)
+  // after nearly every file.
+  const found: Array<{ dir: string; name: string; display: string }> = [];
+  for await (const entry of walk(ctx, start, { filesOnly: true })) {
+    if (PYTHON_FILE.test(entry.name)) {
+      found.push({ dir: posix.dirname(entry.path), name: entry.name, display: entry.display });
+    }
+  }
+  range.total = found.length;
+  let last = performance.now();
+  for (let i = range.offset; i < found.length;) {
+    const dir = found[i]!.dir;
+    const base = i;
+    const batch = { dir, names: [] as string[], displays: [] as string[] };
+    for (; i < found.length && found[i]!.dir === dir && batch.names.length < BATCH; i++) {
+      batch.names.push(found[i]!.name);
+      batch.displays.push(found[i]!.display);
+    }
+    yield* flush(batch, base);
+    if (performance.now() - last > YIELD_EVERY_MS) {
+      ctx.signal.throwIfAborted();
+      ctx.progress(i, found.length, `Read ${i} of ${found.length} Python files`);
+      await new Promise((resolve) => setTimeout(resolve, 0));
+      ctx.signal.throwIfAborted();
+      last = performance.now();
+    }
+  }
+}

@@ -1,0 +1,89 @@
+/**
+ * Module- and class-level variable assignments (`X = 1`, `x: int = 2`,
+ * `a, b = ...`, `x: int`), found through `if`/`try`/`with` blocks but not
+ * inside function bodies.
+ *
+ * @module
+ */
+
+import type { Node } from "web-tree-sitter";
+import { lastRow } from "./_symbols.ts";
+
+/** One assignment statement. */
+export interface Assignment {
+  /** The names it binds. */
+  names: string[];
+  /** The statement (`expression_statement`). */
+  statement: Node;
+  /** First line, 1-based. */
+  startLine: number;
+  /** Last line, 1-based. */
+  endLine: number;
+}
+
+const DESCEND: ReadonlySet<string> = new Set([
+  "if_statement",
+  "elif_clause",
+  "else_clause",
+  "try_statement",
+  "except_clause",
+  "except_group_clause",
+  "finally_clause",
+  "with_statement",
+  "for_statement",
+  "while_statement",
+  "match_statement",
+  "case_clause",
+  "block",
+]);
+
+/**
+ * The assignments directly in a module or class body (through compound statements).
+ *
+ * @param body A `module` or `block` node.
+ * @returns The assignments, in source order.
+ */
+export function assignmentsIn(body: Node): Assignment[] {
+  const out: Assignment[] = [];
+  for (const child of body.namedChildren) {
+    if (!child) continue;
+    if (child.type === "expression_statement") {
+      const first = child.namedChild(0);
+      if (first?.type === "assignment") {
+        const names = boundNames(first);
+        if (names.length > 0) {
+          out.push({
+            names,
+            statement: child,
+            startLine: child.startPosition.row + 1,
+            endLine: lastRow(child) + 1,
+          });
+        }
+      }
+    } else if (DESCEND.has(child.type)) {
+      out.push(...assignmentsIn(child));
+    }
+  }
+  return out;
+}
+
+function boundNames(assignment: Node): string[] {
+  const names: string[] = [];
+  let current: Node | null = assignment;
+  while (current?.type === "assignment") {
+    collectTargets(current.childForFieldName("left"), names);
+    current = current.childForFieldName("right");
+  }
+  return names;
+}
+
+function collectTargets(node: Node | null, names: string[]): void {
+  if (!node) return;
+  if (node.type === "identifier") names.push(node.text);
+  else if (
+    /^(pattern_list|tuple_pattern|list_pattern|list_splat_pattern|parenthesized_expression|tuple|list)$/
+      .test(node.type)
+  ) {
+    for (const c of node.namedChildren) collectTargets(c, names);
+  }
+}

@@ -1,0 +1,173 @@
+/**
+ * `py_get_code_outline`: the classes and functions of a Python file (or of
+ * every Python file under a directory), nested.
+ *
+ * @module
+ */
+
+import { z } from "zod";
+import { ToolError } from "../../security/errors.ts";
+import { decodeText } from "../_text.ts";
+import { treeSitter } from "../_treesitter.ts";
+import { defineTool, structured, type ToolContext } from "../tool.ts";
+import { pythonSources, type ScanRange } from "./_scan.ts";
+import { collectSymbols, type PySymbol } from "./_symbols.ts";
+
+/** One outline entry, as `structuredContent` has it. */
+export interface OutlineEntry {
+  /** `class`, `function` or `method`. */
+  kind: string;
+  /** Its own name. */
+  name: string;
+  /** First line (its first decorator), 1-based. */
+  start_line: number;
+  /** Last line, 1-based. */
+  end_line: number;
+  /** Members (classes only). */
+  children: OutlineEntry[];
+}
+
+const ENTRY: z.ZodType<OutlineEntry> = z.lazy(() =>
+  z.object({
+    kind: z.string(),
+    name: z.string(),
+    start_line: z.number(),
+    end_line: z.number(),
+    children: z.array(ENTRY),
+  })
+);
+
+const LABELS: Record<string, string> = { class: "Class", function: "Func", method: "Method" };
+
+/** Outlines kept per worker. */
+const CACHED_OUTLINES = 64;
+
+/** Outlines of unchanged files, by (path, mtime, size) and text. */
+class OutlineCache {
+  #entries = new Map<string, { text: string; symbols: OutlineEntry[] }>();
+
+  get(key: string, text: string): OutlineEntry[] | undefined {
+    const hit = this.#entries.get(key);
+    if (!hit || hit.text !== text) return undefined;
+    this.#entries.delete(key);
+    this.#entries.set(key, hit);
+    return hit.symbols;
+  }
+
+  set(key: string, text: string, symbols: OutlineEntry[]): void {
+    this.#entries.delete(key);
+    this.#entries.set(key, { text, symbols });
+    for (const old of this.#entries.keys()) {
+      if (this.#entries.size <= CACHED_OUTLINES) break;
+      this.#entries.delete(old);
+    }
+  }
+}
+
+/** Outline a Python file or directory. */
+export const pyGetCodeOutline = defineTool({
+  name: "py_get_code_outline",
+  description:
+    "Outline a Python file: every class, function and method (not those nested inside function bodies; those under if/try/with are included), with line ranges, members indented under their class: `[Class] Name (Lines X-Y)`. A range starts at the first decorator. Use it first to find your way in a file, then py_get_definition or get_file_slice for the code. Given a directory, outlines every .py/.pyi file under it, a page of files at a time. Cheap and cached; structuredContent has the same tree.",
+  input: z.object({
+    path: z.string().min(1).describe("Path of the Python file (or a directory)"),
+    max_files: z.number().int().min(1).max(5000).default(100).describe(
+      "For a directory: the most files to outline",
+    ),
+    offset: z.number().int().min(0).default(0).describe(
+      "For a directory: skip this many files (for paging)",
+    ),
+  }),
+  output: z.object({
+    symbols: z.array(ENTRY).describe("The file's outline (empty for a directory)"),
+    files: z.array(z.object({ path: z.string(), symbols: z.array(ENTRY) })).optional()
+      .describe("For a directory: each file's outline"),
+    next_offset: z.number().optional().describe("For a directory: the offset of the next page"),
+  }),
+  annotations: { title: "Python outline", readOnlyHint: true, idempotentHint: true },
+  async run({ path, max_files, offset }, ctx) {
+    const resolved = await ctx.fs.resolve(path, "any");
+    if (resolved.info?.isDirectory) return await outlineDirectory(ctx, path, max_files, offset);
+    const bytes = ctx.fs.readResolved(resolved, ctx.policy.limits.maxEditBytes);
+    const text = decodeText(bytes, resolved.display).text;
+    const cache = ctx.shared("python-outlines", () => new OutlineCache());
+    const key = `${resolved.path}\0${resolved.info?.mtime?.getTime() ?? 0}\0${
+      resolved.info?.size ?? 0
+    }`;
+    let symbols = cache.get(key, text);
+    if (!symbols) {
+      // Parsed without the tree cache: the outline itself is what is kept.
+      const tree = await treeSitter(ctx).parseText(text, "python");
+      try {
+        symbols = collectSymbols(tree.rootNode).map(toEntry);
+      } finally {
+        tree.delete();
+      }
+      cache.set(key, text, symbols);
+    }
+    const rendered = render(symbols, 0);
+    return structured(
+      rendered === "" ? `"${resolved.display}" defines no classes or functions` : rendered,
+      { symbols },
+    );
+  },
+});
+
+async function outlineDirectory(
+  ctx: ToolContext,
+  path: string,
+  maxFiles: number,
+  offset: number,
+) {
+  const ts = treeSitter(ctx);
+  const files: Array<{ path: string; symbols: OutlineEntry[] }> = [];
+  const parts: string[] = [];
+  const range: ScanRange = { offset };
+  for await (const source of pythonSources(ctx, path, undefined, range)) {
+    const tree = await ts.parseText(source.text, "python");
+    let symbols: OutlineEntry[];
+    try {
+      symbols = collectSymbols(tree.rootNode).map(toEntry);
+    } finally {
+      tree.delete();
+    }
+    files.push({ path: source.display, symbols });
+    parts.push(`== ${source.display} ==`, render(symbols, 1) || "  (no classes or functions)");
+    if (files.length >= maxFiles) break;
+  }
+  const next = range.next ?? offset;
+  const more = next < (range.total ?? 0);
+  if (files.length === 0 && offset === 0) {
+    throw new ToolError("not_found", `No Python files under "${path}"`);
+  }
+  const data: Record<string, unknown> = { symbols: [], files };
+  if (more) {
+    data.next_offset = next;
+    parts.push(`[more files: call again with offset: ${next}]`);
+  }
+  return structured(parts.join("\n"), data);
+}
+
+function render(list: readonly OutlineEntry[], depth: number): string {
+  const lines: string[] = [];
+  const visit = (entries: readonly OutlineEntry[], level: number) => {
+    for (const s of entries) {
+      lines.push(
+        `${"  ".repeat(level)}[${LABELS[s.kind]}] ${s.name} (Lines ${s.start_line}-${s.end_line})`,
+      );
+      visit(s.children, level + 1);
+    }
+  };
+  visit(list, depth);
+  return lines.join("\n");
+}
+
+function toEntry(s: PySymbol): OutlineEntry {
+  return {
+    kind: s.kind,
+    name: s.name,
+    start_line: s.startLine,
+    end_line: s.endLine,
+    children: s.children.map(toEntry),
+  };
+}

@@ -1,0 +1,174 @@
+/**
+ * `py_get_hierarchy`: the subclasses of a class across a directory,
+ * following dotted (`mod.Base`) and aliased (`import m as y`,
+ * `from m import Base as B`) bases, transitively.
+ *
+ * @module
+ */
+
+import type { Node, Tree } from "web-tree-sitter";
+import { z } from "zod";
+import { treeSitter } from "../_treesitter.ts";
+import { defineTool, structured } from "../tool.ts";
+import { pythonSources } from "./_scan.ts";
+import { parseName } from "./_symbols.ts";
+
+/** A class found while scanning. */
+interface FoundClass {
+  name: string;
+  qualified: string;
+  path: string;
+  line: number;
+  /** The bases as written. */
+  bases: string[];
+  /** The bases' class names, aliases resolved (`B` → `Base`, `mod.Base` → `Base`). */
+  resolved: string[];
+}
+
+/** One subclass in the result. */
+export interface Subclass {
+  /** Its dotted name in its file. */
+  name: string;
+  /** Its file. */
+  path: string;
+  /** 1-based line of `class`. */
+  line: number;
+  /** Its bases as written. */
+  bases: string[];
+  /** 1 for direct subclasses. */
+  depth: number;
+  /** The class it derives from in this tree. */
+  parent: string;
+}
+
+/** Find subclasses. */
+export const pyGetHierarchy = defineTool({
+  name: "py_get_hierarchy",
+  description:
+    "Find the subclasses of a Python class across every .py/.pyi file under a directory (or in one file): direct and indirect, including bases written dotted (`module.Base`) or through aliases (`import pkg.mod as m` → `m.Base`, `from mod import Base as B`). Returns a tree with each subclass's file, line and bases. Matching is by class name, so same-named classes from different modules are merged; the bases shown let you tell them apart.",
+  input: z.object({
+    path: z.string().min(1).default(".").describe("Directory (or file) to scan"),
+    class_name: z.string().min(1).describe(
+      'The base class ("Base", or "pkg.mod.Base"; its last part is matched)',
+    ),
+    max_results: z.number().int().min(1).max(5000).default(500).describe(
+      "The most subclasses to return",
+    ),
+  }),
+  output: z.object({
+    class_name: z.string(),
+    subclasses: z.array(z.object({
+      name: z.string(),
+      path: z.string(),
+      line: z.number(),
+      bases: z.array(z.string()),
+      depth: z.number(),
+      parent: z.string(),
+    })),
+    files_scanned: z.number(),
+    truncated: z.boolean(),
+  }),
+  annotations: { title: "Python class hierarchy", readOnlyHint: true, idempotentHint: true },
+  async run({ path, class_name, max_results }, ctx) {
+    const target = parseName(class_name).path.split(".").pop()!;
+    const ts = treeSitter(ctx);
+    const byBase = new Map<string, FoundClass[]>();
+    let files = 0;
+    for await (const source of pythonSources(ctx, path)) {
+      files++;
+      if (!source.text.includes("class")) continue;
+      const tree = await ts.parseText(source.text, "python");
+      try {
+        for (const found of classesIn(tree, source.display)) {
+          for (const base of new Set(found.resolved)) {
+            if (!byBase.has(base)) byBase.set(base, []);
+            byBase.get(base)!.push(found);
+          }
+        }
+      } finally {
+        tree.delete();
+      }
+    }
+    const subclasses: Subclass[] = [];
+    const seen = new Set<string>();
+    const visit = (base: string, depth: number) => {
+      for (const found of byBase.get(base) ?? []) {
+        const key = `${found.path}:${found.line}`;
+        if (seen.has(key) || subclasses.length > max_results) continue;
+        seen.add(key);
+        const { name, path, line, bases } = { ...found, name: found.qualified };
+        subclasses.push({ name, path, line, bases, depth, parent: base });
+        if (depth < 50) visit(found.name, depth + 1);
+      }
+    };
+    visit(target, 1);
+    const truncated = subclasses.length > max_results;
+    const shown = subclasses.slice(0, max_results);
+    const lines = shown.map((s) =>
+      `${"  ".repeat(s.depth)}${s.name} (${s.path}:${s.line}) bases: ${s.bases.join(", ")}`
+    );
+    let text = shown.length === 0
+      ? `No subclasses of "${target}" in ${files} Python file${files === 1 ? "" : "s"}`
+      : `${target}\n${lines.join("\n")}`;
+    if (truncated) text += `\n[more subclasses exist: raise max_results or scan a narrower path]`;
+    return structured(text, {
+      class_name: target,
+      subclasses: shown,
+      files_scanned: files,
+      truncated,
+    });
+  },
+});
+
+function classesIn(tree: Tree, display: string): FoundClass[] {
+  const aliases = aliasMap(tree.rootNode);
+  const out: FoundClass[] = [];
+  for (const node of tree.rootNode.descendantsOfType("class_definition")) {
+    if (!node) continue;
+    const args = node.childForFieldName("superclasses");
+    if (!args) continue;
+    const bases: string[] = [];
+    const resolved: string[] = [];
+    for (const arg of args.namedChildren) {
+      if (!arg || arg.type === "keyword_argument" || arg.type === "comment") continue;
+      const expr = arg.type === "subscript" ? arg.childForFieldName("value") ?? arg : arg;
+      if (expr.type !== "identifier" && expr.type !== "attribute") continue;
+      bases.push(arg.text.replace(/\s+/g, ""));
+      const text = expr.text.replace(/\s+/g, "");
+      const last = text.split(".").pop()!;
+      resolved.push(expr.type === "identifier" ? aliases.get(text) ?? text : last);
+    }
+    if (bases.length === 0) continue;
+    out.push({
+      name: node.childForFieldName("name")?.text ?? "?",
+      qualified: qualifiedName(node),
+      path: display,
+      line: node.startPosition.row + 1,
+      bases,
+      resolved,
+    });
+  }
+  return out;
+}
+
+/** Local names bound by `from m import X as Y` (Y → X). */
+function aliasMap(root: Node): Map<string, string> {
+  const map = new Map<string, string>();
+  for (const node of root.descendantsOfType("aliased_import")) {
+    if (!node || node.parent?.type !== "import_from_statement") continue;
+    const name = node.childForFieldName("name")?.text.split(".").pop();
+    const alias = node.childForFieldName("alias")?.text;
+    if (name && alias) map.set(alias, name);
+  }
+  return map;
+}
+
+function qualifiedName(node: Node): string {
+  const parts: string[] = [];
+  for (let n: Node | null = node; n; n = n.parent) {
+    if (n.type === "class_definition" || n.type === "function_definition") {
+      parts.unshift(n.childForFieldName("name")?.text ?? "?");
+    }
+  }
+  return parts.join(".");
+}

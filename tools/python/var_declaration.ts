@@ -1,0 +1,119 @@
+/**
+ * `py_get_var_declaration` and `py_set_var_declaration`: module- and
+ * class-level variables.
+ *
+ * @module
+ */
+
+import { z } from "zod";
+import { ToolError } from "../../security/errors.ts";
+import { defineTool, structured } from "../tool.ts";
+import { reindent, replaceLines } from "./_place.ts";
+import { savePython } from "./_syntax.ts";
+import { findSymbol, indentOf, linesOf, parseName, type PyFile } from "./_symbols.ts";
+import { loadPython } from "./_symbols.ts";
+import { type Assignment, assignmentsIn } from "./_variables.ts";
+
+const NAME = z.string().min(1).describe(
+  'The variable: "NAME" at module level, "Class.attr" in a class body; add "@LINE" to pick one of several assignments',
+);
+
+function findAssignments(file: PyFile, name: string): { label: string; found: Assignment[] } {
+  const { path, line } = parseName(name);
+  const dot = path.lastIndexOf(".");
+  const variable = path.slice(dot + 1);
+  const owner = dot < 0 ? undefined : findSymbol(file, path.slice(0, dot));
+  if (owner && owner.kind !== "class") {
+    throw new ToolError(
+      "invalid_argument",
+      `Cannot look for "${variable}" in ${owner.kind} "${owner.qualified}": only module and class variables are declarations`,
+    );
+  }
+  const body = owner ? owner.node.childForFieldName("body")! : file.tree.rootNode;
+  const all = assignmentsIn(body);
+  let found = all.filter((a) => a.names.includes(variable));
+  if (line !== undefined) found = found.filter((a) => a.startLine <= line && line <= a.endLine);
+  if (found.length === 0) {
+    const names = [...new Set(all.flatMap((a) => a.names))];
+    throw new ToolError(
+      "not_found",
+      `Cannot find an assignment to "${path}" in "${file.resolved.display}"${
+        names.length > 0
+          ? `; ${owner ? `"${owner.qualified}"` : "the module"} assigns: ${
+            names.slice(0, 30).join(", ")
+          }${names.length > 30 ? ", …" : ""}`
+          : ""
+      }`,
+    );
+  }
+  return { label: path, found };
+}
+
+/** Read a variable's assignment(s). */
+export const pyGetVarDeclaration = defineTool({
+  name: "py_get_var_declaration",
+  description:
+    'Return the assignment statement(s) of a module-level variable ("NAME") or class attribute ("Class.attr"), whole lines, e.g. `TIMEOUT: float = 3.0` or a multi-line dict literal. Assignments under if/try at that level count too; all of them are shown with their lines. Use it to read constants and settings without reading the whole file.',
+  input: z.object({ path: z.string().min(1).describe("Path of the Python file"), name: NAME }),
+  output: z.object({
+    declarations: z.array(
+      z.object({ start_line: z.number(), end_line: z.number(), text: z.string() }),
+    ),
+  }),
+  annotations: { title: "Python variable", readOnlyHint: true, idempotentHint: true },
+  async run({ path, name }, ctx) {
+    const file = await loadPython(ctx, path);
+    const { found } = findAssignments(file, name);
+    const declarations = found.map((a) => ({
+      start_line: a.startLine,
+      end_line: a.endLine,
+      text: linesOf(file, a.startLine, a.endLine),
+    }));
+    const text = declarations.length === 1
+      ? declarations[0]!.text
+      : declarations.map((d) => `# lines ${d.start_line}-${d.end_line}\n${d.text}`).join("\n");
+    return structured(text, { declarations });
+  },
+});
+
+/** Replace a variable's assignment. */
+export const pySetVarDeclaration = defineTool({
+  name: "py_set_var_declaration",
+  description:
+    'Replace the assignment statement of a module-level variable ("NAME") or class attribute ("Class.attr") with new_declaration (whole statement, e.g. `TIMEOUT: float = 5.0`; several lines allowed). It is re-indented to its place; every other byte stays. When the variable is assigned more than once, pick one with "NAME@LINE". The file must still parse (syntax_error) unless allow_syntax_errors is true.',
+  input: z.object({
+    path: z.string().min(1).describe("Path of the Python file"),
+    name: NAME,
+    new_declaration: z.string().min(1).describe("The whole new statement"),
+    allow_syntax_errors: z.boolean().default(false).describe(
+      "Write even when the file would no longer parse",
+    ),
+    force: z.boolean().default(false).describe(
+      "Edit even if the file changed since you last read it (otherwise that is refused with stale_read)",
+    ),
+  }),
+  annotations: { title: "Replace Python variable", destructiveHint: true, idempotentHint: true },
+  async run({ path, name, new_declaration, allow_syntax_errors }, ctx) {
+    const file = await loadPython(ctx, path);
+    const { label, found } = findAssignments(file, name);
+    if (found.length > 1) {
+      throw new ToolError(
+        "ambiguous_match",
+        `"${label}" is assigned ${found.length} times in "${file.resolved.display}" (at lines ${
+          found.map((a) => a.startLine).join(", ")
+        }); pass "${label}@${found[0]!.startLine}" to pick one`,
+      );
+    }
+    const target = found[0]!;
+    const indent = indentOf(file.lines[target.startLine - 1]!);
+    const text = replaceLines(
+      file,
+      target.startLine,
+      target.endLine,
+      reindent(new_declaration.replace(/^(?:[ \t]*\r?\n)+/, "").trimEnd(), indent),
+    );
+    if (text === file.file.text) return `"${label}" already reads so; nothing changed`;
+    await savePython(ctx, file, text, allow_syntax_errors);
+    return `Replaced the assignment of "${label}" (lines ${target.startLine}-${target.endLine}) in "${file.resolved.display}"`;
+  },
+});
