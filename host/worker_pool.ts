@@ -20,6 +20,9 @@ import type { ToolResult } from "../tools/tool.ts";
 import type { FromWorker, Probe, SeenFiles, ToWorker } from "./worker_protocol.ts";
 import { Mailbox } from "./mailbox.ts";
 
+/** Tools that parse code with tree-sitter. */
+const CODE_TOOL = /^(py_|ts_|get_file_summary$|derive_code_path$)/;
+
 /** How long the host blocks for a lone call's answer before waiting through the event loop. */
 const BRIEF_WAIT_MS = 1;
 
@@ -159,7 +162,7 @@ export class WorkerPool {
         paths: [],
       });
     }
-    const slot = this.#slots.reduce((best, each) => (load(each) < load(best) ? each : best));
+    const slot = this.#pick(name);
     const id = this.#nextId++;
     return new Promise<PoolResult>((resolve, reject) => {
       const onAbort = () => this.#stop(slot, id, "cancelled");
@@ -178,6 +181,17 @@ export class WorkerPool {
       send(slot, message);
       if (this.#inFlight() === 1) this.#awaitBriefly(slot, id);
     });
+  }
+
+  /**
+   * The worker for a call: the least busy one, except that code tools go to
+   * the first worker while it is not busy, so that one worker holds the
+   * parsed trees (and the grammars' wasm memory, which is never given back).
+   */
+  #pick(name: string): Slot {
+    const first = this.#slots[0]!;
+    if (CODE_TOOL.test(name) && first.ready && first.pending.size < 2) return first;
+    return this.#slots.reduce((best, each) => (load(each) < load(best) ? each : best));
   }
 
   /** Calls in flight across the pool. */

@@ -29,7 +29,7 @@ export interface Parsed {
 }
 
 /** Default budget for cached trees, in bytes of source (trees cost ~10× their source). */
-export const DEFAULT_CACHE_BYTES = 16 * 1024 * 1024;
+export const DEFAULT_CACHE_BYTES = 4 * 1024 * 1024;
 
 const EXTENSIONS: Record<string, Grammar> = {
   ".py": "python",
