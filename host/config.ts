@@ -69,7 +69,9 @@ export const CONFIG_SCHEMA = z.object({
     maxArgBytes: z.number().int().min(64).optional().describe(
       "Cap on logged arguments (default 4096)",
     ),
-    redactKeys: z.array(z.string()).optional().describe("Argument keys whose values are redacted"),
+    redactKeys: z.array(z.string()).optional().describe(
+      "More argument keys whose values are redacted (besides password, token, secret, api_key, ...); a key containing one is redacted",
+    ),
   }).strict().optional(),
 }).strict();
 

@@ -2,9 +2,11 @@
  * Efferent copy (seed 000): every tool call mirrored as `observe(tool_name,
  * args)` before and `observe(tool_name, args, result)` after, to every
  * compatible MCP peer found in `.mcp.json`. Sinks are passive: calls are
- * fired without being awaited, each with a 250 ms timeout and a bounded
- * in-flight queue; failures are swallowed (warned at most once a minute per
- * sink); the client's results never change.
+ * queued and fired after the call's own work, never awaited, each with a
+ * 250 ms timeout and a bounded in-flight queue; a sink that fails or times
+ * out backs off (1 s doubling to 30 s, one probe at a time), and one that
+ * dies is restarted with backoff; drops and failures are counted and warned
+ * at most once a minute per sink; the client's results never change.
  *
  * @module
  */
@@ -21,6 +23,12 @@ export const WARN_THROTTLE_MS = 60_000;
 export const RECONNECT_MAX_MS = 60_000;
 /** Observe calls in flight per sink before new ones are dropped. */
 export const MAX_IN_FLIGHT = 32;
+/** After a failed or timed-out observe, a sink takes no calls for this long (doubling, up to {@linkcode MAX_BACKOFF_MS}). */
+export const BACKOFF_MS = 1_000;
+/** The longest pause of a failing sink. */
+export const MAX_BACKOFF_MS = 30_000;
+/** A sink that stayed up this long is healthy again: its next death is reconnected after 1 s. */
+const STABLE_MS = 60_000;
 
 /** Tools that are never mirrored: observe itself and the observation tools. */
 export const NEVER_MIRRORED: ReadonlySet<string> = new Set([
@@ -29,6 +37,17 @@ export const NEVER_MIRRORED: ReadonlySet<string> = new Set([
   "bootstrap_body_state",
   "get_host_performance",
 ]);
+
+/**
+ * Whether a tool's calls are mirrored: never `observe` itself (nor an
+ * upstream's `<server>__observe`), never the observation tools.
+ *
+ * @param tool The tool's name.
+ * @returns True when sinks see its calls.
+ */
+export function isMirrored(tool: string): boolean {
+  return !NEVER_MIRRORED.has(tool) && !tool.endsWith("__observe");
+}
 
 /** A connection to one peer's `observe` tool. */
 export interface ObserveChannel {
@@ -74,7 +93,11 @@ export class Sink {
   #lastWarn = -Infinity;
   #warn: (message: string) => void;
   #closed = false;
-  #restarts = 0;
+  #backoffMs = 0;
+  #openUntil = 0;
+  #deaths = 0;
+  #connectedAt = performance.now();
+  #cancelWait: (() => void) | undefined;
 
   /**
    * @param name The peer's name.
@@ -108,7 +131,9 @@ export class Sink {
       this.#reconnect();
       return;
     }
-    if (this.#inFlight >= MAX_IN_FLIGHT) {
+    // A sink that just failed or timed out gets one probe at a time, and none while it backs off.
+    const limit = this.#backoffMs > 0 ? 1 : MAX_IN_FLIGHT;
+    if (this.#inFlight >= limit || performance.now() < this.#openUntil) {
       this.#drops++;
       return;
     }
@@ -116,7 +141,8 @@ export class Sink {
     channel.observe(payload, meta, OBSERVE_TIMEOUT_MS).then(
       () => {
         this.#lastSuccess = new Date();
-        this.#restarts = 0;
+        this.#backoffMs = 0;
+        if (performance.now() - this.#connectedAt >= STABLE_MS) this.#deaths = 0;
       },
       (error) => {
         this.#failures++;
@@ -125,10 +151,16 @@ export class Sink {
             error instanceof Error ? error.message : error
           }`,
         );
-        if (isClosed(error) && this.#channel === channel) {
-          this.#channel = undefined;
-          this.#reconnect();
+        if (isClosed(error)) {
+          if (this.#channel === channel) {
+            this.#channel = undefined;
+            this.#deaths++;
+            this.#reconnect();
+          }
+          return;
         }
+        this.#backoffMs = Math.min(Math.max(this.#backoffMs * 2, BACKOFF_MS), MAX_BACKOFF_MS);
+        this.#openUntil = performance.now() + this.#backoffMs;
       },
     ).finally(() => this.#inFlight--);
   }
@@ -146,20 +178,41 @@ export class Sink {
   /** Close the channel and stop reconnecting. */
   async close(): Promise<void> {
     this.#closed = true;
+    this.#cancelWait?.();
+    await this.#reconnecting;
     await this.#channel?.close().catch(() => {});
   }
 
-  /** Reconnect with exponential backoff (1 s, 2 s, 4 s … 60 s): a sink that keeps dying costs little. */
+  /**
+   * Reconnect with exponential backoff (1 s, 2 s, 4 s … 60 s) while the sink
+   * keeps dying, so that one that keeps dying costs little; one that stayed
+   * up a minute is back to 1 s.
+   */
   #reconnect(): void {
     if (this.#reconnecting || this.#closed) return;
-    const delay = Math.min(RECONNECT_MAX_MS, 1_000 * 2 ** this.#restarts);
-    this.#restarts++;
+    const delay = Math.min(BACKOFF_MS * 2 ** Math.max(0, this.#deaths - 1), RECONNECT_MAX_MS);
     this.#reconnecting = (async () => {
-      await new Promise((resolve) => setTimeout(resolve, delay));
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, delay);
+        this.#cancelWait = () => {
+          clearTimeout(timer);
+          resolve();
+        };
+      });
+      this.#cancelWait = undefined;
       if (this.#closed) return;
       try {
-        this.#channel = await this.#connect();
+        const channel = await this.#connect();
+        if (this.#closed) {
+          await channel.close().catch(() => {});
+          return;
+        }
+        this.#channel = channel;
+        this.#connectedAt = performance.now();
+        this.#backoffMs = 0;
+        this.#openUntil = 0;
       } catch (error) {
+        this.#deaths++;
         this.#throttledWarn(
           `sink "${this.name}" could not reconnect: ${
             error instanceof Error ? error.message : error
@@ -217,14 +270,14 @@ export class EfferentCopy {
    * @param call The call.
    */
   before(call: LoggedCall): void {
-    if (NEVER_MIRRORED.has(call.tool) || this.#sinks.length === 0) return;
+    if (!isMirrored(call.tool) || this.#sinks.length === 0) return;
     const payload = { tool_name: call.tool, args: asArgs(call.args) };
     const meta = {
       "gen_ai.tool.name": call.tool,
       "gen_ai.operation.name": "execute_tool",
       "toolhost.phase": "pre",
     };
-    for (const sink of this.#sinks) sink.fire(payload, meta);
+    this.#fire(payload, meta);
   }
 
   /**
@@ -234,7 +287,7 @@ export class EfferentCopy {
    * @param outcome How it ended.
    */
   after(call: LoggedCall, outcome: LoggedOutcome): void {
-    if (NEVER_MIRRORED.has(call.tool) || this.#sinks.length === 0) return;
+    if (!isMirrored(call.tool) || this.#sinks.length === 0) return;
     const error = errorOf(outcome.result);
     const payload = {
       tool_name: call.tool,

@@ -70,7 +70,11 @@ export interface InteractionLogOptions {
   retentionDays?: number;
   /** Arguments larger than this (as JSON) are cut to a preview (default 4096). */
   maxArgBytes?: number;
-  /** Argument keys whose values are redacted, matched case-insensitively anywhere in the args. */
+  /**
+   * Argument keys whose values are redacted, besides {@linkcode DEFAULT_REDACT_KEYS}: a key
+   * is redacted anywhere in the args when its name contains one of them, ignoring case and
+   * `-`/`_` (so `token` covers `GITHUB_TOKEN` and `x-auth-token`).
+   */
   redactKeys?: readonly string[];
   /** The clock (tests inject one). */
   now?: () => Date;
@@ -131,6 +135,7 @@ export class InteractionLog {
   #queueDay: string | undefined;
   #writing: Promise<void> = Promise.resolve();
   #lastPruned = "";
+  #checkedDay = "";
 
   /** @param options Where, how long, what to hide. */
   constructor(options: InteractionLogOptions) {
@@ -138,7 +143,7 @@ export class InteractionLog {
     this.#retentionDays = options.retentionDays ?? 30;
     this.#maxArgBytes = options.maxArgBytes ?? 4096;
     this.#redact = new Set(
-      (options.redactKeys ?? DEFAULT_REDACT_KEYS).map((key) => key.toLowerCase()),
+      [...DEFAULT_REDACT_KEYS, ...(options.redactKeys ?? [])].map(normalKey).filter(Boolean),
     );
     this.#now = options.now ?? (() => new Date());
     Deno.mkdirSync(this.dir, { recursive: true });
@@ -258,9 +263,16 @@ export class InteractionLog {
     this.#queue = [];
     this.#writing = this.#writing.then(async () => {
       try {
-        const file = await Deno.open(`${this.dir}/${day}.jsonl`, { append: true, create: true });
+        const file = await Deno.open(`${this.dir}/${day}.jsonl`, {
+          read: true,
+          append: true,
+          create: true,
+        });
         try {
-          const bytes = new TextEncoder().encode(data);
+          // A line torn by a crash stays alone on its line: the first append of a day ends it.
+          const torn = day !== this.#checkedDay && !(await endsWithNewline(file));
+          this.#checkedDay = day;
+          const bytes = new TextEncoder().encode(torn ? `\n${data}` : data);
           let offset = 0;
           while (offset < bytes.length) offset += await file.write(bytes.subarray(offset));
         } finally {
@@ -306,12 +318,29 @@ export function outcomeOf(result: LoggedResult): string {
   return code ?? "error";
 }
 
+/** Whether an open file is empty or ends with a newline. */
+async function endsWithNewline(file: Deno.FsFile): Promise<boolean> {
+  const size = (await file.stat()).size;
+  if (size === 0) return true;
+  await file.seek(size - 1, Deno.SeekMode.Start);
+  const last = new Uint8Array(1);
+  await file.read(last);
+  return last[0] === 0x0a;
+}
+
+function normalKey(key: string): string {
+  return key.toLowerCase().replace(/[-_]/g, "");
+}
+
 function redact(value: unknown, keys: Set<string>, depth: number): unknown {
   if (depth > 8 || value === null || typeof value !== "object") return value;
   if (Array.isArray(value)) return value.map((each) => redact(each, keys, depth + 1));
   const out: Record<string, unknown> = {};
   for (const [key, each] of Object.entries(value)) {
-    out[key] = keys.has(key.toLowerCase()) ? "[redacted]" : redact(each, keys, depth + 1);
+    const name = normalKey(key);
+    out[key] = [...keys].some((secret) => name.includes(secret))
+      ? "[redacted]"
+      : redact(each, keys, depth + 1);
   }
   return out;
 }

@@ -6,6 +6,8 @@
  * @module
  */
 
+import * as posix from "node:path/posix";
+
 /** One peer as `.mcp.json` has it. */
 export type PeerEntry =
   | { command: string; args?: string[]; env?: Record<string, string>; cwd?: string }
@@ -97,4 +99,66 @@ export async function peerNeeds(
     }
   }
   return { run, net };
+}
+
+/** Options for {@linkcode sinkCommands}. */
+export interface SinkCommandOptions {
+  /** The working directory of peers without their own (the first root). */
+  cwd: string;
+  /** The search path for bare command names (default: `PATH`, when readable). */
+  searchPath?: string;
+}
+
+/**
+ * The absolute paths of the programs a `.mcp.json` would start as sinks
+ * (never this host itself), for the launcher's `--allow-run`: a bare name
+ * is looked up on the search path, a relative one against the peer's
+ * working directory; a symlink gives both its path and its target. Names
+ * that resolve to nothing are left out (discovery reports them).
+ *
+ * @param path The `.mcp.json`.
+ * @param selfEntry This host's entry script.
+ * @param options Working directory and search path.
+ * @returns Absolute paths, without duplicates.
+ * @example
+ * ```ts
+ * const run = await sinkCommands("/srv/project/.mcp.json", selfEntry(), { cwd: "/srv/project" });
+ * // ["/usr/bin/deno", "/usr/lib/node_modules/deno/deno"]
+ * ```
+ */
+export async function sinkCommands(
+  path: string,
+  selfEntry: string,
+  options: SinkCommandOptions,
+): Promise<string[]> {
+  const out = new Set<string>();
+  const search = options.searchPath ?? readablePath();
+  for (const entry of Object.values(await readMcpJson(path))) {
+    if (!("command" in entry) || typeof entry.command !== "string" || entry.command === "") {
+      continue;
+    }
+    if (await isSelfReference(entry, selfEntry)) continue;
+    const candidates = entry.command.includes("/")
+      ? [posix.resolve(entry.cwd ?? options.cwd, entry.command)]
+      : search.split(":").filter((dir) => dir.startsWith("/")).map((dir) =>
+        `${dir}/${entry.command}`
+      );
+    for (const candidate of candidates) {
+      try {
+        if (!(await Deno.stat(candidate)).isFile) continue;
+      } catch {
+        continue;
+      }
+      out.add(candidate);
+      out.add(await Deno.realPath(candidate).catch(() => candidate));
+      break;
+    }
+  }
+  return [...out];
+}
+
+function readablePath(): string {
+  return Deno.permissions.querySync({ name: "env", variable: "PATH" }).state === "granted"
+    ? Deno.env.get("PATH") ?? ""
+    : "";
 }

@@ -7,12 +7,19 @@
 
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
-import { assert, assertEquals } from "../_assert.ts";
+import { assert, assertEquals, assertFalse } from "../_assert.ts";
 import { tempDir } from "../_helpers.ts";
 import { createHost } from "../../host/host.ts";
 import { createGateway } from "../../host/gateway.ts";
 
 const SINK = new URL("../../fixtures/sinks/sink_server.ts", import.meta.url).pathname;
+interface SinkHealth {
+  name: string;
+  last_success: string | null;
+  drops: number;
+  failures: number;
+}
+
 const ENTRY = new URL("../../mod.ts", import.meta.url).pathname;
 
 const CALLS: Array<[string, Record<string, unknown>]> = [
@@ -38,7 +45,7 @@ function sink(mode: string, ...rest: string[]) {
 async function run(
   root: string,
   peers: Record<string, unknown> | undefined,
-): Promise<{ results: string[]; sinks: number }> {
+): Promise<{ results: string[]; sinks: number; health: SinkHealth[] }> {
   await Deno.writeTextFile(`${root}/a.txt`, "alpha\n");
   await Deno.remove(`${root}/b.txt`).catch(() => {});
   // The peers are listed outside the root (sinks.mcpJson), so the root looks the same in every run.
@@ -65,8 +72,11 @@ async function run(
     results.push(JSON.stringify(await client.callTool({ name, arguments: args })));
   }
   await new Promise((resolve) => setTimeout(resolve, 400)); // let the fire-and-forget copies land
+  // An observation tool: never mirrored (assertOnePreOnePost would see it), and it shows sink health.
+  const state = await client.callTool({ name: "bootstrap_body_state", arguments: {} });
   await client.close();
-  return { results, sinks };
+  const health = (state.structuredContent as { sinks: SinkHealth[] }).sinks;
+  return { results, sinks, health };
 }
 
 async function recorded(
@@ -111,6 +121,12 @@ Deno.test("efferent copy: results are identical with zero, one and three sinks; 
   assert(Array.isArray(ok.result!.content), "an object result passes as it is");
   const meta = (lines[0] as unknown as { _meta: Record<string, unknown> })._meta;
   assertEquals(meta["gen_ai.tool.name"], lines[0]!.tool_name);
+  const failedMeta = (failed as unknown as { _meta: Record<string, unknown> })._meta;
+  assertEquals(failedMeta["error.type"], "not_found", "OpenTelemetry-style error.type");
+  assertEquals(failedMeta["toolhost.phase"], "post");
+  assert(typeof failedMeta["toolhost.duration_ms"] === "number", "the call's duration");
+  assertEquals(three.health.map((each) => each.failures), [0, 0, 0]);
+  assert(three.health.every((each) => each.last_success !== null), "freshness is shown");
 });
 
 Deno.test("efferent copy: a peer of another shape and this host itself are not sinks", async () => {
@@ -149,6 +165,49 @@ Deno.test("efferent copy: faulty sinks leave every result correct", async () => 
   });
   assertEquals(faulty.results, none.results);
   assertOnePreOnePost(await recorded(`${records.path}/good.jsonl`));
+  const health = Object.fromEntries(faulty.health.map((each) => [each.name, each]));
+  assertFalse("exitsAtStart" in health, "a peer that exits at start is not a sink");
+  assert(health.hang!.failures > 0 && health.hang!.last_success === null, "timeouts are counted");
+  assert(health.slow!.failures > 0, "a 1 s observe times out at 250 ms");
+  assertEquals(health.good!.failures, 0);
+});
+
+Deno.test("efferent copy: a peer that never answers does not delay serving, and is dropped after 5 s", async () => {
+  await using root = await tempDir();
+  await using outside = await tempDir();
+  await Deno.writeTextFile(`${root.path}/a.txt`, "alpha\n");
+  await Deno.writeTextFile(
+    `${outside.path}/mcp.json`,
+    JSON.stringify({
+      mcpServers: {
+        mute: { command: Deno.execPath(), args: ["eval", "setTimeout(() => {}, 60_000)"] },
+      },
+    }),
+  );
+  await Deno.writeTextFile(
+    `${outside.path}/toolhost.json`,
+    JSON.stringify({ sinks: { mcpJson: "mcp.json" } }),
+  );
+  const start = performance.now();
+  await using host = await createHost({
+    roots: [root.path],
+    configFile: `${outside.path}/toolhost.json`,
+    ripgrep: "off",
+    logger: { log: () => {} },
+    efferentCopy: true,
+  });
+  let discovered = false;
+  const ready = host.sinksReady().then((count) => {
+    discovered = true;
+    return count;
+  });
+  const result = await host.call("read_file", { path: "a.txt" });
+  assertFalse(result.isError);
+  assertFalse(discovered, "the call was served while discovery still waited");
+  assert(performance.now() - start < 4_000, "serving did not wait for the peer");
+  assertEquals(await ready, 0);
+  const waited = performance.now() - start;
+  assert(waited >= 4_900 && waited < 8_000, `discovery gave up after 5 s, not ${waited} ms`);
 });
 
 Deno.test("efferent copy: a sink that dies is reconnected, and its health says what happened", async () => {
@@ -191,4 +250,47 @@ Deno.test("efferent copy: a sink that dies is reconnected, and its health says w
       .sinks;
   assertEquals(sinks.map((each) => each.name), ["dies"]);
   assert(sinks[0]!.failures + sinks[0]!.drops > 0, "the losses are counted");
+});
+
+Deno.test("efferent copy: Streamable HTTP and SSE peers are sinks too", async () => {
+  await using root = await tempDir();
+  await using records = await tempDir();
+  const file = `${records.path}/net.jsonl`;
+  const server = new Deno.Command(Deno.execPath(), {
+    args: [
+      "run",
+      "--allow-net=127.0.0.1",
+      "--allow-read",
+      "--allow-write",
+      "--allow-env",
+      new URL("../../fixtures/sinks/http_sink_server.ts", import.meta.url).pathname,
+      file,
+    ],
+    stdout: "piped",
+    stderr: "null",
+  }).spawn();
+  try {
+    const reader = server.stdout.pipeThrough(new TextDecoderStream()).getReader();
+    let first = "";
+    while (!first.includes("\n")) {
+      const { value, done } = await reader.read();
+      if (done) throw new Error("the HTTP sink fixture exited before listening");
+      first += value;
+    }
+    reader.releaseLock();
+    const ports = JSON.parse(first.split("\n")[0]!) as { http: number; sse: number };
+    const { sinks, health } = await run(root.path, {
+      streamable: { type: "http", url: `http://127.0.0.1:${ports.http}/mcp` },
+      events: { type: "sse", url: `http://127.0.0.1:${ports.sse}/sse` },
+    });
+    assertEquals(sinks, 2);
+    assertEquals(health.map((each) => each.failures), [0, 0]);
+    const lines = await recorded(file) as Array<{ tool_name: string; transport: string }>;
+    assertOnePreOnePost(lines.filter((line) => line.transport === "http"));
+    assertOnePreOnePost(lines.filter((line) => line.transport === "sse"));
+  } finally {
+    server.kill();
+    await server.status;
+    await server.stdout.cancel().catch(() => {});
+  }
 });

@@ -82,12 +82,18 @@ Deno.test("interaction log: calls across a UTC midnight land in the right day fi
 
 Deno.test("interaction log: arguments are capped and secret keys redacted", async () => {
   await using dir = await tempDir();
-  const log = new InteractionLog({ stateDir: dir.path, maxArgBytes: 200 });
+  const log = new InteractionLog({ stateDir: dir.path, maxArgBytes: 200, redactKeys: ["pin"] });
   const started = new Date();
   const result = { content: [{ type: "text", text: "ok" }] };
   log.after({
     tool: "t",
-    args: { path: "a", api_key: "k-123", nested: { password: "p" } },
+    args: {
+      path: "a",
+      api_key: "k-123",
+      nested: { password: "p", env: { GITHUB_TOKEN: "ghp" } },
+      headers: [{ "X-Auth-Token": "t" }],
+      card_pin: 1234,
+    },
     session: "s",
     client: "c",
     started,
@@ -111,9 +117,69 @@ Deno.test("interaction log: arguments are capped and secret keys redacted", asyn
   assertEquals(lines[0]!.args, {
     path: "a",
     api_key: "[redacted]",
-    nested: { password: "[redacted]" },
-  });
+    nested: { password: "[redacted]", env: { GITHUB_TOKEN: "[redacted]" } },
+    headers: [{ "X-Auth-Token": "[redacted]" }],
+    card_pin: "[redacted]",
+  }, "configured keys add to the defaults; names containing a key are covered");
   const capped = lines[1]!.args as { _truncated: boolean; preview: string };
   assertEquals(capped._truncated, true);
   assertEquals(capped.preview.length, 200);
+});
+
+Deno.test("interaction log: a torn last line is skipped and counted, and the next append does not join it", async () => {
+  await using root = await tempDir();
+  await Deno.writeTextFile(`${root.path}/a.txt`, "a\n");
+  const dir = `${root.path}/.toolhost/interactions`;
+  await Deno.mkdir(dir, { recursive: true });
+  const clock = Date.parse("2026-11-23T10:00:00.000Z");
+  // What a crash mid-append leaves: a whole line, then half of one, no newline.
+  await Deno.writeTextFile(
+    `${dir}/2026-11-23.jsonl`,
+    `${JSON.stringify({ ts: "2026-11-23T09:00:00.000Z", tool: "read_file", paths: [] })}\n` +
+      '{"ts":"2026-11-23T09:30:00.000Z","tool":"gre',
+  );
+  await using host = await createHost({
+    roots: [root.path],
+    ripgrep: "off",
+    logger: { log: () => {} },
+    now: () => new Date(clock),
+  });
+  await host.call("get_file_info", { path: "a.txt" });
+  await host.flush();
+  const log = new InteractionLog({ stateDir: `${root.path}/.toolhost` });
+  const { lines, skipped } = await log.day("2026-11-23");
+  assertEquals(skipped, 1, "the torn line alone is skipped");
+  assertEquals(lines.map((line) => line.tool), ["read_file", "get_file_info"]);
+  assertEquals(lines[1]!.outcome, "ok");
+});
+
+Deno.test("interaction log: day files older than the retention are deleted when a new day starts", async () => {
+  await using dir = await tempDir();
+  const days = `${dir.path}/interactions`;
+  await Deno.mkdir(days, { recursive: true });
+  for (const day of ["2026-11-10", "2026-11-20", "2026-11-21", "2026-11-22"]) {
+    await Deno.writeTextFile(`${days}/${day}.jsonl`, "");
+  }
+  await Deno.writeTextFile(`${days}/notes.txt`, "not a day file");
+  const log = new InteractionLog({
+    stateDir: dir.path,
+    retentionDays: 2,
+    now: () => new Date("2026-11-23T08:00:00Z"),
+  });
+  log.after({
+    tool: "t",
+    args: {},
+    session: "s",
+    client: "c",
+    started: new Date("2026-11-23T08:00:00Z"),
+  }, { result: { content: [] }, paths: [], durationMs: 1 });
+  await log.flush();
+  const left = [];
+  for await (const entry of Deno.readDir(days)) left.push(entry.name);
+  assertEquals(left.sort(), [
+    "2026-11-21.jsonl",
+    "2026-11-22.jsonl",
+    "2026-11-23.jsonl",
+    "notes.txt",
+  ]);
 });

@@ -52,6 +52,12 @@ export const readInteractions = defineTool({
       ? new Date(startOfUtcDay(until) - DAY_MS)
       : parseTime(input.since, "since");
     const earliest = new Date(startOfUtcDay(now) - MAX_LOOKBACK_DAYS * DAY_MS);
+    if (until < earliest) {
+      throw new ToolError(
+        "invalid_argument",
+        `Cannot read interactions until "${until.toISOString()}": the log is read back at most ${MAX_LOOKBACK_DAYS} days, to "${earliest.toISOString()}"`,
+      );
+    }
     const capped = since < earliest;
     if (capped) since = earliest;
     if (since > until) {

@@ -158,6 +158,19 @@ Deno.test("read_interactions: filters, limit, order, missing and corrupt files, 
       textOf(await host.call("read_interactions", { since: "yesterday" })),
       /^invalid_argument: /,
     );
+    assertMatch(
+      textOf(await host.call("read_interactions", { until: "2026-11-02T00:00:00Z" })),
+      /^invalid_argument: .*at most 7 days/,
+    );
+    assertMatch(
+      textOf(
+        await host.call("read_interactions", {
+          since: "2026-11-23T05:00:00Z",
+          until: "2026-11-23T04:00:00Z",
+        }),
+      ),
+      /^invalid_argument: .*after/,
+    );
   });
 });
 
