@@ -148,7 +148,23 @@ export class Dispatcher {
     };
     this.#notify((observer) => observer.before?.(record));
     const start = performance.now();
-    const { result, paths } = await provider.call(name, args, ctx);
+    let result: ToolResult;
+    let paths: string[] = [];
+    try {
+      ({ result, paths } = await provider.call(name, args, ctx));
+    } catch (error) {
+      if (error instanceof UnknownToolError) throw error;
+      // A provider that throws (rather than returning an error result) still yields a logged,
+      // mirrored call, and the client an internal_error without internals.
+      this.#onObserverError(error);
+      result = {
+        content: [{
+          type: "text",
+          text: `internal_error: ${name} failed unexpectedly; the details are in the host's log`,
+        }],
+        isError: true,
+      };
+    }
     const outcome: CallOutcome = { result, paths, durationMs: performance.now() - start };
     const directives = result.directives ??
       parseDirectives(

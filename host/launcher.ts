@@ -9,7 +9,7 @@
 import { fileURLToPath as fromFileUrl } from "node:url";
 import { processFlags } from "../security/permissions.ts";
 import { findLibc } from "../security/landlock.ts";
-import { peerNeeds } from "../sinks/peers.ts";
+import { peerNeeds, sinkCommands } from "../sinks/peers.ts";
 import { EFFERENT_ENV, efferentCopyEnabled, mcpJsonPath, selfEntry } from "./sinks_config.ts";
 import { TOOL_ASSETS } from "../tools/assets.ts";
 import type { HostConfig } from "./config.ts";
@@ -110,12 +110,16 @@ export async function scopedCommand(
   }
   const upstream = upstreamNeeds(config);
   // Efferent copy: run and net for exactly the peers in .mcp.json (never this host itself).
-  const sinks = efferentCopyEnabled()
-    ? { ...(await peerNeeds(mcpJsonPath(config), selfEntry())), read: [mcpJsonPath(config)] }
-    : { run: [], net: [], read: [] };
-  for (const command of [...sinks.run]) {
-    const resolved = which(command);
-    if (resolved && resolved !== command) sinks.run.push(resolved);
+  const sinks: { run: string[]; net: string[]; read: string[] } = { run: [], net: [], read: [] };
+  if (efferentCopyEnabled()) {
+    const peers = await peerNeeds(mcpJsonPath(config), selfEntry());
+    // As written (how they are spawned) and as absolute paths (relative ones, symlinks, PATH lookups).
+    const absolute = await sinkCommands(mcpJsonPath(config), selfEntry(), {
+      cwd: config.policy.roots[0]!,
+    });
+    sinks.run.push(...peers.run, ...absolute);
+    sinks.net.push(...peers.net);
+    sinks.read.push(mcpJsonPath(config));
   }
   const read = [
     ...SOURCE_DIRS.map((url) => fromFileUrl(url)),
