@@ -82,11 +82,25 @@ export class ReadTracker {
     if (!files) this.#sessions.set(session, files = new Map());
     for (const file of [...seen.reads, ...seen.writes]) {
       const stat = this.#stat(file.path);
+      const known = files.get(file.path);
+      // The text (for diffs of later changes) is read here, once per new version, and kept only if
+      // it is the version the call saw: the worker sends fingerprints, never contents.
+      let text = known?.shown === file.fingerprint ? known.text : undefined;
+      if (text === undefined && stat && stat.size <= MAX_DIFF_BYTES) {
+        const bytes = this.#read(file.path);
+        if (bytes && fingerprint(bytes) === file.fingerprint) {
+          try {
+            text = decodeText(bytes, file.path).text;
+          } catch {
+            text = undefined;
+          }
+        }
+      }
       files.delete(file.path);
       files.set(file.path, {
         fingerprint: file.fingerprint,
         shown: file.fingerprint,
-        text: file.text,
+        text,
         mtime: stat?.mtime ?? 0,
         size: stat?.size ?? -1,
       });

@@ -18,7 +18,6 @@ import { TOOLS } from "../tools/mod.ts";
 import type { Logger, Tool, ToolContext } from "../tools/tool.ts";
 import type { FromWorker, SeenFile, SeenFiles, ToWorker } from "./worker_protocol.ts";
 import { fingerprint } from "../security/safe_fs.ts";
-import { decodeText, isBinary } from "../tools/_text.ts";
 import { Mailbox } from "./mailbox.ts";
 
 interface WorkerState {
@@ -69,19 +68,8 @@ async function init(message: Extract<ToWorker, { type: "init" }>): Promise<Worke
   };
 }
 
-/** The largest text kept for diffs of later changes. */
-const MAX_SEEN_TEXT = 256 * 1024;
-
 function seenFile(path: string, bytes: Uint8Array): SeenFile {
-  const file: SeenFile = { path, fingerprint: fingerprint(bytes) };
-  if (bytes.length <= MAX_SEEN_TEXT && !isBinary(bytes)) {
-    try {
-      file.text = decodeText(bytes, path).text;
-    } catch {
-      // not text
-    }
-  }
-  return file;
+  return { path, fingerprint: fingerprint(bytes) };
 }
 
 /** Confine this thread with Landlock, then give up FFI for good. */

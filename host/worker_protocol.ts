@@ -53,10 +53,8 @@ export type FromWorker =
 export interface SeenFile {
   /** Its display path. */
   path: string;
-  /** Its fingerprint (`security/safe_fs.ts`). */
+  /** Its fingerprint (`security/safe_fs.ts`); the host reads the text itself when it needs it. */
   fingerprint: string;
-  /** Its text, when it is a small text file (for diffs of later changes). */
-  text?: string;
 }
 
 /** The files a call read and wrote. */
