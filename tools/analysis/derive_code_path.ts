@@ -8,17 +8,21 @@
  */
 
 import { z } from "zod";
-import type { Node } from "web-tree-sitter";
+import type { Node, Tree } from "web-tree-sitter";
 import { ToolError } from "../../security/errors.ts";
 import { decodeText, isBinary } from "../_text.ts";
 import { type Grammar, grammarForPath, treeSitter } from "../_treesitter.ts";
 import { defineTool, type ToolContext } from "../tool.ts";
 import { walk } from "../files/_walk.ts";
+import { headerGrammar, maskForParsing } from "../cfamily/_parse.ts";
+import { errorCount } from "../cfamily/_symbols.ts";
 
 /** The most files scanned for definitions. */
 export const MAX_FILES = 5_000;
 /** The most edges in one answer. */
 export const MAX_EDGES = 300;
+/** Files read at once. */
+const READ_BATCH = 32;
 /** Files larger than this are not scanned. */
 const MAX_FILE_BYTES = 2 * 1024 * 1024;
 
@@ -50,7 +54,8 @@ const SCOPE_TYPES = new Set([
   "struct_specifier",
   "namespace_definition",
 ]);
-const CALL_TYPES = new Set(["call", "call_expression"]);
+const CALL_TYPES = new Set(["call", "call_expression", "new_expression"]);
+const FUNCTION_VALUES = new Set(["arrow_function", "function_expression", "function"]);
 
 /** Trace what a function calls, level by level, across the roots. */
 export const deriveCodePath = defineTool({
@@ -84,7 +89,14 @@ export const deriveCodePath = defineTool({
     const { definitions, files } = await index(ctx, start);
     const roots = findTarget(definitions, target);
     const byName = new Map<string, Definition[]>();
-    for (const def of definitions) byName.set(def.name, [...(byName.get(def.name) ?? []), def]);
+    for (const def of definitions) {
+      // `App()` / `new App()` reaches `App.__init__` / `App.constructor`.
+      const parts = def.qualified.split(".");
+      const key = (def.name === "__init__" || def.name === "constructor") && parts.length > 1
+        ? parts.at(-2)!
+        : def.name;
+      byName.set(key, [...(byName.get(key) ?? []), def]);
+    }
     const edges: Array<
       {
         from: string;
@@ -211,31 +223,54 @@ async function index(
       grammar,
     }]);
   }
+  const total = Math.min(files, MAX_FILES);
   let done = 0;
-  for (const [dir, entries] of byDir) {
-    const contents = ctx.fs.readMany(dir, entries.map((each) => each.name), MAX_FILE_BYTES);
-    for (const [i, entry] of entries.entries()) {
-      if (ctx.signal.aborted) throw ctx.signal.reason;
-      const bytes = contents[i];
-      if (!(bytes instanceof Uint8Array) || isBinary(bytes)) continue;
-      let text: string;
-      try {
-        text = decodeText(bytes, entry.display).text;
-      } catch {
-        continue;
-      }
-      const tree = await treeSitter(ctx).parseText(text, entry.grammar);
-      try {
-        collect(tree.rootNode, entry.grammar, entry.display, [], definitions);
-      } finally {
-        tree.delete();
-      }
-      if (++done % 100 === 0) {
-        ctx.progress(done, Math.min(files, MAX_FILES), `indexed ${done} files`);
+  let lastYield = performance.now();
+  for (const [dir, all] of byDir) {
+    // A few files at a time: at most READ_BATCH × MAX_FILE_BYTES held at once.
+    for (let at = 0; at < all.length; at += READ_BATCH) {
+      const entries = all.slice(at, at + READ_BATCH);
+      const contents = ctx.fs.readMany(dir, entries.map((each) => each.name), MAX_FILE_BYTES);
+      for (const [i, entry] of entries.entries()) {
+        if (performance.now() - lastYield > 8) {
+          // Let the worker receive a cancellation, and tell the client how far it is.
+          ctx.signal.throwIfAborted();
+          await new Promise((resolve) => setTimeout(resolve, 0));
+          ctx.signal.throwIfAborted();
+          lastYield = performance.now();
+        }
+        if (++done % 100 === 0) ctx.progress(done, total, `indexed ${done} of ${total} files`);
+        const bytes = contents[i];
+        if (!(bytes instanceof Uint8Array) || isBinary(bytes)) continue;
+        let text: string;
+        try {
+          text = decodeText(bytes, entry.display).text;
+        } catch {
+          continue;
+        }
+        const grammar = headerGrammar(entry.grammar, entry.name, text);
+        const tree = await parseForIndex(ctx, text, grammar);
+        try {
+          collect(tree.rootNode, grammar, entry.display, [], definitions);
+        } finally {
+          tree.delete();
+        }
       }
     }
   }
   return { definitions, files: Math.min(files, MAX_FILES) };
+}
+
+/** Parse one file; C/C++ files that do not parse as written are parsed with conditionals blanked. */
+async function parseForIndex(ctx: ToolContext, text: string, grammar: Grammar): Promise<Tree> {
+  const tree = await treeSitter(ctx).parseText(text, grammar);
+  if ((grammar !== "c" && grammar !== "cpp") || !tree.rootNode.hasError) return tree;
+  const masked = maskForParsing(text);
+  if (masked === undefined) return tree;
+  const other = await treeSitter(ctx).parseText(masked, grammar);
+  const [keep, drop] = errorCount(other) < errorCount(tree) ? [other, tree] : [tree, other];
+  drop.delete();
+  return keep;
 }
 
 function collect(
@@ -256,22 +291,15 @@ function collectOne(
   scope: string[],
   out: Definition[],
 ): void {
+  const arrow = functionValue(child, grammar);
+  if (arrow) {
+    addDefinition(child, arrow.name, arrow.body, grammar, file, scope, out);
+    return;
+  }
   if (DEFINITION_TYPES[grammar]!.has(child.type)) {
     const name = definitionName(child, grammar);
     if (name) {
-      const parts = name.split(/::|\./);
-      const bare = parts.at(-1)!;
-      const def: Definition = {
-        name: bare,
-        qualified: [...scope, ...parts].join("."),
-        file,
-        start_line: child.startPosition.row + 1,
-        end_line: child.endPosition.row + 1,
-        calls: [],
-      };
-      out.push(def);
-      const body = child.childForFieldName("body");
-      if (body) calls(body, grammar, def, file, [...scope, ...parts], out);
+      addDefinition(child, name, child.childForFieldName("body"), grammar, file, scope, out);
       return;
     }
   }
@@ -281,6 +309,48 @@ function collectOne(
   } else {
     collect(child, grammar, file, scope, out);
   }
+}
+
+function addDefinition(
+  node: Node,
+  name: string,
+  body: Node | null,
+  grammar: Grammar,
+  file: string,
+  scope: string[],
+  out: Definition[],
+): void {
+  const parts = name.split(/::|\./);
+  const def: Definition = {
+    name: parts.at(-1)!,
+    qualified: [...scope, ...parts].join("."),
+    file,
+    start_line: node.startPosition.row + 1,
+    end_line: node.endPosition.row + 1,
+    calls: [],
+  };
+  out.push(def);
+  if (body) calls(body, grammar, def, file, [...scope, ...parts], out);
+}
+
+/** `const f = () => …`, `let g = function () {…}`, a class field `h = () => …` (TS/JS). */
+function functionValue(
+  node: Node,
+  grammar: Grammar,
+): { name: string; body: Node | null } | undefined {
+  if (grammar !== "typescript" && grammar !== "tsx") return undefined;
+  let name: Node | null = null;
+  let value: Node | null = null;
+  if (node.type === "variable_declarator") {
+    name = node.childForFieldName("name");
+    value = node.childForFieldName("value");
+  } else if (node.type === "public_field_definition" || node.type === "field_definition") {
+    name = node.childForFieldName("name") ?? node.childForFieldName("property");
+    value = node.childForFieldName("value");
+  }
+  if (!name || !value || !FUNCTION_VALUES.has(value.type)) return undefined;
+  if (name.type !== "identifier" && name.type !== "property_identifier") return undefined;
+  return { name: name.text, body: value.childForFieldName("body") };
 }
 
 /** Calls in a body; nested definitions get their own entries. */
@@ -294,12 +364,17 @@ function calls(
 ): void {
   for (const child of node.namedChildren) {
     if (!child) continue;
-    if (DEFINITION_TYPES[grammar]!.has(child.type) || SCOPE_TYPES.has(child.type)) {
+    if (
+      DEFINITION_TYPES[grammar]!.has(child.type) || SCOPE_TYPES.has(child.type) ||
+      functionValue(child, grammar)
+    ) {
       collectOne(child, grammar, file, scope, out);
       continue;
     }
     if (CALL_TYPES.has(child.type)) {
-      const callee = calleeName(child.childForFieldName("function"));
+      const callee = calleeName(
+        child.childForFieldName("function") ?? child.childForFieldName("constructor"),
+      );
       if (callee) def.calls.push({ callee, line: child.startPosition.row + 1 });
     }
     calls(child, grammar, def, file, scope, out);

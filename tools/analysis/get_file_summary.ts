@@ -11,6 +11,7 @@ import { grammarForPath, treeSitter } from "../_treesitter.ts";
 import { defineTool, type ToolContext } from "../tool.ts";
 import type { ResolvedPath } from "../../security/resolver.ts";
 import { cSymbols, flatten } from "../cfamily/_symbols.ts";
+import { headerGrammar, parseC } from "../cfamily/_parse.ts";
 import { flattenJs, jsSymbols } from "../typescript/_symbols.ts";
 import { formatBytes } from "../../security/safe_fs.ts";
 
@@ -43,13 +44,14 @@ export const getFileSummary = defineTool({
     const lower = resolved.display.toLowerCase();
     let kind = "text";
     let sections: Sections;
-    const grammar = grammarForPath(lower);
+    const byName = grammarForPath(lower);
+    const grammar = byName && headerGrammar(byName, lower, text);
     if (grammar === "python") {
       kind = "python";
       sections = await python(ctx, resolved, text);
     } else if (grammar === "c" || grammar === "cpp") {
       kind = grammar;
-      const tree = await treeSitter(ctx).parseFile(resolved, text, grammar);
+      const tree = await parseC(ctx, resolved, text, grammar);
       const symbols = flatten(cSymbols(tree.tree));
       sections = {
         includes: lines.filter((line) => /^\s*#\s*include\b/.test(line)).map((line) => line.trim()),

@@ -11,6 +11,7 @@ import type { ResolvedPath } from "../../security/resolver.ts";
 import { decodeText, type TextFile } from "../_text.ts";
 import { type Grammar, treeSitter } from "../_treesitter.ts";
 import type { ToolContext } from "../tool.ts";
+import { parseC } from "./_parse.ts";
 
 /** A parsed source file. */
 export interface LoadedSource {
@@ -20,6 +21,8 @@ export interface LoadedSource {
   file: TextFile;
   /** The tree (owned by the cache: use it before the next await). */
   tree: Tree;
+  /** True when C/C++ conditionals were blanked to parse it (see `_parse.ts`). */
+  masked: boolean;
 }
 
 /**
@@ -37,8 +40,11 @@ export async function loadSource(
 ): Promise<LoadedSource> {
   const { resolved, bytes } = await ctx.fs.read(path, ctx.policy.limits.maxEditBytes);
   const file = decodeText(bytes, resolved.display);
+  if (grammar === "c" || grammar === "cpp") {
+    return { resolved, file, ...await parseC(ctx, resolved, file.text, grammar) };
+  }
   const parsed = await treeSitter(ctx).parseFile(resolved, file.text, grammar);
-  return { resolved, file, tree: parsed.tree };
+  return { resolved, file, tree: parsed.tree, masked: false };
 }
 
 /** What name lookup needs of a symbol. */
@@ -49,12 +55,15 @@ export interface Named {
   qualified: string;
   /** Its first line. */
   start_line: number;
+  /** Where its body starts, if it has one. */
+  bodyIndex: number | undefined;
 }
 
 /**
  * Find one symbol by name: an exact qualified name, else a unique one whose
  * qualified name ends with it (`Class::method` finds `ns::Class::method`).
- * Definitions win over prototypes of the same name.
+ * Definitions win over prototypes of the same name, and an implementation
+ * over its overload signatures.
  *
  * @param symbols Every symbol of the file.
  * @param name The name asked for.
@@ -77,6 +86,9 @@ export function findSymbol<T extends Named>(
   if (matches.length > 1) {
     const definitions = matches.filter((symbol) => symbol.kind !== "prototype");
     if (definitions.length === 1) return definitions[0]!;
+    // TypeScript overloads: the one signature with a body is the implementation.
+    const bodies = definitions.filter((symbol) => symbol.bodyIndex !== undefined);
+    if (bodies.length === 1 && bodies[0]!.kind !== "class") return bodies[0]!;
   }
   if (matches.length === 1) return matches[0]!;
   const list = (items: readonly T[]) =>

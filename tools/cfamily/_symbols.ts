@@ -96,7 +96,10 @@ export function errorCount(tree: Tree): number {
   return count;
 }
 
+/** Nodes whose children are looked through: bodies, `#if` branches, and ERROR nodes
+ * (an unbalanced `#ifdef … namespace X {` turns a whole file into one). */
 const CONTAINERS = new Set([
+  "ERROR",
   "declaration_list",
   "field_declaration_list",
   "preproc_if",
@@ -129,8 +132,9 @@ function symbolOf(node: Node, outer: Node, scope: string[], inClass: boolean): C
       return inner ? symbolOf(inner, outer, scope, inClass) : undefined;
     }
     case "function_definition": {
-      const name = declaratorName(node.childForFieldName("declarator"));
-      if (!name) return undefined;
+      const name = functionName(node);
+      // A name with a comment in it is a macro the parser took for part of a declarator.
+      if (!name || /\/[/*]/.test(name.text)) return undefined;
       const kind = inClass || name.text.includes("::") ? "method" : "function";
       return make(kind, name, outer, scope, node.childForFieldName("body")?.startIndex, []);
     }
@@ -138,7 +142,7 @@ function symbolOf(node: Node, outer: Node, scope: string[], inClass: boolean): C
     case "field_declaration": {
       const declarator = node.childForFieldName("declarator");
       if (!declarator || !hasFunctionDeclarator(declarator)) return undefined;
-      const name = declaratorName(declarator);
+      const name = functionName(node);
       return name ? make("prototype", name, outer, scope, undefined, []) : undefined;
     }
     case "struct_specifier":
@@ -181,9 +185,37 @@ function symbolOf(node: Node, outer: Node, scope: string[], inClass: boolean): C
   }
 }
 
+/** A name: a node, or text made from several (`operator bool`). */
+interface NameLike {
+  text: string;
+  startPosition: { row: number };
+}
+
+/**
+ * The name of a function definition or declaration, conversion operators
+ * included: in-class `operator bool() const` is an `operator_cast`, and an
+ * out-of-line `A::operator bool()` parses as type `A::operator` + `bool()`.
+ */
+function functionName(node: Node): NameLike | undefined {
+  const declarator = node.childForFieldName("declarator");
+  if (declarator?.type === "operator_cast") {
+    const type = declarator.childForFieldName("type");
+    return { text: `operator ${type?.text ?? ""}`.trim(), startPosition: declarator.startPosition };
+  }
+  const type = node.childForFieldName("type");
+  const inner = declaratorName(declarator);
+  if (
+    type?.type === "qualified_identifier" && type.lastChild?.text === "operator" &&
+    declarator?.type === "function_declarator" && inner?.type === "identifier"
+  ) {
+    return { text: `${type.text} ${inner.text}`, startPosition: type.startPosition };
+  }
+  return inner;
+}
+
 function make(
   kind: string,
-  name: Node,
+  name: NameLike,
   outer: Node,
   scope: string[],
   bodyIndex: number | undefined,
@@ -191,8 +223,8 @@ function make(
 ): CSymbol {
   return {
     kind,
-    name: name.text,
-    qualified: [...scope, name.text].join("::"),
+    name: tidy(name.text),
+    qualified: [...scope, tidy(name.text)].join("::"),
     start_line: outer.startPosition.row + 1,
     end_line: endLine(outer),
     startIndex: outer.startIndex,
@@ -201,6 +233,11 @@ function make(
     bodyIndex: bodyIndex === undefined ? undefined : bodyIndex,
     children,
   };
+}
+
+/** A name on one line: `A<T>::\n    f` is `A<T>::f`. */
+function tidy(name: string): string {
+  return name.replace(/\s*::\s*/g, "::").replace(/\s+/g, " ");
 }
 
 /** The last line a node occupies (a node ending at column 0 ends on the line before). */
@@ -234,6 +271,15 @@ function declaratorName(node: Node | null): Node | undefined {
       case "operator_name":
       case "template_function":
         return current;
+      case "function_declarator": {
+        // `MACRO type\nname (…)`: the parser takes `type` for the name and
+        // wraps the real one in an ERROR just before the parameters.
+        const params = current.childForFieldName("parameters");
+        const before = params?.previousNamedSibling;
+        const real = before?.type === "ERROR" ? before.namedChildren.at(-1) : undefined;
+        if (real?.type === "identifier") return real;
+        break;
+      }
     }
     current = current.childForFieldName("declarator") ??
       current.namedChildren.find((each) =>

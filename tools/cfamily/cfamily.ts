@@ -9,35 +9,45 @@
 import { z } from "zod";
 import { ToolError } from "../../security/errors.ts";
 import { withEol } from "../_text.ts";
-import { treeSitter } from "../_treesitter.ts";
 import { defineTool, type Tool } from "../tool.ts";
 import { encodeText } from "../_text.ts";
 import { type CSymbol, cSymbols, errorCount, flatten, parseWarnings } from "./_symbols.ts";
+import { bestErrors } from "./_parse.ts";
 import { findSymbol, lineOffsets, loadSource, wholeLines } from "./_load.ts";
 
 type Lang = "c" | "cpp";
 
 const LABEL: Record<Lang, string> = { c: "C", cpp: "C++" };
 
-/** The outline's shape (the same as the Python outline's). */
-export const OUTLINE_OUTPUT = z.object({
-  symbols: z.array(z.object({
+/** One outline entry: the same shape as the Python outline's. */
+export interface OutlineSymbol {
+  /** function, prototype, method, struct, union, enum, typedef, class, namespace (C/C++); function, class, method, field, interface, type, enum, namespace, object (TS/JS). */
+  kind: string;
+  /** Its name as written. */
+  name: string;
+  /** First line, 1-based. */
+  start_line: number;
+  /** Last line, 1-based. */
+  end_line: number;
+  /** Nested symbols. */
+  children: OutlineSymbol[];
+}
+
+const OUTLINE_ENTRY: z.ZodType<OutlineSymbol> = z.lazy(() =>
+  z.object({
     kind: z.string(),
     name: z.string(),
     start_line: z.number(),
     end_line: z.number(),
-    children: z.array(z.record(z.string(), z.unknown())),
-  })),
-  warnings: z.array(z.string()),
-});
+    children: z.array(OUTLINE_ENTRY),
+  })
+);
 
-interface OutlineSymbol {
-  kind: string;
-  name: string;
-  start_line: number;
-  end_line: number;
-  children: OutlineSymbol[];
-}
+/** The outline's shape (`symbols` as the Python outline's, plus parse warnings). */
+export const OUTLINE_OUTPUT = z.object({
+  symbols: z.array(OUTLINE_ENTRY),
+  warnings: z.array(z.string()).describe("Parse errors (in C/C++ usually macros); parsing went on"),
+});
 
 function outlineOf(symbols: readonly CSymbol[]): OutlineSymbol[] {
   return symbols.map((symbol) => ({
@@ -78,7 +88,17 @@ function outlineTool(lang: Lang): Tool {
     async run({ path }, ctx) {
       const source = await loadSource(ctx, path, lang);
       const symbols = outlineOf(cSymbols(source.tree));
-      const warnings = parseWarnings(source.tree);
+      const warnings = [
+        ...(source.masked
+          ? [
+            "parsed with #if/#ifdef directives blanked (as written it does not parse); where branches would unbalance braces, only the first is read",
+          ]
+          : []),
+        ...parseWarnings(source.tree),
+      ];
+      const errors = errorCount(source.tree);
+      const shown = warnings.filter((w) => w.startsWith("line ")).length;
+      if (errors > shown) warnings.push(`… ${errors - shown} more parse errors not listed`);
       const lines = outlineText(symbols);
       const text = [
         ...(lines.length ? lines : ["(no symbols)"]),
@@ -229,10 +249,7 @@ function updateTool(lang: Lang): Tool {
       }
       const updated = text.slice(0, start) + replacement + text.slice(end);
       if (!allow_syntax_errors) {
-        const check = await treeSitter(ctx).parseText(updated, lang);
-        const after = errorCount(check);
-        const where = parseWarnings(check, 3);
-        check.delete();
+        const { count: after, where } = await bestErrors(ctx, updated, lang);
         if (after > before) {
           throw new ToolError(
             "syntax_error",

@@ -1,7 +1,8 @@
 /**
  * TypeScript and JavaScript symbols from a tree-sitter tree: functions,
  * classes and their methods and fields, interfaces, type aliases, enums,
- * namespaces, and `const f = () => …` functions, with dotted names
+ * namespaces, `const f = () => …` functions and objects with methods
+ * (`const api = { get() {…} }`), with dotted names
  * (`Class.method`, `ns.f`). An `export` in front is part of the range.
  *
  * @module
@@ -11,7 +12,7 @@ import type { Node, Tree } from "web-tree-sitter";
 
 /** One symbol. */
 export interface JsSymbol {
-  /** function, class, method, field, interface, type, enum, namespace, variable. */
+  /** function, class, method, field, interface, type, enum, namespace, object. */
   kind: string;
   /** Its own name. */
   name: string;
@@ -78,6 +79,11 @@ function symbolsOf(node: Node, outer: Node, scope: string[]): JsSymbol[] {
         ) ?? null;
       return declaration ? symbolsOf(declaration, outer, scope) : [];
     }
+    case "ambient_declaration": {
+      // `declare class A {}`, `export declare enum E {}`, `declare namespace N {}` (.d.ts files)
+      const inner = node.namedChildren.find((each) => each && each.type !== "comment");
+      return inner ? symbolsOf(inner, outer, scope) : [];
+    }
     case "expression_statement": {
       const inner = node.namedChildren[0];
       return inner && (inner.type === "internal_module" || inner.type === "module")
@@ -105,16 +111,12 @@ function symbolsOf(node: Node, outer: Node, scope: string[]): JsSymbol[] {
       const children = body ? members(body, inner) : [];
       return one("class", name, node, outer, scope, children, body);
     }
-    case "interface_declaration":
-      return one(
-        "interface",
-        node.childForFieldName("name"),
-        node,
-        outer,
-        scope,
-        [],
-        node.childForFieldName("body"),
-      );
+    case "interface_declaration": {
+      const name = node.childForFieldName("name");
+      const body = node.childForFieldName("body");
+      const children = body && name ? members(body, [...scope, name.text]) : [];
+      return one("interface", name, node, outer, scope, children, body);
+    }
     case "type_alias_declaration":
       return one("type", node.childForFieldName("name"), node, outer, scope, [], null);
     case "enum_declaration":
@@ -158,6 +160,10 @@ function symbolsOf(node: Node, outer: Node, scope: string[]): JsSymbol[] {
               null,
             ),
           );
+        } else if (value.type === "object") {
+          // `const api = { get() {…}, put: async () => {…} }`: a module object with methods.
+          const methods = objectMethods(value, [...scope, name.text]);
+          if (methods.length) out.push(...one("object", name, node, outer, scope, methods, null));
         }
       }
       return out;
@@ -165,6 +171,25 @@ function symbolsOf(node: Node, outer: Node, scope: string[]): JsSymbol[] {
     default:
       return [];
   }
+}
+
+/** The methods of an object literal: `m() {}` and `m: function () {}` / `m: () => {}`. */
+function objectMethods(object: Node, scope: string[]): JsSymbol[] {
+  const out: JsSymbol[] = [];
+  for (const member of object.namedChildren) {
+    if (member?.type === "method_definition") {
+      const name = member.childForFieldName("name");
+      out.push(...one("method", name, member, member, scope, [], member.childForFieldName("body")));
+    } else if (member?.type === "pair") {
+      const value = member.childForFieldName("value");
+      const key = member.childForFieldName("key");
+      if (!value || !FUNCTION_VALUES.has(value.type) || key?.type !== "property_identifier") {
+        continue;
+      }
+      out.push(...one("method", key, member, member, scope, [], value.childForFieldName("body")));
+    }
+  }
+  return out;
 }
 
 function members(body: Node, scope: string[]): JsSymbol[] {

@@ -13,7 +13,7 @@ import { type Grammar, grammarForPath, treeSitter } from "../_treesitter.ts";
 import { defineTool, type Tool } from "../tool.ts";
 import { errorCount, parseWarnings } from "../cfamily/_symbols.ts";
 import { findSymbol, lineOffsets, loadSource, wholeLines } from "../cfamily/_load.ts";
-import { OUTLINE_OUTPUT } from "../cfamily/cfamily.ts";
+import { OUTLINE_OUTPUT, type OutlineSymbol } from "../cfamily/cfamily.ts";
 import { flattenJs, type JsSymbol, jsSymbols } from "./_symbols.ts";
 
 const PATH = z.string().min(1).describe(
@@ -32,14 +32,6 @@ function grammarOf(path: string): Grammar {
     );
   }
   return grammar;
-}
-
-interface OutlineSymbol {
-  kind: string;
-  name: string;
-  start_line: number;
-  end_line: number;
-  children: OutlineSymbol[];
 }
 
 function outlineOf(symbols: readonly JsSymbol[]): OutlineSymbol[] {

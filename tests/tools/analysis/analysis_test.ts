@@ -56,6 +56,38 @@ Deno.test("get_file_summary summarizes Python, TOML, Markdown, C and TypeScript"
   assertEquals(c.includes, ["#include <stdio.h>"]);
   assertEquals(c.types, ["struct S (line 2)"]);
   assertEquals(c.functions, ["f (prototype) (line 3)", "g (line 4)"]);
+  await Deno.writeTextFile(
+    `${root.path}/notes.txt`,
+    Array.from({ length: 12 }, (_, i) => `line ${i + 1}`).join("\n") + "\n",
+  );
+  const notes = await host.call("get_file_summary", { path: "notes.txt" });
+  assertEquals(notes.structuredContent, {
+    path: "notes.txt",
+    kind: "text",
+    lines: 12,
+    bytes: 12 * 7 + 3 * 1,
+    sections: { "first lines": Array.from({ length: 10 }, (_, i) => `line ${i + 1}`) },
+  });
+  await Deno.writeFile(`${root.path}/blob.bin`, new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0, 1, 2]));
+  assertMatch(
+    textOf(await host.call("get_file_summary", { path: "blob.bin" })),
+    /^blob\.bin: binary/,
+  );
+  const napi = [...Deno.readDirSync(`${REPO}node_modules/.deno`)]
+    .map((dir) => `${REPO}node_modules/.deno/${dir.name}/node_modules/node-addon-api/napi-inl.h`)
+    .find((path) => {
+      try {
+        return Deno.statSync(path).isFile;
+      } catch {
+        return false;
+      }
+    })!;
+  await Deno.copyFile(napi, `${root.path}/napi-inl.h`);
+  const header = await host.call("get_file_summary", { path: "napi-inl.h" });
+  assertEquals((header.structuredContent as { kind: string }).kind, "cpp", "a C++ .h header");
+  const cpp = (header.structuredContent as { sections: Record<string, string[]> }).sections;
+  assert(cpp.functions!.some((f) => f.endsWith("Env::Global (line 644)")), cpp.functions!.join());
+  assert(cpp.types!.some((t) => t.startsWith("namespace Napi ")), cpp.types!.join());
   const ts = await sections("registry.ts");
   assert(ts.imports!.some((i) => i.includes('from "zod"')));
   assert(ts.exports!.some((e) => e.startsWith("class Registry")));
@@ -123,8 +155,172 @@ Deno.test("derive_code_path follows calls across files, marks cycles, and says i
     /^ambiguous_match: .*other\.ts/,
   );
   assertMatch(textOf(await host.call("derive_code_path", { target: "nope" })), /^not_found: /);
+  await Deno.writeTextFile(
+    `${root.path}/shapes.ts`,
+    "class Shape {\n  constructor() {\n    init();\n  }\n}\nconst init = () => {};\nexport function build() {\n  return new Shape();\n}\n",
+  );
+  const built = await host.call("derive_code_path", { target: "build" });
+  assertEquals(
+    (built.structuredContent as { edges: Array<{ from: string; to: string; call_site: string }> })
+      .edges.map((e) => `${e.from} -> ${e.to} @ ${e.call_site}`),
+    ["build -> Shape.constructor @ shapes.ts:8", "Shape.constructor -> init @ shapes.ts:3"],
+    "`new Shape()` reaches its constructor; a const arrow function is a definition",
+  );
   const ts = await host.call("derive_code_path", { target: "other.ts:main" });
   assertEquals((ts.structuredContent as { edges: Array<{ to: string }> }).edges.map((e) => e.to), [
     "helper",
   ]);
+});
+
+interface Edge {
+  from: string;
+  to: string;
+  call_site: string;
+  defined_at: string;
+  depth: number;
+  cycle: boolean;
+}
+
+async function pythonStdlib(): Promise<string> {
+  const output = await new Deno.Command("python3", {
+    args: ["-c", "import sysconfig;print(sysconfig.get_paths()['stdlib'])"],
+  }).output();
+  return new TextDecoder().decode(output.stdout).trim();
+}
+
+async function copyTree(from: string, to: string, test: (name: string) => boolean): Promise<void> {
+  await Deno.mkdir(to, { recursive: true });
+  for (const entry of Deno.readDirSync(from)) {
+    if (entry.isFile && test(entry.name)) {
+      await Deno.copyFile(`${from}/${entry.name}`, `${to}/${entry.name}`);
+    }
+  }
+}
+
+Deno.test("derive_code_path on real Python, TypeScript and C: every edge points at a real call and a real definition", async (t) => {
+  await using root = await tempDir();
+  const stdlib = await pythonStdlib();
+  await copyTree(`${stdlib}/json`, `${root.path}/json`, (name) => name.endsWith(".py"));
+  await copyTree(`${REPO}tools`, `${root.path}/ts/tools`, (name) => name.endsWith(".ts"));
+  await copyTree(
+    `${REPO}tools/files`,
+    `${root.path}/ts/tools/files`,
+    (name) => name.endsWith(".ts"),
+  );
+  await copyTree(`${REPO}security`, `${root.path}/ts/security`, (name) => name.endsWith(".ts"));
+  const scanner = [...Deno.readDirSync(`${REPO}node_modules/.deno`)]
+    .map((dir) =>
+      `${REPO}node_modules/.deno/${dir.name}/node_modules/tree-sitter-python/src/scanner.c`
+    )
+    .find((path) => {
+      try {
+        return Deno.statSync(path).isFile;
+      } catch {
+        return false;
+      }
+    })!;
+  await Deno.mkdir(`${root.path}/c`);
+  await Deno.copyFile(scanner, `${root.path}/c/scanner.c`);
+  await using host = await testHost({ roots: [root.path] });
+
+  /** The line `file:line` names, from the copies. */
+  const lineAt = (where: string) => {
+    const [file, line] = where.split(":");
+    return Deno.readTextFileSync(`${root.path}/${file}`).split(
+      "\n",
+    )[Number(line!.split("-")[0]) - 1]!;
+  };
+  const trace = async (target: string, max_depth = 3) => {
+    const result = await host.call("derive_code_path", { target, max_depth });
+    assertFalse(result.isError, textOf(result));
+    const edges = (result.structuredContent as { edges: Edge[] }).edges;
+    for (const edge of edges) {
+      const callee = edge.to.split(".").at(-1)!;
+      const name = callee === "__init__" || callee === "constructor"
+        ? edge.to.split(".").at(-2)!
+        : callee;
+      assertMatch(
+        lineAt(edge.call_site),
+        new RegExp(`\\b${name}\\b`),
+        `call site of ${JSON.stringify(edge)}`,
+      );
+      assertStringIncludes(
+        Deno.readTextFileSync(`${root.path}/${edge.defined_at.split(":")[0]}`).split("\n")
+          .slice(Number(edge.defined_at.split(":")[1]!.split("-")[0]) - 1).slice(0, 4).join("\n"),
+        callee,
+        `definition of ${JSON.stringify(edge)}`,
+      );
+      assert(edge.depth >= 1 && edge.depth <= max_depth);
+    }
+    return { edges, text: textOf(result) };
+  };
+
+  await t.step("json.dumps reaches JSONEncoder.encode and iterencode", async () => {
+    const { edges, text } = await trace("json/__init__.py:dumps");
+    const pairs = edges.map((e) => `${e.from} -> ${e.to}`);
+    assert(pairs.includes("dumps -> JSONEncoder.encode"), pairs.join("; "));
+    assert(pairs.includes("JSONEncoder.encode -> JSONEncoder.iterencode"), pairs.join("; "));
+    assertStringIncludes(text, "heuristic");
+  });
+
+  await t.step("Registry.call in this repository's TypeScript", async () => {
+    const { edges } = await trace("Registry.call", 2);
+    assert(edges.length >= 3, `${edges.length} edges`);
+    assert(edges.every((e) => e.call_site.startsWith("ts/tools/registry.ts:") || e.depth > 1));
+  });
+
+  await t.step("the tree-sitter Python scanner's entry point in C", async () => {
+    const { edges } = await trace("tree_sitter_python_external_scanner_scan", 2);
+    const callees = new Set(edges.map((e) => e.to));
+    assert(callees.has("advance") || callees.has("skip"), [...callees].join(", "));
+  });
+});
+
+Deno.test("derive_code_path is bounded, reports progress on long scans, and honours cancellation", async (t) => {
+  await using root = await tempDir();
+  // 600 modules: hub() calls 400 functions; chain_i calls chain_{i+1}.
+  const hub = ["def hub():", ...Array.from({ length: 400 }, (_, i) => `    leaf_${i}()`), ""].join(
+    "\n",
+  );
+  await Deno.writeTextFile(`${root.path}/hub.py`, hub);
+  for (let i = 0; i < 600; i++) {
+    const dir = `${root.path}/pkg${i % 10}`;
+    await Deno.mkdir(dir, { recursive: true });
+    await Deno.writeTextFile(
+      `${dir}/m${i}.py`,
+      `def leaf_${i}():\n    return ${i}\n\n\ndef chain_${i}():\n    return chain_${i + 1}()\n`,
+    );
+  }
+  await using host = await testHost({ roots: [root.path] });
+
+  await t.step("a fan-out past the edge limit is cut with a note", async () => {
+    const progress: number[] = [];
+    const result = await host.call("derive_code_path", { target: "hub" }, {
+      onProgress: (done) => progress.push(done),
+    });
+    const data = result.structuredContent as {
+      edges: Edge[];
+      truncated: boolean;
+      files_scanned: number;
+    };
+    assertEquals(data.files_scanned, 601);
+    assert(data.truncated);
+    assertEquals(data.edges.length, 300);
+    assertMatch(textOf(result), /\[cut at 300 edges: lower max_depth or narrow path\]$/);
+    assert(progress.length >= 3, `progress reports: ${progress.length}`);
+  });
+
+  await t.step("depth is bounded", async () => {
+    const result = await host.call("derive_code_path", { target: "chain_0", max_depth: 4 });
+    const edges = (result.structuredContent as { edges: Edge[] }).edges;
+    assertEquals(edges.map((e) => e.to), ["chain_1", "chain_2", "chain_3", "chain_4"]);
+    assertEquals(edges.map((e) => e.depth), [1, 2, 3, 4]);
+  });
+
+  await t.step("a cancelled scan stops", async () => {
+    const controller = new AbortController();
+    const pending = host.call("derive_code_path", { target: "hub" }, { signal: controller.signal });
+    setTimeout(() => controller.abort(), 20);
+    assertMatch(textOf(await pending), /^cancelled: /);
+  });
 });
