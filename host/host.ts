@@ -192,7 +192,7 @@ export async function createHost(options: HostOptions = {}): Promise<Host> {
   const close = async () => {
     pool.close();
     await Promise.all(upstreams.map((upstream) => upstream.close()));
-    await flush();
+    await log?.close();
     await anchors.flush();
     await sinksReady;
     await efferent?.close();

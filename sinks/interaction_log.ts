@@ -135,7 +135,8 @@ export class InteractionLog {
   #queueDay: string | undefined;
   #writing: Promise<void> = Promise.resolve();
   #lastPruned = "";
-  #checkedDay = "";
+  #open: { day: string; file: Deno.FsFile; torn: boolean } | undefined;
+  #encoder = new TextEncoder();
 
   /** @param options Where, how long, what to hide. */
   constructor(options: InteractionLogOptions) {
@@ -261,28 +262,38 @@ export class InteractionLog {
     const data = this.#queue.join("");
     const day = this.#queueDay!;
     this.#queue = [];
-    this.#writing = this.#writing.then(async () => {
-      try {
-        const file = await Deno.open(`${this.dir}/${day}.jsonl`, {
+    try {
+      // One handle per day, kept open: opening the file for every batch cost more than the call.
+      if (this.#open?.day !== day) {
+        this.#open?.file.close();
+        this.#open = undefined;
+        const file = Deno.openSync(`${this.dir}/${day}.jsonl`, {
           read: true,
           append: true,
           create: true,
         });
-        try {
-          // A line torn by a crash stays alone on its line: the first append of a day ends it.
-          const torn = day !== this.#checkedDay && !(await endsWithNewline(file));
-          this.#checkedDay = day;
-          const bytes = new TextEncoder().encode(torn ? `\n${data}` : data);
-          let offset = 0;
-          while (offset < bytes.length) offset += await file.write(bytes.subarray(offset));
-        } finally {
-          file.close();
-        }
-        if (day !== this.#lastPruned) await this.#prune(day);
-      } catch {
-        // The log must never break a call; a failed append loses only these lines.
+        this.#open = { day, file, torn: !endsWithNewlineSync(file) };
       }
-    });
+      // A line torn by a crash stays alone on its line: the first append of a day ends it.
+      const bytes = this.#encoder.encode(this.#open.torn ? `\n${data}` : data);
+      this.#open.torn = false;
+      let offset = 0;
+      while (offset < bytes.length) offset += this.#open.file.writeSync(bytes.subarray(offset));
+    } catch {
+      // The log must never break a call; a failed append loses only these lines.
+      this.#open?.file.close();
+      this.#open = undefined;
+    }
+    if (day !== this.#lastPruned) {
+      this.#writing = this.#writing.then(() => this.#prune(day)).catch(() => {});
+    }
+  }
+
+  /** Close the day file (after a last flush). */
+  async close(): Promise<void> {
+    await this.flush();
+    this.#open?.file.close();
+    this.#open = undefined;
   }
 
   async #prune(today: string): Promise<void> {
@@ -319,12 +330,12 @@ export function outcomeOf(result: LoggedResult): string {
 }
 
 /** Whether an open file is empty or ends with a newline. */
-async function endsWithNewline(file: Deno.FsFile): Promise<boolean> {
-  const size = (await file.stat()).size;
+function endsWithNewlineSync(file: Deno.FsFile): boolean {
+  const size = file.statSync().size;
   if (size === 0) return true;
-  await file.seek(size - 1, Deno.SeekMode.Start);
+  file.seekSync(size - 1, Deno.SeekMode.Start);
   const last = new Uint8Array(1);
-  await file.read(last);
+  file.readSync(last);
   return last[0] === 0x0a;
 }
 
