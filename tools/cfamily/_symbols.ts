@@ -12,7 +12,7 @@ import type { Node, Tree } from "web-tree-sitter";
 
 /** One symbol. */
 export interface CSymbol {
-  /** function, prototype, method, struct, union, enum, typedef, class, namespace. */
+  /** function, prototype, method, struct, union, enum, typedef, class, namespace, field. */
   kind: string;
   /** The name as written (`f`, `A::f` for an out-of-line definition). */
   name: string;
@@ -32,6 +32,8 @@ export interface CSymbol {
   bodyIndex: number | undefined;
   /** Nested symbols. */
   children: CSymbol[];
+  /** A C++ class's or struct's base classes as written (`public Shape`). */
+  bases?: string;
 }
 
 /**
@@ -113,8 +115,15 @@ function collect(node: Node, scope: string[], inClass: boolean): CSymbol[] {
   for (const child of node.namedChildren) {
     if (!child) continue;
     const found = symbolOf(child, child, scope, inClass);
-    if (found) out.push(found);
-    else if (CONTAINERS.has(child.type) || child.type === "linkage_specification") {
+    if (!found && inClass && child.type === "field_declaration") {
+      out.push(...fieldsOf(child, scope));
+      continue;
+    }
+    if (found) {
+      const tag = child.type === "type_definition" ? typedefTag(child, scope) : undefined;
+      if (tag) out.push(tag);
+      out.push(found);
+    } else if (CONTAINERS.has(child.type) || child.type === "linkage_specification") {
       const body = child.type === "linkage_specification" ? child.childForFieldName("body") : child;
       if (body) out.push(...collect(body, scope, inClass));
     }
@@ -155,7 +164,11 @@ function symbolOf(node: Node, outer: Node, scope: string[], inClass: boolean): C
       const kind = node.type.replace("_specifier", "");
       const inner = [...scope, name.text];
       const children = kind === "enum" ? [] : collect(body, inner, true);
-      return make(kind, name, outer, scope, body.startIndex, children);
+      const bases = node.namedChildren.find((each) => each?.type === "base_class_clause");
+      return {
+        ...make(kind, name, outer, scope, body.startIndex, children),
+        ...(bases ? { bases: tidy(bases.text.replace(/^:\s*/, "")) } : {}),
+      };
     }
     case "namespace_definition": {
       const name = node.childForFieldName("name");
@@ -183,6 +196,42 @@ function symbolOf(node: Node, outer: Node, scope: string[], inClass: boolean): C
     default:
       return undefined;
   }
+}
+
+/**
+ * The data members a struct, union or class declares (`int x, y;` is two),
+ * as `field` symbols: outline entries, not names to look up.
+ */
+function fieldsOf(node: Node, scope: string[]): CSymbol[] {
+  return node.childrenForFieldName("declarator").flatMap((declarator) => {
+    const name = declaratorName(declarator);
+    return name ? [make("field", name, node, scope, undefined, [])] : [];
+  });
+}
+
+/**
+ * The symbols a name can be looked up among: every symbol but data members
+ * (a member named like a function would make the function ambiguous).
+ *
+ * @param tree The tree.
+ * @returns The flat list, fields left out.
+ */
+export function lookupSymbols(tree: Tree): CSymbol[] {
+  return flatten(cSymbols(tree)).filter((symbol) => symbol.kind !== "field");
+}
+
+/**
+ * The tag of `typedef struct point {…} point_t;`: `point` is a symbol of its
+ * own (so `struct point` can be asked for by name), covering the whole typedef.
+ * Its members stay the typedef's children.
+ */
+function typedefTag(node: Node, scope: string[]): CSymbol | undefined {
+  const type = node.childForFieldName("type");
+  if (!type || !/^(struct|union|enum|class)_specifier$/.test(type.type)) return undefined;
+  const name = type.childForFieldName("name");
+  const body = type.childForFieldName("body");
+  if (!name || !body || name.type !== "type_identifier") return undefined;
+  return make(type.type.replace("_specifier", ""), name, node, scope, body.startIndex, []);
 }
 
 /** A name: a node, or text made from several (`operator bool`). */

@@ -11,7 +11,14 @@ import { ToolError } from "../../security/errors.ts";
 import { withEol } from "../_text.ts";
 import { defineTool, type Tool } from "../tool.ts";
 import { encodeText } from "../_text.ts";
-import { type CSymbol, cSymbols, errorCount, flatten, parseWarnings } from "./_symbols.ts";
+import {
+  type CSymbol,
+  cSymbols,
+  errorCount,
+  flatten,
+  lookupSymbols,
+  parseWarnings,
+} from "./_symbols.ts";
 import { bestErrors } from "./_parse.ts";
 import { findSymbol, lineOffsets, loadSource, wholeLines } from "./_load.ts";
 
@@ -31,6 +38,8 @@ export interface OutlineSymbol {
   end_line: number;
   /** Nested symbols. */
   children: OutlineSymbol[];
+  /** C++ base classes as written (`public Shape`), when there are any. */
+  bases?: string | undefined;
 }
 
 const OUTLINE_ENTRY: z.ZodType<OutlineSymbol> = z.lazy(() =>
@@ -40,6 +49,7 @@ const OUTLINE_ENTRY: z.ZodType<OutlineSymbol> = z.lazy(() =>
     start_line: z.number(),
     end_line: z.number(),
     children: z.array(OUTLINE_ENTRY),
+    bases: z.string().optional().describe("C++ base classes as written"),
   })
 );
 
@@ -56,14 +66,15 @@ function outlineOf(symbols: readonly CSymbol[]): OutlineSymbol[] {
     start_line: symbol.start_line,
     end_line: symbol.end_line,
     children: outlineOf(symbol.children),
+    ...(symbol.bases ? { bases: symbol.bases } : {}),
   }));
 }
 
 function outlineText(symbols: readonly OutlineSymbol[], depth = 0): string[] {
   return symbols.flatMap((symbol) => [
-    `${"  ".repeat(depth)}[${symbol.kind[0]!.toUpperCase()}${
-      symbol.kind.slice(1)
-    }] ${symbol.name} (Lines ${symbol.start_line}-${symbol.end_line})`,
+    `${"  ".repeat(depth)}[${symbol.kind[0]!.toUpperCase()}${symbol.kind.slice(1)}] ${symbol.name}${
+      symbol.bases ? ` : ${symbol.bases}` : ""
+    } (Lines ${symbol.start_line}-${symbol.end_line})`,
     ...outlineText(symbol.children, depth + 1),
   ]);
 }
@@ -80,7 +91,9 @@ function outlineTool(lang: Lang): Tool {
   return defineTool({
     name: `ts_${lang}_get_code_outline`,
     description: `Outline a ${LABEL[lang]} file: every ${
-      lang === "cpp" ? "namespace, class, struct, method, " : "struct, union, enum, typedef, "
+      lang === "cpp"
+        ? "namespace, class (with its bases), struct, method, data member, "
+        : "struct, union, enum, typedef, struct member, "
     }function definition and prototype with its line range, nested, as \`[Kind] Name (Lines X-Y)\`. Parse errors (usually macros) are listed as warnings. Use it to find what to read with ts_${lang}_get_definition.`,
     input: z.object({ path: PATH }),
     output: OUTLINE_OUTPUT,
@@ -159,7 +172,7 @@ function definitionTool(lang: Lang): Tool {
     async run({ path, name }, ctx) {
       const source = await loadSource(ctx, path, lang);
       const symbol = findSymbol(
-        flatten(cSymbols(source.tree)),
+        lookupSymbols(source.tree),
         name,
         "::",
         source.resolved.display,
@@ -196,7 +209,7 @@ function signatureTool(lang: Lang): Tool {
     async run({ path, name }, ctx) {
       const source = await loadSource(ctx, path, lang);
       const symbol = findSymbol(
-        flatten(cSymbols(source.tree)),
+        lookupSymbols(source.tree),
         name,
         "::",
         source.resolved.display,
@@ -231,7 +244,7 @@ function updateTool(lang: Lang): Tool {
       const source = await loadSource(ctx, path, lang);
       const before = errorCount(source.tree);
       const symbol = findSymbol(
-        flatten(cSymbols(source.tree)),
+        lookupSymbols(source.tree),
         name,
         "::",
         source.resolved.display,

@@ -294,7 +294,9 @@ Deno.test("C++: outline kinds, Class::method, namespaces and out-of-line definit
       const result = await host.call("ts_cpp_get_code_outline", { path: "geometry.cpp" });
       const text = textOf(result);
       assertStringIncludes(text, "[Namespace] geo (Lines 6-55)");
-      assertStringIncludes(text, "  [Class] Circle (Lines 20-29)");
+      assertStringIncludes(text, "  [Class] Circle : public Shape (Lines 20-29)");
+      assertStringIncludes(text, "    [Field] r_ (Lines 28-28)");
+      assertStringIncludes(text, "  [Struct] Point (Lines 8-11)\n    [Field] x (Lines 9-9)");
       assertStringIncludes(text, "    [Prototype] area (Lines 24-24)");
       assertStringIncludes(text, "  [Method] Circle::area (Lines 46-48)");
       assertStringIncludes(text, "  [Function] clamp (Lines 31-34)");
@@ -302,6 +304,13 @@ Deno.test("C++: outline kinds, Class::method, namespaces and out-of-line definit
       assertStringIncludes(text, "[Function] count_shapes (Lines 59-61)");
       const symbols = (result.structuredContent as { symbols: Outline[] }).symbols;
       assertEquals(symbols.map((s) => s.kind), ["namespace", "prototype", "function"]);
+      const circle = symbols[0]!.children.find((s) => s.name === "Circle") as
+        & Outline
+        & { bases?: string };
+      assertEquals(circle.bases, "public Shape");
+      // A data member is in the outline, not in the way of looking up a method.
+      const r = await host.call("ts_cpp_get_definition", { path: "geometry.cpp", name: "r_" });
+      assertMatch(textOf(r), /^not_found: /);
     },
   );
 
@@ -390,6 +399,7 @@ Deno.test("C/C++ updates: a definition's own text leaves the file byte-identical
       s,
     ) => s.name);
     assert(names.length >= 5, `${path}: ${names.length} definitions`);
+    let rewritten = 0;
     for (
       const name of names.filter((each, i) => names.indexOf(each) === i && !each.includes("~"))
         .slice(0, 12)
@@ -403,7 +413,9 @@ Deno.test("C/C++ updates: a definition's own text leaves the file byte-identical
         new_content: source,
       });
       assertFalse(updated.isError, textOf(updated));
+      rewritten++;
     }
+    assert(rewritten >= 5, `${path}: only ${rewritten} definitions rewritten`);
     assertEquals(
       await Deno.readFile(`${root.path}/${path}`),
       before,
@@ -479,4 +491,62 @@ Deno.test("C conditionals: a branch that re-opens a body is read once, balanced 
   });
   assertFalse(same.isError, textOf(same));
   assertEquals(await Deno.readFile(`${root.path}/cond.c`), before);
+});
+
+Deno.test("C kinds: struct, union, enum, typedef with its tag, prototype and definition; macro errors are warnings", async () => {
+  await using root = await tempDir();
+  await Deno.writeTextFile(
+    `${root.path}/kinds.c`,
+    [
+      "#include <stddef.h>",
+      "typedef struct point {",
+      "  int x, y;",
+      "} point_t;",
+      "union number { int i; double d; };",
+      "enum color { RED, GREEN };",
+      "int add(int a, int b);",
+      "int add(int a, int b) {",
+      "  return a + b;",
+      "}",
+      "BROKEN_MACRO(",
+      "int after(void) { return 0; }",
+      "",
+    ].join("\n"),
+  );
+  await using host = await testHost({ roots: [root.path] });
+  const result = await host.call("ts_c_get_code_outline", { path: "kinds.c" });
+  assertFalse(result.isError, textOf(result));
+  const data = result.structuredContent as { symbols: Outline[]; warnings: string[] };
+  const flat = (list: Outline[]): string[] =>
+    list.flatMap((s) => [`${s.kind} ${s.name} ${s.start_line}-${s.end_line}`, ...flat(s.children)]);
+  const seen = flat(data.symbols);
+  for (
+    const want of [
+      "struct point 2-4",
+      "typedef point_t 2-4",
+      "field x 3-3",
+      "field y 3-3",
+      "field d 5-5",
+      "union number 5-5",
+      "enum color 6-6",
+      "prototype add 7-7",
+      "function add 8-10",
+    ]
+  ) assert(seen.includes(want), `${want} in ${seen.join(", ")}`);
+  assert(data.warnings.length >= 1, "the stray macro is a warning");
+  assertStringIncludes(textOf(result), "[Function] add (Lines 8-10)");
+  // The tag and the typedef both find the whole typedef; `add` finds the definition.
+  for (const name of ["point", "point_t"]) {
+    const got = await host.call("ts_c_get_definition", { path: "kinds.c", name });
+    assertEquals(
+      (got.structuredContent as { source: string }).source,
+      "typedef struct point {\n  int x, y;\n} point_t;\n",
+    );
+  }
+  const add = await host.call("ts_c_get_definition", { path: "kinds.c", name: "add" });
+  assertEquals((add.structuredContent as { start_line: number }).start_line, 8);
+  assertMatch(
+    textOf(await host.call("ts_c_get_definition", { path: "kinds.c", name: "pointy" })),
+    /^not_found: [^]*point/,
+  );
 });
