@@ -8,9 +8,9 @@
 import type { Tree } from "web-tree-sitter";
 import { ToolError } from "../../security/errors.ts";
 import type { ResolvedPath } from "../../security/resolver.ts";
-import { decodeText, type TextFile } from "../_text.ts";
+import { decodeText, type TextFile, withEol } from "../_text.ts";
 import { type Grammar, treeSitter } from "../_treesitter.ts";
-import type { ToolContext } from "../tool.ts";
+import type { ToolContext, ToolResult } from "../tool.ts";
 import { parseC } from "./_parse.ts";
 
 /** A parsed source file. */
@@ -139,4 +139,59 @@ export function lineOffsets(text: string): number[] {
   for (let i = text.indexOf("\n"); i >= 0; i = text.indexOf("\n", i + 1)) offsets.push(i + 1);
   if (offsets.at(-1) !== text.length) offsets.push(text.length);
   return offsets;
+}
+
+/** What a definition's result needs of a symbol. */
+export interface Defined extends Named {
+  /** Its last line. */
+  end_line: number;
+}
+
+/**
+ * The result of a get-definition tool: the symbol's whole lines.
+ *
+ * @param source The parsed file.
+ * @param symbol The symbol found.
+ * @returns Text with a header, and `{name, kind, start_line, end_line, source}`.
+ */
+export function definitionResult(source: LoadedSource, symbol: Defined): ToolResult {
+  const text = wholeLines(source.file.text, symbol.start_line, symbol.end_line);
+  const where = `${source.resolved.display}:${symbol.start_line}-${symbol.end_line}`;
+  return {
+    content: [{ type: "text", text: `${where} ${symbol.qualified}\n${text}` }],
+    structuredContent: {
+      name: symbol.qualified,
+      kind: symbol.kind,
+      start_line: symbol.start_line,
+      end_line: symbol.end_line,
+      source: text,
+    },
+  };
+}
+
+/**
+ * The file's text with a symbol's whole lines replaced by new content, in
+ * the file's line endings (a final line ending added when the old lines had one).
+ *
+ * @param source The parsed file.
+ * @param symbol The symbol to replace.
+ * @param newContent The new lines.
+ * @returns The new text.
+ */
+export function spliceDefinition(
+  source: LoadedSource,
+  symbol: Defined,
+  newContent: string,
+): string {
+  const text = source.file.text;
+  const offsets = lineOffsets(text);
+  const start = offsets[symbol.start_line - 1]!;
+  const end = offsets[symbol.end_line] ?? text.length;
+  let replacement = withEol(newContent, source.file.eol);
+  if (
+    replacement.length > 0 && !/[\r\n]$/.test(replacement) && /[\r\n]$/.test(text.slice(start, end))
+  ) {
+    replacement += source.file.eol;
+  }
+  return text.slice(0, start) + replacement + text.slice(end);
 }

@@ -8,7 +8,6 @@
 
 import { z } from "zod";
 import { ToolError } from "../../security/errors.ts";
-import { withEol } from "../_text.ts";
 import { defineTool, type Tool } from "../tool.ts";
 import { encodeText } from "../_text.ts";
 import {
@@ -20,7 +19,7 @@ import {
   parseWarnings,
 } from "./_symbols.ts";
 import { bestErrors } from "./_parse.ts";
-import { findSymbol, lineOffsets, loadSource, wholeLines } from "./_load.ts";
+import { definitionResult, findSymbol, loadSource, spliceDefinition } from "./_load.ts";
 
 type Lang = "c" | "cpp";
 
@@ -177,21 +176,7 @@ function definitionTool(lang: Lang): Tool {
         "::",
         source.resolved.display,
       );
-      const text = wholeLines(source.file.text, symbol.start_line, symbol.end_line);
-      return {
-        content: [{
-          type: "text",
-          text:
-            `${source.resolved.display}:${symbol.start_line}-${symbol.end_line} ${symbol.qualified}\n${text}`,
-        }],
-        structuredContent: {
-          name: symbol.qualified,
-          kind: symbol.kind,
-          start_line: symbol.start_line,
-          end_line: symbol.end_line,
-          source: text,
-        },
-      };
+      return definitionResult(source, symbol);
     },
   });
 }
@@ -250,17 +235,7 @@ function updateTool(lang: Lang): Tool {
         source.resolved.display,
       );
       const text = source.file.text;
-      const offsets = lineOffsets(text);
-      const start = offsets[symbol.start_line - 1]!;
-      const end = offsets[symbol.end_line] ?? text.length;
-      let replacement = withEol(new_content, source.file.eol);
-      if (
-        replacement.length > 0 && !/[\r\n]$/.test(replacement) &&
-        /[\r\n]$/.test(text.slice(start, end))
-      ) {
-        replacement += source.file.eol;
-      }
-      const updated = text.slice(0, start) + replacement + text.slice(end);
+      const updated = spliceDefinition(source, symbol, new_content);
       if (!allow_syntax_errors) {
         const { count: after, where } = await bestErrors(ctx, updated, lang);
         if (after > before) {

@@ -8,11 +8,11 @@
 
 import { z } from "zod";
 import { ToolError } from "../../security/errors.ts";
-import { encodeText, withEol } from "../_text.ts";
+import { encodeText } from "../_text.ts";
 import { type Grammar, grammarForPath, treeSitter } from "../_treesitter.ts";
 import { defineTool, type Tool } from "../tool.ts";
 import { errorCount, parseWarnings } from "../cfamily/_symbols.ts";
-import { findSymbol, lineOffsets, loadSource, wholeLines } from "../cfamily/_load.ts";
+import { definitionResult, findSymbol, loadSource, spliceDefinition } from "../cfamily/_load.ts";
 import { OUTLINE_OUTPUT, type OutlineSymbol } from "../cfamily/cfamily.ts";
 import { flattenJs, type JsSymbol, jsSymbols } from "./_symbols.ts";
 
@@ -127,21 +127,7 @@ export const tsJsGetDefinition: Tool = defineTool({
       ".",
       source.resolved.display,
     );
-    const text = wholeLines(source.file.text, symbol.start_line, symbol.end_line);
-    return {
-      content: [{
-        type: "text",
-        text:
-          `${source.resolved.display}:${symbol.start_line}-${symbol.end_line} ${symbol.qualified}\n${text}`,
-      }],
-      structuredContent: {
-        name: symbol.qualified,
-        kind: symbol.kind,
-        start_line: symbol.start_line,
-        end_line: symbol.end_line,
-        source: text,
-      },
-    };
+    return definitionResult(source, symbol);
   },
 });
 
@@ -173,17 +159,7 @@ export const tsJsUpdateDefinition: Tool = defineTool({
       source.resolved.display,
     );
     const text = source.file.text;
-    const offsets = lineOffsets(text);
-    const start = offsets[symbol.start_line - 1]!;
-    const end = offsets[symbol.end_line] ?? text.length;
-    let replacement = withEol(new_content, source.file.eol);
-    if (
-      replacement.length > 0 && !/[\r\n]$/.test(replacement) &&
-      /[\r\n]$/.test(text.slice(start, end))
-    ) {
-      replacement += source.file.eol;
-    }
-    const updated = text.slice(0, start) + replacement + text.slice(end);
+    const updated = spliceDefinition(source, symbol, new_content);
     if (!allow_syntax_errors) {
       const check = await treeSitter(ctx).parseText(updated, grammar);
       const after = errorCount(check);
