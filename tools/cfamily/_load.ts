@@ -8,7 +8,7 @@
 import type { Tree } from "web-tree-sitter";
 import { ToolError } from "../../security/errors.ts";
 import type { ResolvedPath } from "../../security/resolver.ts";
-import { decodeText, type TextFile, withEol } from "../_text.ts";
+import { decodeText, encodeText, type TextFile, withEol } from "../_text.ts";
 import { type Grammar, treeSitter } from "../_treesitter.ts";
 import type { ToolContext, ToolResult } from "../tool.ts";
 import { parseC } from "./_parse.ts";
@@ -194,4 +194,45 @@ export function spliceDefinition(
     replacement += source.file.eol;
   }
   return text.slice(0, start) + replacement + text.slice(end);
+}
+
+/**
+ * Write an updated definition: refused when the result has more parse errors
+ * than the file had (unless no check is given), written atomically in the
+ * file's own encoding otherwise.
+ *
+ * @param ctx The tool context.
+ * @param source The parsed file as it was.
+ * @param symbol The symbol replaced.
+ * @param updated The file's new text.
+ * @param before The file's parse errors before.
+ * @param check Counts the new text's parse errors (and says where); omitted with allow_syntax_errors.
+ * @returns What was done, for the model.
+ * @throws {ToolError} `syntax_error` when the result has new parse errors.
+ */
+export async function writeDefinition(
+  ctx: ToolContext,
+  source: LoadedSource,
+  symbol: Defined,
+  updated: string,
+  before: number,
+  check: (() => Promise<{ count: number; where: string[] }>) | undefined,
+): Promise<string> {
+  if (check) {
+    const { count, where } = await check();
+    if (count > before) {
+      throw new ToolError(
+        "syntax_error",
+        `Cannot update "${symbol.qualified}": the result has ${
+          count - before
+        } new parse error(s) (${
+          where.join("; ")
+        }); fix new_content, or pass allow_syntax_errors: true`,
+      );
+    }
+  }
+  if (updated !== source.file.text) {
+    ctx.fs.writeResolved(source.resolved, encodeText(updated, source.file));
+  }
+  return `Updated ${symbol.qualified} in "${source.resolved.display}" (was lines ${symbol.start_line}-${symbol.end_line})`;
 }

@@ -7,9 +7,7 @@
  */
 
 import { z } from "zod";
-import { ToolError } from "../../security/errors.ts";
 import { defineTool, type Tool } from "../tool.ts";
-import { encodeText } from "../_text.ts";
 import {
   type CSymbol,
   cSymbols,
@@ -19,7 +17,13 @@ import {
   parseWarnings,
 } from "./_symbols.ts";
 import { bestErrors } from "./_parse.ts";
-import { definitionResult, findSymbol, loadSource, spliceDefinition } from "./_load.ts";
+import {
+  definitionResult,
+  findSymbol,
+  loadSource,
+  spliceDefinition,
+  writeDefinition,
+} from "./_load.ts";
 
 type Lang = "c" | "cpp";
 
@@ -234,23 +238,9 @@ function updateTool(lang: Lang): Tool {
         "::",
         source.resolved.display,
       );
-      const text = source.file.text;
       const updated = spliceDefinition(source, symbol, new_content);
-      if (!allow_syntax_errors) {
-        const { count: after, where } = await bestErrors(ctx, updated, lang);
-        if (after > before) {
-          throw new ToolError(
-            "syntax_error",
-            `Cannot update "${symbol.qualified}": the result has ${
-              after - before
-            } new parse error(s) (${
-              where.join("; ")
-            }); fix new_content, or pass allow_syntax_errors: true`,
-          );
-        }
-      }
-      if (updated !== text) ctx.fs.writeResolved(source.resolved, encodeText(updated, source.file));
-      return `Updated ${symbol.qualified} in "${source.resolved.display}" (was lines ${symbol.start_line}-${symbol.end_line})`;
+      const check = allow_syntax_errors ? undefined : () => bestErrors(ctx, updated, lang);
+      return await writeDefinition(ctx, source, symbol, updated, before, check);
     },
   });
 }

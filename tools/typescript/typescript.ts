@@ -8,11 +8,16 @@
 
 import { z } from "zod";
 import { ToolError } from "../../security/errors.ts";
-import { encodeText } from "../_text.ts";
 import { type Grammar, grammarForPath, treeSitter } from "../_treesitter.ts";
 import { defineTool, type Tool } from "../tool.ts";
 import { errorCount, parseWarnings } from "../cfamily/_symbols.ts";
-import { definitionResult, findSymbol, loadSource, spliceDefinition } from "../cfamily/_load.ts";
+import {
+  definitionResult,
+  findSymbol,
+  loadSource,
+  spliceDefinition,
+  writeDefinition,
+} from "../cfamily/_load.ts";
 import { OUTLINE_OUTPUT, type OutlineSymbol } from "../cfamily/cfamily.ts";
 import { flattenJs, type JsSymbol, jsSymbols } from "./_symbols.ts";
 
@@ -158,26 +163,16 @@ export const tsJsUpdateDefinition: Tool = defineTool({
       ".",
       source.resolved.display,
     );
-    const text = source.file.text;
     const updated = spliceDefinition(source, symbol, new_content);
-    if (!allow_syntax_errors) {
-      const check = await treeSitter(ctx).parseText(updated, grammar);
-      const after = errorCount(check);
-      const where = parseWarnings(check, 3);
-      check.delete();
-      if (after > before) {
-        throw new ToolError(
-          "syntax_error",
-          `Cannot update "${symbol.qualified}": the result has ${
-            after - before
-          } new parse error(s) (${
-            where.join("; ")
-          }); fix new_content, or pass allow_syntax_errors: true`,
-        );
+    const check = allow_syntax_errors ? undefined : async () => {
+      const tree = await treeSitter(ctx).parseText(updated, grammar);
+      try {
+        return { count: errorCount(tree), where: parseWarnings(tree, 3) };
+      } finally {
+        tree.delete();
       }
-    }
-    if (updated !== text) ctx.fs.writeResolved(source.resolved, encodeText(updated, source.file));
-    return `Updated ${symbol.qualified} in "${source.resolved.display}" (was lines ${symbol.start_line}-${symbol.end_line})`;
+    };
+    return await writeDefinition(ctx, source, symbol, updated, before, check);
   },
 });
 
