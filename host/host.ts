@@ -181,7 +181,7 @@ export async function createHost(options: HostOptions = {}): Promise<Host> {
         warn: (message) => logger.log("warn", message),
       })
     ).then((sinks) => {
-      efferent = new EfferentCopy(sinks);
+      efferent = new EfferentCopy(sinks, config.log.redactKeys);
       dispatcher.observe(efferent);
       return sinks.length;
     }, (error) => {

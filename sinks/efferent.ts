@@ -11,6 +11,7 @@
  * @module
  */
 
+import { Redactor } from "./redact.ts";
 import type { LoggedCall, LoggedOutcome } from "./interaction_log.ts";
 
 /** Per-sink observe timeout. */
@@ -236,9 +237,16 @@ export class EfferentCopy {
   #pending: Array<[Record<string, unknown>, Record<string, unknown>]> = [];
   #scheduled = false;
 
-  /** @param sinks The sinks found. */
-  constructor(sinks: Sink[]) {
+  #redactor: Redactor;
+
+  /**
+   * @param sinks The sinks found.
+   * @param redactKeys Argument keys redacted in the copies, besides the
+   *   defaults (the interaction log's `redactKeys`): secrets never leave for a peer.
+   */
+  constructor(sinks: Sink[], redactKeys: readonly string[] = []) {
     this.#sinks = sinks;
+    this.#redactor = new Redactor(redactKeys);
   }
 
   /**
@@ -271,7 +279,7 @@ export class EfferentCopy {
    */
   before(call: LoggedCall): void {
     if (!isMirrored(call.tool) || this.#sinks.length === 0) return;
-    const payload = { tool_name: call.tool, args: asArgs(call.args) };
+    const payload = { tool_name: call.tool, args: this.#args(call.args) };
     const meta = {
       "gen_ai.tool.name": call.tool,
       "gen_ai.operation.name": "execute_tool",
@@ -291,7 +299,7 @@ export class EfferentCopy {
     const error = errorOf(outcome.result);
     const payload = {
       tool_name: call.tool,
-      args: asArgs(call.args),
+      args: this.#args(call.args),
       result: error ?? coerceResult(outcome.result),
     };
     const meta: Record<string, unknown> = {
@@ -302,6 +310,10 @@ export class EfferentCopy {
     };
     if (error) meta["error.type"] = error.error_type;
     this.#fire(payload, meta);
+  }
+
+  #args(args: unknown): Record<string, unknown> {
+    return asArgs(this.#redactor.apply(args));
   }
 
   /** Close every sink. */

@@ -8,6 +8,8 @@
  * @module
  */
 
+import { Redactor } from "./redact.ts";
+
 /** A call, as the dispatcher reports it (structurally its `CallRecord`). */
 export interface LoggedCall {
   /** The tool. */
@@ -71,7 +73,7 @@ export interface InteractionLogOptions {
   /** Arguments larger than this (as JSON) are cut to a preview (default 4096). */
   maxArgBytes?: number;
   /**
-   * Argument keys whose values are redacted, besides {@linkcode DEFAULT_REDACT_KEYS}: a key
+   * Argument keys whose values are redacted, besides the defaults (`sinks/redact.ts`): a key
    * is redacted anywhere in the args when its name contains one of them, ignoring case and
    * `-`/`_` (so `token` covers `GITHUB_TOKEN` and `x-auth-token`).
    */
@@ -108,19 +110,6 @@ export interface InteractionPage {
   days: string[];
 }
 
-/** Keys redacted by default. */
-export const DEFAULT_REDACT_KEYS: readonly string[] = Object.freeze([
-  "password",
-  "passwd",
-  "secret",
-  "token",
-  "api_key",
-  "apikey",
-  "authorization",
-  "cookie",
-  "private_key",
-]);
-
 const DAY_MS = 24 * 60 * 60 * 1000;
 
 /** The interaction log, as a call observer and a reader. */
@@ -129,7 +118,7 @@ export class InteractionLog {
   readonly dir: string;
   #retentionDays: number;
   #maxArgBytes: number;
-  #redact: Set<string>;
+  #redactor: Redactor;
   #now: () => Date;
   #queue: string[] = [];
   #queueDay: string | undefined;
@@ -143,9 +132,7 @@ export class InteractionLog {
     this.dir = `${options.stateDir}/interactions`;
     this.#retentionDays = options.retentionDays ?? 30;
     this.#maxArgBytes = options.maxArgBytes ?? 4096;
-    this.#redact = new Set(
-      [...DEFAULT_REDACT_KEYS, ...(options.redactKeys ?? [])].map(normalKey).filter(Boolean),
-    );
+    this.#redactor = new Redactor(options.redactKeys);
     this.#now = options.now ?? (() => new Date());
     Deno.mkdirSync(this.dir, { recursive: true });
   }
@@ -309,7 +296,7 @@ export class InteractionLog {
   }
 
   #capArgs(args: unknown): unknown {
-    const redacted = redact(args, this.#redact, 0);
+    const redacted = this.#redactor.apply(args);
     const json = JSON.stringify(redacted) ?? "null";
     if (json.length <= this.#maxArgBytes) return redacted;
     return { _truncated: true, _bytes: json.length, preview: json.slice(0, this.#maxArgBytes) };
@@ -337,23 +324,6 @@ function endsWithNewlineSync(file: Deno.FsFile): boolean {
   const last = new Uint8Array(1);
   file.readSync(last);
   return last[0] === 0x0a;
-}
-
-function normalKey(key: string): string {
-  return key.toLowerCase().replace(/[-_]/g, "");
-}
-
-function redact(value: unknown, keys: Set<string>, depth: number): unknown {
-  if (depth > 8 || value === null || typeof value !== "object") return value;
-  if (Array.isArray(value)) return value.map((each) => redact(each, keys, depth + 1));
-  const out: Record<string, unknown> = {};
-  for (const [key, each] of Object.entries(value)) {
-    const name = normalKey(key);
-    out[key] = [...keys].some((secret) => name.includes(secret))
-      ? "[redacted]"
-      : redact(each, keys, depth + 1);
-  }
-  return out;
 }
 
 function matches(line: Interaction, query: InteractionQuery): boolean {

@@ -11,6 +11,7 @@ import { assert, assertEquals, assertFalse } from "../_assert.ts";
 import { tempDir } from "../_helpers.ts";
 import { createHost } from "../../host/host.ts";
 import { createGateway } from "../../host/gateway.ts";
+import { EfferentCopy, type ObserveChannel, Sink } from "../../sinks/efferent.ts";
 
 const SINK = new URL("../../fixtures/sinks/sink_server.ts", import.meta.url).pathname;
 interface SinkHealth {
@@ -293,4 +294,41 @@ Deno.test("efferent copy: Streamable HTTP and SSE peers are sinks too", async ()
     await server.status;
     await server.stdout.cancel().catch(() => {});
   }
+});
+
+Deno.test("efferent copy: secrets in the arguments are redacted in the copies, as in the log", async () => {
+  const sent: Array<Record<string, unknown>> = [];
+  const channel: ObserveChannel = {
+    observe: (payload) => (sent.push(payload), Promise.resolve()),
+    close: () => Promise.resolve(),
+  };
+  const sink = new Sink("recorder", channel, () => Promise.resolve(channel), () => {});
+  const copy = new EfferentCopy([sink], ["license"]);
+  const args = {
+    path: "a.txt",
+    api_key: "sk-live-1",
+    headers: { Authorization: "Bearer x", "X-Trace": "t1" },
+    items: [{ password: "p" }, { name: "n" }],
+    license_code: "L-1",
+  };
+  const call = { tool: "some__tool", args, session: "s", client: "c", started: new Date() };
+  copy.before(call);
+  copy.after(call, {
+    result: { content: [{ type: "text", text: "ok" }] },
+    paths: [],
+    durationMs: 1,
+  });
+  await new Promise((resolve) => setTimeout(resolve, 50));
+  assertEquals(sent.length, 2);
+  for (const payload of sent) {
+    assertEquals(payload.args, {
+      path: "a.txt",
+      api_key: "[redacted]",
+      headers: { Authorization: "[redacted]", "X-Trace": "t1" },
+      items: [{ password: "[redacted]" }, { name: "n" }],
+      license_code: "[redacted]",
+    });
+  }
+  assertEquals(args.api_key, "sk-live-1", "the call's own arguments are untouched");
+  await copy.close();
 });
