@@ -11,6 +11,7 @@
  */
 
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
+import process from "node:process";
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import type { RequestHandlerExtra } from "@modelcontextprotocol/sdk/shared/protocol.js";
@@ -182,14 +183,18 @@ function anchorOf(host: Host, uri: string): { content: string } {
  * @param transport The transport (stdio by default).
  * @returns Resolves when the transport closes.
  */
-export async function serve(
-  host: Host,
-  transport: Transport = new StdioServerTransport(),
-): Promise<void> {
+export async function serve(host: Host, transport?: Transport): Promise<void> {
   const server = createGateway(host);
   const closed = new Promise<void>((resolve) => {
     server.onclose = () => resolve();
   });
+  if (transport === undefined) {
+    const stdio = new StdioServerTransport();
+    // The SDK's stdio transport does not notice the end of its input: when the client closes our
+    // stdin (it is done, or gone), close, so that the process exits at once, not when killed.
+    process.stdin.once("end", () => void stdio.close());
+    transport = stdio;
+  }
   await server.connect(transport);
   await closed;
 }

@@ -136,6 +136,43 @@ Deno.test("cli: start re-launches scoped and serves MCP over stdio", async () =>
   }
 });
 
+Deno.test("cli: start exits when the client closes its stdin, passing the exit code on", async () => {
+  await using root = await tempDir();
+  const child = new Deno.Command(Deno.execPath(), {
+    args: ["run", "-A", ENTRY, "start", "--root", root.path],
+    cwd: "/",
+    stdin: "piped",
+    stdout: "piped",
+    stderr: "null",
+  }).spawn();
+  const writer = child.stdin.getWriter();
+  await writer.write(new TextEncoder().encode(
+    `${
+      JSON.stringify({
+        jsonrpc: "2.0",
+        id: 1,
+        method: "initialize",
+        params: {
+          protocolVersion: "2025-06-18",
+          capabilities: {},
+          clientInfo: { name: "t", version: "1" },
+        },
+      })
+    }\n`,
+  ));
+  const reader = child.stdout.getReader();
+  const first = await reader.read(); // the server is up and answered
+  assertStringIncludes(new TextDecoder().decode(first.value), '"id":1');
+  const closedAt = performance.now();
+  await writer.close();
+  const timer = setTimeout(() => child.kill("SIGKILL"), 10_000);
+  const status = await child.status;
+  clearTimeout(timer);
+  await reader.cancel();
+  assertEquals(status.code, 0);
+  assert(performance.now() - closedAt < 5_000, "it exited on its own, soon");
+});
+
 Deno.test("cli: log prints recent calls as a table, with filters", async () => {
   await using root = await tempDir();
   await Deno.writeTextFile(`${root.path}/a.txt`, "alpha\n");
