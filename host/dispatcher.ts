@@ -6,6 +6,7 @@
  * @module
  */
 
+import { clearImmediate, setImmediate } from "node:timers";
 import { type Directive, parseDirectives } from "../tools/directives.ts";
 import { type ToolDescriptor, UnknownToolError } from "../tools/registry.ts";
 import type { ToolResult } from "../tools/tool.ts";
@@ -22,6 +23,11 @@ export interface CallContext {
   client: string;
   /** The request's `_meta` (passed through to upstream servers). */
   meta?: Record<string, unknown>;
+  /**
+   * Work for the host to do while the call runs (a provider that hands the
+   * call to another thread runs it once the call is under way).
+   */
+  meanwhile?: () => void;
 }
 
 /** What a provider returns: the result and the paths it touched. */
@@ -100,6 +106,9 @@ export class Dispatcher {
   #onObserverError: (error: unknown) => void;
   #onDirectives: (directives: Directive[], call: CallRecord) => void;
   #now: () => Date;
+  /** Observers' `after` of calls that have ended, not yet run (see {@linkcode Dispatcher.settle}). */
+  #later: Array<() => void> = [];
+  #timer: ReturnType<typeof setImmediate> | undefined;
 
   /**
    * @param providers Tool providers; the first that lists a name serves it.
@@ -128,6 +137,19 @@ export class Dispatcher {
   }
 
   /**
+   * Tell the observers now about every call that has ended. They are told
+   * after the result is handed back (so that logging never delays a reply),
+   * and at the latest when the next call starts: in order, before it.
+   */
+  settle(): void {
+    if (this.#timer !== undefined) clearImmediate(this.#timer);
+    this.#timer = undefined;
+    const later = this.#later;
+    this.#later = [];
+    for (const tell of later) tell();
+  }
+
+  /**
    * Run a call.
    *
    * @param name The tool's name.
@@ -139,6 +161,7 @@ export class Dispatcher {
   async call(name: string, args: unknown, ctx: CallContext): Promise<ToolResult> {
     const provider = this.#providers.find((each) => each.list().some((tool) => tool.name === name));
     if (!provider) throw new UnknownToolError(name);
+    this.settle();
     const record: CallRecord = {
       tool: name,
       args,
@@ -178,7 +201,10 @@ export class Dispatcher {
         this.#onObserverError(error);
       }
     }
-    this.#notify((observer) => observer.after?.(record, outcome));
+    this.#later.push(() => this.#notify((observer) => observer.after?.(record, outcome)));
+    // After the reply is written (that happens in this turn's microtasks); not setTimeout, which
+    // waits about 2 ms here, by which time the next call has usually come.
+    this.#timer ??= setImmediate(() => this.settle());
     return result;
   }
 

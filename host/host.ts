@@ -18,7 +18,7 @@ import {
 import { type PoolLogger, WorkerPool } from "./worker_pool.ts";
 import { assetPaths } from "./launcher.ts";
 import { AnchorStore } from "./anchors.ts";
-import { ReadTracker } from "./stale_reads.ts";
+import { type Change, ReadTracker } from "./stale_reads.ts";
 import { InteractionLog } from "../sinks/interaction_log.ts";
 import { HostToolProvider, PerformanceStats, TodoFileStore } from "./host_tools.ts";
 import type { Observation } from "../tools/observe/_observation.ts";
@@ -154,6 +154,7 @@ export async function createHost(options: HostOptions = {}): Promise<Host> {
       const call: Parameters<WorkerPool["call"]>[2] = {};
       if (ctx.signal) call.signal = ctx.signal;
       if (ctx.onProgress) call.onProgress = ctx.onProgress;
+      if (ctx.meanwhile) call.meanwhile = ctx.meanwhile;
       const expect = reads.expectations(ctx.session, args);
       if (expect) call.expect = expect;
       const done = await pool.call(name, args, call);
@@ -188,8 +189,12 @@ export async function createHost(options: HostOptions = {}): Promise<Host> {
       logger.log("warn", "Sink discovery failed", String(error));
       return 0;
     });
-  const flush = () => log?.flush() ?? Promise.resolve();
+  const flush = () => {
+    dispatcher.settle();
+    return log?.flush() ?? Promise.resolve();
+  };
   const close = async () => {
+    dispatcher.settle();
     pool.close();
     await Promise.all(upstreams.map((upstream) => upstream.close()));
     await log?.close();
@@ -209,8 +214,13 @@ export async function createHost(options: HostOptions = {}): Promise<Host> {
     },
     list: () => dispatcher.list(),
     async call(name, args, ctx = {}) {
-      const full = { session: "local", client: "local", ...ctx };
-      return reads.decorate(full.session, await dispatcher.call(name, args, full));
+      // Files this session read are checked for changes while the call runs (or after it, when
+      // its provider has no "meanwhile").
+      let changes: Change[] | undefined;
+      const full: CallContext = { session: "local", client: "local", ...ctx };
+      full.meanwhile = () => void (changes ??= reads.check(full.session));
+      const result = await dispatcher.call(name, args, full);
+      return reads.decorate(full.session, result, changes);
     },
     flush,
     sinksReady: () => sinksReady,

@@ -141,12 +141,23 @@ export async function scopedCommand(
     env: [...EFFERENT_ENV, ...(upstream.run.length + sinks.run.length > 0 ? CLIENT_ENV : [])],
     libc: config.landlock ? findLibc() : null,
   });
-  const args = ["run", ...flags, fromFileUrl(ENTRY), "serve"];
+  const args = ["run", ...flags, V8_FLAGS, fromFileUrl(ENTRY), "serve"];
   for (const root of config.policy.roots) args.push("--root", root);
   if (config.configFile) args.push("--config", config.configFile);
   args.push(`--ripgrep=${config.ripgrep ?? "off"}`);
   return { command: Deno.execPath(), args };
 }
+
+/**
+ * V8 settings for the served process (all its isolates: the host and each
+ * tool worker): a young generation of at most 2 MB per semi-space (V8 lets
+ * it grow to 16 MB per isolate), and V8's memory-over-speed trade-offs.
+ * Measured outlining 1,500 standard-library files, both workers busy, three
+ * rounds each: peak RSS 374-382 MB with V8's defaults, 255-263 MB with the
+ * semi-space cap, 199-203 MB with both; `read_file` round trips unchanged;
+ * outline throughput within the machine's noise (perhaps 5-10% lower).
+ */
+export const V8_FLAGS = "--v8-flags=--max-semi-space-size=2,--optimize-for-size";
 
 /**
  * The `.mcp.json` entry that starts the sandboxed server from any directory.

@@ -9,6 +9,7 @@
  */
 
 import * as posix from "node:path/posix";
+import { setImmediate } from "node:timers";
 import type { ToolResult } from "../tools/tool.ts";
 import { decodeText } from "../tools/_text.ts";
 import { fingerprint } from "../security/safe_fs.ts";
@@ -32,6 +33,18 @@ interface Tracked {
   /** The file's modification time and size when last looked at. */
   mtime: number;
   size: number;
+  /** Counts the calls of this session that read or wrote the file. */
+  version: number;
+}
+
+/** A file found changed by {@linkcode ReadTracker.check}. */
+export interface Change {
+  /** Its display path. */
+  readonly path: string;
+  /** The tracked version when it was found changed. */
+  readonly version: number;
+  /** How the notice describes it. */
+  readonly text: string;
 }
 
 /** Remembers what each session read, and notices what changed behind it. */
@@ -39,9 +52,11 @@ export class ReadTracker {
   #root: string;
   #resolver: Resolver;
   #sessions = new Map<string, Map<string, Tracked>>();
+  /** Versions whose text is still to be read (for diffs), after the reply. */
+  #toCapture: Array<{ path: string; tracked: Tracked }> = [];
 
   /**
-   * @param resolver The host's resolver: files are looked at only through it
+   * @param resolver The host's resolver: files are read only through it
    *   (inside the roots, not hidden, regular files), never by a raw path.
    */
   constructor(resolver: Resolver) {
@@ -72,7 +87,9 @@ export class ReadTracker {
 
   /**
    * Remember what a call read and wrote (its own writes are not "changes by
-   * other means").
+   * other means"). The worker says what it saw, with the file's time and
+   * size: only a version not seen before is read again, for later diffs, and
+   * that after the reply (or before the next check, whichever comes first).
    *
    * @param session The session.
    * @param seen The files.
@@ -81,51 +98,62 @@ export class ReadTracker {
     let files = this.#sessions.get(session);
     if (!files) this.#sessions.set(session, files = new Map());
     for (const file of [...seen.reads, ...seen.writes]) {
-      const stat = this.#stat(file.path);
       const known = files.get(file.path);
-      // The text (for diffs of later changes) is read here, once per new version, and kept only if
-      // it is the version the call saw: the worker sends fingerprints, never contents.
-      let text = known?.shown === file.fingerprint ? known.text : undefined;
-      if (text === undefined && stat && stat.size <= MAX_DIFF_BYTES) {
-        const bytes = this.#read(file.path);
-        if (bytes && fingerprint(bytes) === file.fingerprint) {
-          try {
-            text = decodeText(bytes, file.path).text;
-          } catch {
-            text = undefined;
-          }
-        }
-      }
-      files.delete(file.path);
-      files.set(file.path, {
+      const tracked: Tracked = {
         fingerprint: file.fingerprint,
         shown: file.fingerprint,
-        text,
-        mtime: stat?.mtime ?? 0,
-        size: stat?.size ?? -1,
-      });
+        text: known?.shown === file.fingerprint ? known.text : undefined,
+        mtime: file.mtime,
+        size: file.size,
+        version: (known?.version ?? 0) + 1,
+      };
+      files.delete(file.path);
+      files.set(file.path, tracked);
+      if (tracked.text === undefined && file.size <= MAX_DIFF_BYTES) {
+        if (this.#toCapture.length === 0) setImmediate(() => this.#capture());
+        this.#toCapture.push({ path: file.path, tracked });
+      }
     }
     while (files.size > MAX_TRACKED) files.delete(files.keys().next().value!);
   }
 
   /**
+   * Read the text of versions recorded since the last time, for later diffs;
+   * kept only if it is still the version the call saw (the worker sends
+   * fingerprints, never contents).
+   */
+  #capture(): void {
+    const pending = this.#toCapture;
+    this.#toCapture = [];
+    for (const { path, tracked } of pending) {
+      if (tracked.text !== undefined || tracked.shown !== tracked.fingerprint) continue;
+      const bytes = this.#read(path);
+      if (bytes && fingerprint(bytes) === tracked.fingerprint) tracked.text = decoded(bytes, path);
+    }
+  }
+
+  /**
    * Look for files of this session that changed by other means since the
-   * host last showed them, and describe them.
+   * host last showed them. Cheap when nothing changed (one `lstat` per file),
+   * so the host runs it while a call is under way.
    *
    * @param session The session.
-   * @returns The notice, or `undefined` when nothing changed.
+   * @returns The changes, for {@linkcode ReadTracker.decorate}.
    */
-  notice(session: string): string | undefined {
+  check(session: string): Change[] {
+    this.#capture();
     const files = this.#sessions.get(session);
-    if (!files) return undefined;
-    const parts: string[] = [];
+    if (!files) return [];
+    const changes: Change[] = [];
     for (const [path, tracked] of files) {
+      if (this.#unchanged(path, tracked)) continue;
       const stat = this.#stat(path);
       if (stat && stat.mtime === tracked.mtime && stat.size === tracked.size) continue;
+      const change = (text: string) => changes.push({ path, version: tracked.version, text });
       if (!stat) {
         if (tracked.size === -1) continue;
         tracked.size = -1;
-        parts.push(`${path}: deleted`);
+        change(`${path}: deleted`);
         continue;
       }
       tracked.mtime = stat.mtime;
@@ -134,45 +162,61 @@ export class ReadTracker {
       const now = bytes ? fingerprint(bytes) : `${stat.size}:?`;
       if (now === tracked.shown) continue;
       tracked.shown = now;
-      let text: string | undefined;
-      try {
-        text = bytes ? decodeText(bytes, path).text : undefined;
-      } catch {
-        text = undefined;
-      }
-      parts.push(
+      const text = bytes ? decoded(bytes, path) : undefined;
+      change(
         text !== undefined && tracked.text !== undefined
           ? `${path}:\n${compactDiff(tracked.text, text)}`
           : `${path}: changed (now ${stat.size} bytes)`,
       );
       tracked.text = text;
     }
-    if (parts.length === 0) return undefined;
-    const body = parts.join("\n");
-    const text = `[FILES UPDATED] Files you read changed outside this session since:\n${body}`;
-    return text.length <= MAX_NOTICE_CHARS
-      ? text
-      : `${text.slice(0, MAX_NOTICE_CHARS)}\n[notice cut; read the files again for the rest]`;
+    return changes;
   }
 
   /**
-   * Append the notice (if any) to a result, as a separate text block.
+   * Append the `[FILES UPDATED]` notice (if any) to a result, as a separate
+   * text block. A change to a file the call itself then read or wrote is left
+   * out: the agent has seen that version.
    *
    * @param session The session.
    * @param result The result the client gets.
+   * @param changes What {@linkcode ReadTracker.check} found for this call
+   *   (checked now when not given).
    * @returns The result, with the notice when there is one.
    */
-  decorate(session: string, result: ToolResult): ToolResult {
-    const notice = this.notice(session);
-    return notice
-      ? { ...result, content: [...result.content, { type: "text", text: notice }] }
-      : result;
+  decorate(session: string, result: ToolResult, changes?: Change[]): ToolResult {
+    const files = this.#sessions.get(session);
+    const parts = (changes ?? this.check(session))
+      .filter((change) => files?.get(change.path)?.version === change.version)
+      .map((change) => change.text);
+    if (parts.length === 0) return result;
+    const text = `[FILES UPDATED] Files you read changed outside this session since:\n${
+      parts.join("\n")
+    }`;
+    const notice = text.length <= MAX_NOTICE_CHARS
+      ? text
+      : `${text.slice(0, MAX_NOTICE_CHARS)}\n[notice cut; read the files again for the rest]`;
+    return { ...result, content: [...result.content, { type: "text", text: notice }] };
   }
 
   #display(raw: string): string | undefined {
     const absolute = posix.resolve(this.#root, raw);
     if (absolute === this.#root) return ".";
     return absolute.startsWith(`${this.#root}/`) ? absolute.slice(this.#root.length + 1) : absolute;
+  }
+
+  /**
+   * The fast path: an `lstat` of the path as it was shown, equal in time and
+   * size. Anything else (changed, gone, swapped) goes through the resolver.
+   */
+  #unchanged(display: string, tracked: Tracked): boolean {
+    try {
+      const info = Deno.lstatSync(posix.resolve(this.#root, display));
+      return info.isFile && info.size === tracked.size &&
+        (info.mtime?.getTime() ?? 0) === tracked.mtime;
+    } catch {
+      return false;
+    }
   }
 
   #stat(display: string): { mtime: number; size: number } | undefined {
@@ -193,6 +237,15 @@ export class ReadTracker {
     } catch {
       return undefined;
     }
+  }
+}
+
+/** A file's text, or `undefined` when it cannot be decoded. */
+function decoded(bytes: Uint8Array, path: string): string | undefined {
+  try {
+    return decodeText(bytes, path).text;
+  } catch {
+    return undefined;
   }
 }
 

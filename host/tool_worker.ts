@@ -12,13 +12,22 @@ import { Anchor } from "../security/anchored.ts";
 import { confineThread, type LandlockStatus } from "../security/landlock.ts";
 import { ToolError } from "../security/errors.ts";
 import { Resolver } from "../security/resolver.ts";
-import { SafeFs } from "../security/safe_fs.ts";
+import { type FileVersion, SafeFs } from "../security/safe_fs.ts";
 import { Registry, UnknownToolError } from "../tools/registry.ts";
 import { TOOLS } from "../tools/mod.ts";
 import type { Logger, Tool, ToolContext } from "../tools/tool.ts";
 import type { FromWorker, SeenFile, SeenFiles, ToWorker } from "./worker_protocol.ts";
-import { fingerprint } from "../security/safe_fs.ts";
-import { Mailbox } from "./mailbox.ts";
+import { IDLE_SPIN_MS, Mailbox } from "./mailbox.ts";
+
+/**
+ * After a call this long, the worker does not poll for the next one: waking
+ * from sleep costs well under 2% of such a call, and polling would take a
+ * core from the host and the other worker (pages of a directory outline).
+ */
+const LONG_CALL_MS = 50;
+
+/** How long the last call took, in ms. */
+let lastCallMs = 0;
 
 interface WorkerState {
   registry: Registry;
@@ -68,8 +77,13 @@ async function init(message: Extract<ToWorker, { type: "init" }>): Promise<Worke
   };
 }
 
-function seenFile(path: string, bytes: Uint8Array): SeenFile {
-  return { path, fingerprint: fingerprint(bytes) };
+function seenFile(path: string, file: FileVersion): SeenFile {
+  return {
+    path,
+    fingerprint: file.fingerprint,
+    mtime: file.info.mtime?.getTime() ?? 0,
+    size: file.info.size,
+  };
 }
 
 /** Confine this thread with Landlock, then give up FFI for good. */
@@ -88,6 +102,7 @@ async function call(
   state: WorkerState,
   message: Extract<ToWorker, { type: "call" }>,
 ): Promise<void> {
+  const started = performance.now();
   const controller = new AbortController();
   state.inflight.set(message.id, controller);
   const paths = new Set<string>();
@@ -99,8 +114,8 @@ async function call(
     resolver: state.resolver,
     fs: state.fs.withHooks({
       touch: (path) => paths.add(path),
-      read: (resolved, bytes) => seen.reads.push(seenFile(resolved.display, bytes)),
-      wrote: (resolved, bytes) => seen.writes.push(seenFile(resolved.display, bytes)),
+      read: (resolved, file) => seen.reads.push(seenFile(resolved.display, file)),
+      wrote: (resolved, file) => seen.writes.push(seenFile(resolved.display, file)),
       expected: (path) => (checksStale ? message.expect?.[path] : undefined),
     }),
     signal: controller.signal,
@@ -127,6 +142,7 @@ async function call(
     else throw error;
   } finally {
     state.inflight.delete(message.id);
+    lastCallMs = performance.now() - started;
   }
 }
 
@@ -156,14 +172,17 @@ async function probe(message: Extract<ToWorker, { type: "probe" }>): Promise<voi
 function main(): void {
   let ready: Promise<WorkerState> | undefined;
   let state: WorkerState | undefined;
+  let inbox: Mailbox | undefined;
   const receive = (message: ToWorker) => {
     if (message.type === "init") {
       channel.outbox = new Mailbox(message.mailboxes.fromWorker);
       ready = init(message).then((made) => (state = made));
       // Block while idle (no call in flight): the next call then wakes this thread at once.
-      void new Mailbox(message.mailboxes.toWorker).listen(
+      inbox = new Mailbox(message.mailboxes.toWorker);
+      void inbox.listen(
         (each) => receive(each as ToWorker),
         () => state !== undefined && state.inflight.size === 0,
+        () => (lastCallMs > LONG_CALL_MS ? 0 : IDLE_SPIN_MS),
       );
     } else if (message.type === "probe") {
       void probe(message);
@@ -178,7 +197,11 @@ function main(): void {
       void ready?.then((state) => state.inflight.get(message.id)?.abort(reason));
     }
   };
-  self.onmessage = (event: MessageEvent<ToWorker>) => receive(event.data);
+  self.onmessage = (event: MessageEvent<ToWorker>) => {
+    // Everything after init that comes this way was announced in the mailbox (see `announce`).
+    if (event.data.type !== "init") inbox?.received();
+    receive(event.data);
+  };
 }
 
 main();

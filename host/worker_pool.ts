@@ -63,6 +63,8 @@ export interface PoolCall {
   onProgress?: (progress: number, total?: number, message?: string) => void;
   /** What the session last read: editors refuse files that changed since. */
   expect?: Record<string, string>;
+  /** Host work to do once the call is with its worker, before waiting for the answer. */
+  meanwhile?: () => void;
 }
 
 /** A finished call: the result and the paths it touched. */
@@ -179,6 +181,11 @@ export class WorkerPool {
       const message: ToWorker = { type: "call", id, name, args };
       if (call.expect) message.expect = call.expect;
       send(slot, message);
+      try {
+        call.meanwhile?.();
+      } catch (error) {
+        this.#options.logger.log("warn", "Host work during a call failed", String(error));
+      }
       if (this.#inFlight() === 1) this.#awaitBriefly(slot, id);
     });
   }
@@ -190,7 +197,7 @@ export class WorkerPool {
    */
   #pick(name: string): Slot {
     const first = this.#slots[0]!;
-    if (CODE_TOOL.test(name) && first.ready && first.pending.size < 2) return first;
+    if (CODE_TOOL.test(name) && first.ready && first.pending.size === 0) return first;
     return this.#slots.reduce((best, each) => (load(each) < load(best) ? each : best));
   }
 
@@ -452,5 +459,7 @@ function load(slot: Slot): number {
 
 /** Send to a worker: through shared memory, or by postMessage when too large. */
 function send(slot: Slot, message: ToWorker): void {
-  if (!slot.outbox.send(message)) slot.worker.postMessage(message);
+  if (slot.outbox.send(message)) return;
+  slot.worker.postMessage(message);
+  slot.outbox.announce();
 }

@@ -55,6 +55,10 @@ export interface SeenFile {
   path: string;
   /** Its fingerprint (`security/safe_fs.ts`); the host reads the text itself when it needs it. */
   fingerprint: string;
+  /** Its modification time (ms since the epoch, 0 when unknown) as the call saw it. */
+  mtime: number;
+  /** Its size in bytes as the call saw it. */
+  size: number;
 }
 
 /** The files a call read and wrote. */

@@ -210,6 +210,7 @@ export function readAll(opened: OpenedFile, limit: number): Uint8Array {
  * @param name One path segment.
  * @param data The new content.
  * @param options `allowHardlinks`; `mode` for a new file (default 0o644).
+ * @returns What `fstat` says of the new file once its content is written.
  * @throws {ToolError} `path_denied` when the name is a symlink, a special file, hard-linked, or was swapped.
  */
 export function writeAtomic(
@@ -217,7 +218,7 @@ export function writeAtomic(
   name: string,
   data: Uint8Array,
   options: { allowHardlinks: boolean; mode?: number },
-): void {
+): Deno.FileInfo {
   const target = guard.path(name);
   let mode = options.mode ?? 0o644;
   try {
@@ -244,12 +245,14 @@ export function writeAtomic(
     let offset = 0;
     while (offset < data.length) offset += file.writeSync(data.subarray(offset));
     file.syncDataSync();
+    const written = file.statSync();
     file.close();
     Deno.chmodSync(temp, mode);
     guard.verify();
     Deno.renameSync(temp, target);
     renamed = true;
     sameFile(guard, name, info);
+    return written;
   } catch (error) {
     try {
       file.close();

@@ -135,6 +135,7 @@ export function splitLines(text: string): string[] {
 }
 
 function detectEol(text: string): TextFile["eol"] {
+  if (!text.includes("\r")) return "\n";
   let crlf = 0;
   let lf = 0;
   let cr = 0;

@@ -103,4 +103,18 @@ Deno.test("stale reads: an outside change between a read and an edit is refused,
     assertMatch(textOf(refused), /^stale_read: /);
     assert(textOf(refused).includes("+ y = 21"));
   });
+
+  await t.step("a changed file that the call reads again is not reported; others are", async () => {
+    await Deno.writeTextFile(`${root.path}/b.py`, "b = 1\n");
+    await host.call("read_file", { path: "a.py" }, s1);
+    await host.call("read_file", { path: "b.py" }, s1);
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    await Deno.writeTextFile(file, "x = 1\n");
+    await Deno.writeTextFile(`${root.path}/b.py`, "b = 2\n");
+    const again = await host.call("read_file", { path: "a.py" }, s1);
+    assertEquals(again.content[0], { type: "text", text: "x = 1\n" });
+    assertEquals(again.content.length, 2, "one notice, for b.py only");
+    assertStringIncludes(textOf(again), "b.py:");
+    assertFalse(textOf(again).includes("a.py:"), textOf(again));
+  });
 });

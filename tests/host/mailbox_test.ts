@@ -1,0 +1,33 @@
+/**
+ * Mailboxes between the host and a tool worker: messages arrive in order,
+ * and an idle listener polls only right after a message, never while it
+ * stays idle (it would burn a share of a core for as long as the host runs).
+ */
+
+import { assertEquals } from "../_assert.ts";
+import { Mailbox } from "../../host/mailbox.ts";
+
+const LISTENER = new URL("../../fixtures/mailbox/idle_listener.ts", import.meta.url);
+
+Deno.test("mailbox: an idle listener polls once after each message and not while idle", async () => {
+  const toWorker = Mailbox.buffer();
+  const fromWorker = Mailbox.buffer();
+  const worker = new Worker(LISTENER, { type: "module" });
+  try {
+    worker.postMessage({ inbox: toWorker, outbox: fromWorker });
+    const outbox = new Mailbox(toWorker);
+    const inbox = new Mailbox(fromWorker);
+    const answers: unknown[] = [];
+    for (const n of [1, 2]) {
+      while (!outbox.send(n)) await new Promise((resolve) => setTimeout(resolve, 5));
+      let answer: unknown;
+      while ((answer = inbox.take(50)) === undefined) await Promise.resolve();
+      answers.push(answer);
+      // Idle through more than two of the listener's blocking waits (1 s each).
+      if (n === 1) await new Promise((resolve) => setTimeout(resolve, 2_500));
+    }
+    assertEquals(answers, [{ echo: 1, polls: 0 }, { echo: 2, polls: 1 }]);
+  } finally {
+    worker.terminate();
+  }
+});
