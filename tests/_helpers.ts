@@ -51,3 +51,23 @@ export async function testHost(options: TestHostOptions): Promise<Host> {
 export function textOf(result: ToolResult): string {
   return result.content.map((block) => (block.type === "text" ? block.text : "")).join("\n");
 }
+
+/**
+ * A file of an npm package installed for this project (under
+ * `node_modules/.deno/<package>@<version>/node_modules/`), whatever its version.
+ *
+ * @param path The package name and the path in it, e.g. `tree-sitter-python/src/scanner.c`.
+ * @returns Its absolute path, or `undefined` when no installed package has it.
+ */
+export function npmFile(path: string): string | undefined {
+  const store = new URL("../node_modules/.deno/", import.meta.url).pathname;
+  for (const dir of Deno.readDirSync(store)) {
+    const candidate = `${store}${dir.name}/node_modules/${path}`;
+    try {
+      if (Deno.statSync(candidate).isFile) return candidate;
+    } catch {
+      // not in this package
+    }
+  }
+  return undefined;
+}

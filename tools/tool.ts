@@ -189,3 +189,24 @@ export function text(value: string): ToolResult {
 export function structured(value: string, data: Record<string, unknown>): ToolResult {
   return { content: [{ type: "text", text: value }], structuredContent: data };
 }
+
+/**
+ * How long tool code may run between turns of the worker's event loop, where
+ * a cancellation arrives. A turn costs about 2 ms (Deno's shortest timer;
+ * `setImmediate` and message channels do not let the worker's messages in),
+ * so this is about 4% of a long call, and a cancellation waits at most this.
+ */
+export const YIELD_EVERY_MS = 50;
+
+/**
+ * Give the worker's event loop a turn (a cancellation, other messages), then
+ * go on; long-running tools call it every {@linkcode YIELD_EVERY_MS}.
+ *
+ * @param signal The call's signal.
+ * @throws The signal's reason when the call was cancelled.
+ */
+export async function yieldToWorker(signal: AbortSignal): Promise<void> {
+  signal.throwIfAborted();
+  await new Promise((resolve) => setTimeout(resolve, 0));
+  signal.throwIfAborted();
+}

@@ -12,7 +12,7 @@ import type { Node, Tree } from "web-tree-sitter";
 import { ToolError } from "../../security/errors.ts";
 import { decodeText, isBinary } from "../_text.ts";
 import { type Grammar, grammarForPath, treeSitter } from "../_treesitter.ts";
-import { defineTool, type ToolContext } from "../tool.ts";
+import { defineTool, type ToolContext, YIELD_EVERY_MS, yieldToWorker } from "../tool.ts";
 import { walk } from "../files/_walk.ts";
 import { headerGrammar, maskForParsing } from "../cfamily/_parse.ts";
 import { errorCount } from "../cfamily/_symbols.ts";
@@ -57,6 +57,18 @@ const SCOPE_TYPES = new Set([
 const CALL_TYPES = new Set(["call", "call_expression", "new_expression"]);
 const FUNCTION_VALUES = new Set(["arrow_function", "function_expression", "function"]);
 
+const EDGE = z.object({
+  from: z.string(),
+  to: z.string(),
+  call_site: z.string(),
+  defined_at: z.string(),
+  depth: z.number(),
+  cycle: z.boolean(),
+});
+
+/** One call of the path: who calls whom, where, and where the callee is defined. */
+export type CallEdge = z.infer<typeof EDGE>;
+
 /** Trace what a function calls, level by level, across the roots. */
 export const deriveCodePath = defineTool({
   name: "derive_code_path",
@@ -70,16 +82,7 @@ export const deriveCodePath = defineTool({
   output: z.object({
     target: z.string(),
     heuristic: z.boolean(),
-    edges: z.array(
-      z.object({
-        from: z.string(),
-        to: z.string(),
-        call_site: z.string(),
-        defined_at: z.string(),
-        depth: z.number(),
-        cycle: z.boolean(),
-      }),
-    ),
+    edges: z.array(EDGE),
     files_scanned: z.number(),
     truncated: z.boolean(),
   }),
@@ -97,16 +100,7 @@ export const deriveCodePath = defineTool({
         : def.name;
       byName.set(key, [...(byName.get(key) ?? []), def]);
     }
-    const edges: Array<
-      {
-        from: string;
-        to: string;
-        call_site: string;
-        defined_at: string;
-        depth: number;
-        cycle: boolean;
-      }
-    > = [];
+    const edges: CallEdge[] = [];
     const lines: string[] = [];
     let truncated = false;
     const expanded = new Set<Definition>();
@@ -232,11 +226,8 @@ async function index(
       const entries = all.slice(at, at + READ_BATCH);
       const contents = ctx.fs.readMany(dir, entries.map((each) => each.name), MAX_FILE_BYTES);
       for (const [i, entry] of entries.entries()) {
-        if (performance.now() - lastYield > 8) {
-          // Let the worker receive a cancellation, and tell the client how far it is.
-          ctx.signal.throwIfAborted();
-          await new Promise((resolve) => setTimeout(resolve, 0));
-          ctx.signal.throwIfAborted();
+        if (performance.now() - lastYield > YIELD_EVERY_MS) {
+          await yieldToWorker(ctx.signal);
           lastYield = performance.now();
         }
         if (++done % 100 === 0) ctx.progress(done, total, `indexed ${done} of ${total} files`);

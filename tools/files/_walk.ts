@@ -12,7 +12,7 @@ import { ToolError } from "../../security/errors.ts";
 import { globToRegExp } from "../../security/glob.ts";
 import type { ResolvedPath } from "../../security/resolver.ts";
 import type { DirEntry } from "../../security/safe_fs.ts";
-import type { ToolContext } from "../tool.ts";
+import { type ToolContext, YIELD_EVERY_MS, yieldToWorker } from "../tool.ts";
 import { IgnoreMatcher, type IgnoreRule, parseGitignore } from "./_gitignore.ts";
 
 /** Options for {@linkcode walk}. */
@@ -223,15 +223,13 @@ export class Pacer {
   async tick(items = 1): Promise<void> {
     this.#count += items;
     const now = performance.now();
-    if (now - this.#lastYield < 8) return;
-    this.#ctx.signal.throwIfAborted();
+    if (now - this.#lastYield < YIELD_EVERY_MS) return;
     if (now - this.#lastProgress > 250) {
       this.#lastProgress = now;
       this.#ctx.progress(this.#count, undefined, `${this.#what}: ${this.#count} entries so far`);
     }
-    await new Promise((resolve) => setTimeout(resolve, 0));
+    await yieldToWorker(this.#ctx.signal);
     this.#lastYield = performance.now();
-    this.#ctx.signal.throwIfAborted();
   }
 }
 

@@ -8,7 +8,7 @@
 
 import * as posix from "node:path/posix";
 import { decodeText } from "../_text.ts";
-import type { ToolContext } from "../tool.ts";
+import { type ToolContext, YIELD_EVERY_MS, yieldToWorker } from "../tool.ts";
 import { walk } from "../files/_walk.ts";
 
 /** One Python source found. */
@@ -23,6 +23,12 @@ export interface Source {
 export interface ScanRange {
   /** Files to skip, unread. */
   offset: number;
+  /**
+   * Hand out at most this many: the listing (a walk in sorted order) then
+   * stops at the first file past them, and `total` is only a lower bound
+   * that still tells whether more files follow.
+   */
+  limit?: number;
   /** How many Python files there are in all (set once listed). */
   total?: number;
   /** The offset after the last file handed out (or skipped as unreadable). */
@@ -31,9 +37,6 @@ export interface ScanRange {
 
 /** Files read per anchored pass. */
 const BATCH = 32;
-
-/** How often long scans let the worker see a cancellation, in ms of work. */
-const YIELD_EVERY_MS = 100;
 
 /** Names of Python sources. */
 export const PYTHON_FILE = /\.pyi?$/;
@@ -84,9 +87,11 @@ export async function* pythonSources(
   // by elapsed time, and the caller's parsing would make it yield (and sleep)
   // after nearly every file.
   const found: Array<{ dir: string; name: string; display: string }> = [];
+  const enough = range.limit === undefined ? Infinity : range.offset + range.limit + 1;
   for await (const entry of walk(ctx, start, { filesOnly: true })) {
     if (PYTHON_FILE.test(entry.name)) {
       found.push({ dir: posix.dirname(entry.path), name: entry.name, display: entry.display });
+      if (found.length >= enough) break;
     }
   }
   range.total = found.length;
@@ -101,10 +106,8 @@ export async function* pythonSources(
     }
     yield* flush(batch, base);
     if (performance.now() - last > YIELD_EVERY_MS) {
-      ctx.signal.throwIfAborted();
       ctx.progress(i, found.length, `Read ${i} of ${found.length} Python files`);
-      await new Promise((resolve) => setTimeout(resolve, 0));
-      ctx.signal.throwIfAborted();
+      await yieldToWorker(ctx.signal);
       last = performance.now();
     }
   }

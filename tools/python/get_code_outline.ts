@@ -42,21 +42,29 @@ const LABELS: Record<string, string> = { class: "Class", function: "Func", metho
 /** Outlines kept per worker. */
 const CACHED_OUTLINES = 64;
 
-/** Outlines of unchanged files, by (path, mtime, size) and text. */
-class OutlineCache {
-  #entries = new Map<string, { text: string; symbols: OutlineEntry[] }>();
+interface Outline {
+  symbols: OutlineEntry[];
+  rendered: string;
+}
 
-  get(key: string, text: string): OutlineEntry[] | undefined {
+/**
+ * Outlines of unchanged files, by path and version (modification time and
+ * content fingerprint): a hit costs no decoding and no parsing.
+ */
+class OutlineCache {
+  #entries = new Map<string, Outline>();
+
+  get(key: string): Outline | undefined {
     const hit = this.#entries.get(key);
-    if (!hit || hit.text !== text) return undefined;
+    if (!hit) return undefined;
     this.#entries.delete(key);
     this.#entries.set(key, hit);
-    return hit.symbols;
+    return hit;
   }
 
-  set(key: string, text: string, symbols: OutlineEntry[]): void {
+  set(key: string, outline: Outline): void {
     this.#entries.delete(key);
-    this.#entries.set(key, { text, symbols });
+    this.#entries.set(key, outline);
     for (const old of this.#entries.keys()) {
       if (this.#entries.size <= CACHED_OUTLINES) break;
       this.#entries.delete(old);
@@ -88,27 +96,28 @@ export const pyGetCodeOutline = defineTool({
   async run({ path, max_files, offset }, ctx) {
     const resolved = await ctx.fs.resolve(path, "any");
     if (resolved.info?.isDirectory) return await outlineDirectory(ctx, path, max_files, offset);
-    const bytes = ctx.fs.readResolved(resolved, ctx.policy.limits.maxEditBytes);
-    const text = decodeText(bytes, resolved.display).text;
+    const file = ctx.fs.readVersion(resolved, ctx.policy.limits.maxEditBytes);
     const cache = ctx.shared("python-outlines", () => new OutlineCache());
-    const key = `${resolved.path}\0${resolved.info?.mtime?.getTime() ?? 0}\0${
-      resolved.info?.size ?? 0
-    }`;
-    let symbols = cache.get(key, text);
-    if (!symbols) {
+    const key = `${resolved.path}\0${file.info.mtime?.getTime() ?? 0}\0${file.fingerprint}`;
+    let outline = cache.get(key);
+    if (!outline) {
+      const text = decodeText(file.bytes, resolved.display).text;
       // Parsed without the tree cache: the outline itself is what is kept.
       const tree = await treeSitter(ctx).parseText(text, "python");
+      let symbols: OutlineEntry[];
       try {
         symbols = collectSymbols(tree.rootNode).map(toEntry);
       } finally {
         tree.delete();
       }
-      cache.set(key, text, symbols);
+      outline = { symbols, rendered: render(symbols, 0) };
+      cache.set(key, outline);
     }
-    const rendered = render(symbols, 0);
     return structured(
-      rendered === "" ? `"${resolved.display}" defines no classes or functions` : rendered,
-      { symbols },
+      outline.rendered === ""
+        ? `"${resolved.display}" defines no classes or functions`
+        : outline.rendered,
+      { symbols: outline.symbols },
     );
   },
 });
@@ -122,7 +131,12 @@ async function outlineDirectory(
   const ts = treeSitter(ctx);
   const files: Array<{ path: string; symbols: OutlineEntry[] }> = [];
   const parts: string[] = [];
-  const range: ScanRange = { offset };
+  const range: ScanRange = { offset, limit: maxFiles };
+  // The reply (text and structuredContent) stays within the output limit: a page ends early
+  // when the next file would pass it, and says where to go on.
+  const budget = ctx.policy.limits.maxOutputChars;
+  let used = 0;
+  let full = false;
   for await (const source of pythonSources(ctx, path, undefined, range)) {
     const tree = await ts.parseText(source.text, "python");
     let symbols: OutlineEntry[];
@@ -131,8 +145,16 @@ async function outlineDirectory(
     } finally {
       tree.delete();
     }
+    const part = `== ${source.display} ==\n${render(symbols, 1) || "  (no classes or functions)"}`;
+    const size = part.length + jsonSize(symbols) + source.display.length + 32;
+    if (files.length > 0 && used + size > budget) {
+      range.next = range.next! - 1; // this file starts the next page
+      full = true;
+      break;
+    }
+    used += size;
     files.push({ path: source.display, symbols });
-    parts.push(`== ${source.display} ==`, render(symbols, 1) || "  (no classes or functions)");
+    parts.push(part);
     if (files.length >= maxFiles) break;
   }
   const next = range.next ?? offset;
@@ -143,7 +165,11 @@ async function outlineDirectory(
   const data: Record<string, unknown> = { symbols: [], files };
   if (more) {
     data.next_offset = next;
-    parts.push(`[more files: call again with offset: ${next}]`);
+    parts.push(
+      `[more files${
+        full ? " (this reply reached its size limit)" : ""
+      }: call again with offset: ${next}]`,
+    );
   }
   return structured(parts.join("\n"), data);
 }
@@ -160,6 +186,16 @@ function render(list: readonly OutlineEntry[], depth: number): string {
   };
   visit(list, depth);
   return lines.join("\n");
+}
+
+/** About the length of `JSON.stringify(entries)` (names are not escaped), without building it. */
+function jsonSize(entries: readonly OutlineEntry[]): number {
+  let size = 2;
+  for (const entry of entries) {
+    // {"kind":"method","name":"","start_line":1234,"end_line":1234,"children":[]},
+    size += 70 + entry.kind.length + entry.name.length + jsonSize(entry.children);
+  }
+  return size;
 }
 
 function toEntry(s: PySymbol): OutlineEntry {

@@ -9,7 +9,8 @@ import {
   assertMatch,
   assertStringIncludes,
 } from "../../_assert.ts";
-import { tempDir, testHost, textOf } from "../../_helpers.ts";
+import { npmFile, tempDir, testHost, textOf } from "../../_helpers.ts";
+import type { CallEdge } from "../../../tools/analysis/derive_code_path.ts";
 
 const REPO = new URL("../../../", import.meta.url).pathname;
 
@@ -73,15 +74,7 @@ Deno.test("get_file_summary summarizes Python, TOML, Markdown, C and TypeScript"
     textOf(await host.call("get_file_summary", { path: "blob.bin" })),
     /^blob\.bin: binary/,
   );
-  const napi = [...Deno.readDirSync(`${REPO}node_modules/.deno`)]
-    .map((dir) => `${REPO}node_modules/.deno/${dir.name}/node_modules/node-addon-api/napi-inl.h`)
-    .find((path) => {
-      try {
-        return Deno.statSync(path).isFile;
-      } catch {
-        return false;
-      }
-    })!;
+  const napi = npmFile("node-addon-api/napi-inl.h")!;
   await Deno.copyFile(napi, `${root.path}/napi-inl.h`);
   const header = await host.call("get_file_summary", { path: "napi-inl.h" });
   assertEquals((header.structuredContent as { kind: string }).kind, "cpp", "a C++ .h header");
@@ -172,15 +165,6 @@ Deno.test("derive_code_path follows calls across files, marks cycles, and says i
   ]);
 });
 
-interface Edge {
-  from: string;
-  to: string;
-  call_site: string;
-  defined_at: string;
-  depth: number;
-  cycle: boolean;
-}
-
 async function pythonStdlib(): Promise<string> {
   const output = await new Deno.Command("python3", {
     args: ["-c", "import sysconfig;print(sysconfig.get_paths()['stdlib'])"],
@@ -208,17 +192,7 @@ Deno.test("derive_code_path on real Python, TypeScript and C: every edge points 
     (name) => name.endsWith(".ts"),
   );
   await copyTree(`${REPO}security`, `${root.path}/ts/security`, (name) => name.endsWith(".ts"));
-  const scanner = [...Deno.readDirSync(`${REPO}node_modules/.deno`)]
-    .map((dir) =>
-      `${REPO}node_modules/.deno/${dir.name}/node_modules/tree-sitter-python/src/scanner.c`
-    )
-    .find((path) => {
-      try {
-        return Deno.statSync(path).isFile;
-      } catch {
-        return false;
-      }
-    })!;
+  const scanner = npmFile("tree-sitter-python/src/scanner.c")!;
   await Deno.mkdir(`${root.path}/c`);
   await Deno.copyFile(scanner, `${root.path}/c/scanner.c`);
   await using host = await testHost({ roots: [root.path] });
@@ -233,7 +207,7 @@ Deno.test("derive_code_path on real Python, TypeScript and C: every edge points 
   const trace = async (target: string, max_depth = 3) => {
     const result = await host.call("derive_code_path", { target, max_depth });
     assertFalse(result.isError, textOf(result));
-    const edges = (result.structuredContent as { edges: Edge[] }).edges;
+    const edges = (result.structuredContent as { edges: CallEdge[] }).edges;
     for (const edge of edges) {
       const callee = edge.to.split(".").at(-1)!;
       const name = callee === "__init__" || callee === "constructor"
@@ -299,7 +273,7 @@ Deno.test("derive_code_path is bounded, reports progress on long scans, and hono
       onProgress: (done) => progress.push(done),
     });
     const data = result.structuredContent as {
-      edges: Edge[];
+      edges: CallEdge[];
       truncated: boolean;
       files_scanned: number;
     };
@@ -312,7 +286,7 @@ Deno.test("derive_code_path is bounded, reports progress on long scans, and hono
 
   await t.step("depth is bounded", async () => {
     const result = await host.call("derive_code_path", { target: "chain_0", max_depth: 4 });
-    const edges = (result.structuredContent as { edges: Edge[] }).edges;
+    const edges = (result.structuredContent as { edges: CallEdge[] }).edges;
     assertEquals(edges.map((e) => e.to), ["chain_1", "chain_2", "chain_3", "chain_4"]);
     assertEquals(edges.map((e) => e.depth), [1, 2, 3, 4]);
   });

@@ -11,7 +11,7 @@ import {
   assertMatch,
   assertStringIncludes,
 } from "../../_assert.ts";
-import { tempDir, testHost, textOf } from "../../_helpers.ts";
+import { npmFile, tempDir, testHost, textOf } from "../../_helpers.ts";
 
 const NODE_MODULES = new URL("../../../node_modules/.deno/", import.meta.url).pathname;
 const FIXTURE = new URL("../../../fixtures/cfamily/geometry.cpp", import.meta.url).pathname;
@@ -182,7 +182,7 @@ Deno.test("C function definitions agree with Universal Ctags on real sources", a
 
 Deno.test("C++ definitions agree with Universal Ctags on real C++ (node-addon-api, ncurses and GMP C++ headers)", async (t) => {
   await using root = await tempDir();
-  const napi = walkFiles(NODE_MODULES, (name) => name === "napi-inl.h")[0];
+  const napi = npmFile("node-addon-api/napi-inl.h");
   assert(napi, "node-addon-api's napi-inl.h is in node_modules");
   const sources = [
     napi,

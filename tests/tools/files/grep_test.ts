@@ -253,8 +253,9 @@ Deno.test("grep gives the same results with ripgrep and with the walker", async 
 
 Deno.test("grep honours cancellation", async () => {
   await using root = await tempDir();
-  for (let i = 0; i < 400; i++) {
-    await write(`${root.path}/d${i % 20}/f${i}.txt`, "x\n".repeat(2000));
+  // Long enough (about 10 MB) to run well past the first turn of the worker's event loop.
+  for (let i = 0; i < 1000; i++) {
+    await write(`${root.path}/d${i % 20}/f${i}.txt`, "x\n".repeat(5000));
   }
   await using host = await testHost({ roots: [root.path] });
   const controller = new AbortController();

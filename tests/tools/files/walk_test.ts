@@ -5,7 +5,7 @@ import { ToolError } from "../../../security/errors.ts";
 import { resolvePolicy } from "../../../security/policy.ts";
 import { Resolver } from "../../../security/resolver.ts";
 import { SafeFs } from "../../../security/safe_fs.ts";
-import type { ToolContext } from "../../../tools/tool.ts";
+import { type ToolContext, YIELD_EVERY_MS } from "../../../tools/tool.ts";
 import { comparePaths, globMatcher, walk, type WalkOptions } from "../../../tools/files/_walk.ts";
 
 /** A real tool context over real roots (no worker): the walker's own surface. */
@@ -157,7 +157,8 @@ Deno.test("walk keeps the event loop turning and reports progress on long walks"
   try {
     for await (const _ of walk(ctx, start)) {
       entries++;
-      const until = performance.now() + 0.2; // make each entry cost a little
+      // Make each entry cost a little: the walk takes at least four turns of the event loop.
+      const until = performance.now() + (YIELD_EVERY_MS * 4) / 330;
       while (performance.now() < until) { /* busy */ }
     }
   } finally {

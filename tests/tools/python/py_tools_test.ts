@@ -534,4 +534,37 @@ Deno.test("py_get_code_outline on a directory outlines every Python file, a page
   assertEquals((page.structuredContent!.files as unknown[]).length, 1);
   assertEquals(page.structuredContent!.next_offset, 2);
   assertStringIncludes(textOf(page), "offset: 2");
+  const last = await host.call("py_get_code_outline", { path: "pkg", max_files: 1, offset: 2 });
+  assertEquals(
+    (last.structuredContent!.files as Array<{ path: string }>).map((f) => f.path),
+    ["pkg/sub/c.pyi"],
+  );
+  assertEquals(last.structuredContent!.next_offset, undefined, "the last page says no more");
+});
+
+Deno.test("py_get_code_outline on a directory keeps each reply within the output limit, and pages on", async () => {
+  await using root = await tempDir();
+  await Deno.mkdir(`${root.path}/pkg`);
+  const body = Array.from({ length: 40 }, (_, i) => `def f${i}():\n    pass\n`).join("\n");
+  for (let i = 0; i < 30; i++) await Deno.writeTextFile(`${root.path}/pkg/m${i}.py`, body);
+  await using host = await testHost({
+    roots: [root.path],
+    config: { limits: { maxOutputChars: 20_000 } },
+  });
+  const seen: string[] = [];
+  let offset = 0;
+  for (let calls = 0; calls < 30; calls++) {
+    const page = await host.call("py_get_code_outline", { path: "pkg", max_files: 5000, offset });
+    const size = JSON.stringify(page).length;
+    assert(size < 20_000 + 2_000, `a reply of ${size} characters`);
+    const data = page.structuredContent as { files: Array<{ path: string }>; next_offset?: number };
+    seen.push(...data.files.map((file) => file.path));
+    if (data.next_offset === undefined) break;
+    assertStringIncludes(textOf(page), "this reply reached its size limit");
+    assertEquals(data.next_offset, offset + data.files.length);
+    offset = data.next_offset;
+  }
+  assertEquals(seen.length, 30, "every file once");
+  assertEquals(new Set(seen).size, 30);
+  assert(offset > 0, "it took more than one page");
 });

@@ -10,7 +10,7 @@ import {
   assertMatch,
   assertStringIncludes,
 } from "../../_assert.ts";
-import { tempDir, testHost, textOf } from "../../_helpers.ts";
+import { npmFile, tempDir, testHost, textOf } from "../../_helpers.ts";
 
 const REPO = new URL("../../../", import.meta.url).pathname;
 const SDK_CLIENT = `${REPO}node_modules/@modelcontextprotocol/sdk/dist/esm/client/index.js`;
@@ -224,17 +224,8 @@ Deno.test("ts_js_get_code_outline agrees with Universal Ctags on the npm package
     "/@modelcontextprotocol/sdk/dist/esm/client/index.js",
     "/@modelcontextprotocol/sdk/dist/esm/server/mcp.js",
   ];
-  const files = wanted.map((tail) =>
-    [...Deno.readDirSync(`${REPO}node_modules/.deno`)].map((dir) =>
-      `${REPO}node_modules/.deno/${dir.name}/node_modules${tail}`
-    ).find((path) => {
-      try {
-        return Deno.statSync(path).isFile;
-      } catch {
-        return false;
-      }
-    })
-  ).filter((path): path is string => path !== undefined);
+  const files = wanted.map((tail) => npmFile(tail.slice(1)))
+    .filter((path): path is string => path !== undefined);
   assert(files.length >= 5, `JavaScript files found: ${files.length}`);
   for (const [i, file] of files.entries()) {
     await Deno.copyFile(file, `${root.path}/f${i}${file.slice(file.lastIndexOf("."))}`);
