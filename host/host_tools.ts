@@ -69,6 +69,8 @@ export class HostToolProvider implements ToolProvider {
       resolver: this.#resolver,
       fs: new SafeFs(this.#resolver, new DirAnchor(this.#resolver.policy.roots)),
       signal: ctx.signal ?? new AbortController().signal,
+      // On this thread a cancellation aborts the signal itself; no message waits to be let in.
+      messageWaiting: () => false,
       progress: (progress, total, message) => ctx.onProgress?.(progress, total, message),
       logger: {
         warn: (message, detail) =>

@@ -201,6 +201,16 @@ export class Mailbox {
     Atomics.notify(this.#header, STATE);
   }
 
+  /**
+   * Whether a message waits for the listener, in the box or announced. Cheap
+   * (two loads of shared memory): long work on the listener's thread asks it
+   * often and yields at once when one waits, so a cancellation is seen
+   * promptly, not at the next scheduled yield.
+   */
+  waiting(): boolean {
+    return Atomics.load(this.#header, STATE) === 1 || Atomics.load(this.#header, POSTED) > 0;
+  }
+
   /** The listener's side of {@linkcode Mailbox.announce}: an announced message came. */
   received(): void {
     if (Atomics.load(this.#header, POSTED) > 0) Atomics.sub(this.#header, POSTED, 1);

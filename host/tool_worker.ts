@@ -38,8 +38,8 @@ interface WorkerState {
   binaries: { ripgrep?: string };
 }
 
-/** The mailbox to the host, once init gave it (see `mailbox.ts`). */
-const channel: { outbox: Mailbox | null } = { outbox: null };
+/** The mailboxes to and from the host, once init gave them (see `mailbox.ts`). */
+const channel: { outbox: Mailbox | null; inbox: Mailbox | null } = { outbox: null, inbox: null };
 
 function post(message: FromWorker): void {
   if (!channel.outbox?.send(message)) self.postMessage(message);
@@ -119,6 +119,7 @@ async function call(
       expected: (path) => (checksStale ? message.expect?.[path] : undefined),
     }),
     signal: controller.signal,
+    messageWaiting: () => channel.inbox?.waiting() ?? false,
     logger,
     binaries: state.binaries,
     progress(progress, total, text) {
@@ -172,13 +173,12 @@ async function probe(message: Extract<ToWorker, { type: "probe" }>): Promise<voi
 function main(): void {
   let ready: Promise<WorkerState> | undefined;
   let state: WorkerState | undefined;
-  let inbox: Mailbox | undefined;
   const receive = (message: ToWorker) => {
     if (message.type === "init") {
       channel.outbox = new Mailbox(message.mailboxes.fromWorker);
       ready = init(message).then((made) => (state = made));
       // Block while idle (no call in flight): the next call then wakes this thread at once.
-      inbox = new Mailbox(message.mailboxes.toWorker);
+      const inbox = channel.inbox = new Mailbox(message.mailboxes.toWorker);
       void inbox.listen(
         (each) => receive(each as ToWorker),
         () => state !== undefined && state.inflight.size === 0,
@@ -199,7 +199,7 @@ function main(): void {
   };
   self.onmessage = (event: MessageEvent<ToWorker>) => {
     // Everything after init that comes this way was announced in the mailbox (see `announce`).
-    if (event.data.type !== "init") inbox?.received();
+    if (event.data.type !== "init") channel.inbox?.received();
     receive(event.data);
   };
 }

@@ -75,6 +75,11 @@ export interface ToolContext {
    * @param message What is being done.
    */
   progress(progress: number, total?: number, message?: string): void;
+  /**
+   * Whether the worker has a message waiting (a cancellation, another call).
+   * Long work yields at once when it has ({@linkcode yieldDue}).
+   */
+  messageWaiting(): boolean;
   /** Where internals go. */
   readonly logger: Logger;
   /** Absolute paths of the external programs this worker may run (ripgrep, when installed). */
@@ -192,11 +197,25 @@ export function structured(value: string, data: Record<string, unknown>): ToolRe
 
 /**
  * How long tool code may run between turns of the worker's event loop, where
- * a cancellation arrives. A turn costs about 2 ms (Deno's shortest timer;
+ * messages arrive. A turn costs about 2 ms (Deno's shortest timer;
  * `setImmediate` and message channels do not let the worker's messages in),
- * so this is about 4% of a long call, and a cancellation waits at most this.
+ * so this is about 4% of a long call. A cancellation does not wait for it:
+ * {@linkcode yieldDue} sees the message waiting and yields at once.
  */
 export const YIELD_EVERY_MS = 50;
+
+/**
+ * Whether long work should yield now ({@linkcode yieldToWorker}): it last did
+ * {@linkcode YIELD_EVERY_MS} ago or more, or a message waits for the worker.
+ * Cheap enough to ask for every item of work.
+ *
+ * @param ctx The call's context.
+ * @param since When the work last yielded (`performance.now()`).
+ * @returns True when it is time to yield.
+ */
+export function yieldDue(ctx: ToolContext, since: number): boolean {
+  return performance.now() - since >= YIELD_EVERY_MS || ctx.messageWaiting();
+}
 
 /**
  * Give the worker's event loop a turn (a cancellation, other messages), then

@@ -12,7 +12,7 @@ import type { Node, Tree } from "web-tree-sitter";
 import { ToolError } from "../../security/errors.ts";
 import { decodeText, isBinary } from "../_text.ts";
 import { type Grammar, grammarForPath, treeSitter } from "../_treesitter.ts";
-import { defineTool, type ToolContext, YIELD_EVERY_MS, yieldToWorker } from "../tool.ts";
+import { defineTool, type ToolContext, yieldDue, yieldToWorker } from "../tool.ts";
 import { walk } from "../files/_walk.ts";
 import { headerGrammar, maskForParsing } from "../cfamily/_parse.ts";
 import { errorCount } from "../cfamily/_symbols.ts";
@@ -226,7 +226,7 @@ async function index(
       const entries = all.slice(at, at + READ_BATCH);
       const contents = ctx.fs.readMany(dir, entries.map((each) => each.name), MAX_FILE_BYTES);
       for (const [i, entry] of entries.entries()) {
-        if (performance.now() - lastYield > YIELD_EVERY_MS) {
+        if (yieldDue(ctx, lastYield)) {
           await yieldToWorker(ctx.signal);
           lastYield = performance.now();
         }

@@ -12,7 +12,7 @@ import { ToolError } from "../../security/errors.ts";
 import { globToRegExp } from "../../security/glob.ts";
 import type { ResolvedPath } from "../../security/resolver.ts";
 import type { DirEntry } from "../../security/safe_fs.ts";
-import { type ToolContext, YIELD_EVERY_MS, yieldToWorker } from "../tool.ts";
+import { type ToolContext, yieldDue, yieldToWorker } from "../tool.ts";
 import { IgnoreMatcher, type IgnoreRule, parseGitignore } from "./_gitignore.ts";
 
 /** Options for {@linkcode walk}. */
@@ -222,8 +222,8 @@ export class Pacer {
    */
   async tick(items = 1): Promise<void> {
     this.#count += items;
+    if (!yieldDue(this.#ctx, this.#lastYield)) return;
     const now = performance.now();
-    if (now - this.#lastYield < YIELD_EVERY_MS) return;
     if (now - this.#lastProgress > 250) {
       this.#lastProgress = now;
       this.#ctx.progress(this.#count, undefined, `${this.#what}: ${this.#count} entries so far`);

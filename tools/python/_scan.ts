@@ -8,7 +8,7 @@
 
 import * as posix from "node:path/posix";
 import { decodeText } from "../_text.ts";
-import { type ToolContext, YIELD_EVERY_MS, yieldToWorker } from "../tool.ts";
+import { type ToolContext, yieldDue, yieldToWorker } from "../tool.ts";
 import { walk } from "../files/_walk.ts";
 
 /** One Python source found. */
@@ -105,7 +105,7 @@ export async function* pythonSources(
       batch.displays.push(found[i]!.display);
     }
     yield* flush(batch, base);
-    if (performance.now() - last > YIELD_EVERY_MS) {
+    if (yieldDue(ctx, last)) {
       ctx.progress(i, found.length, `Read ${i} of ${found.length} Python files`);
       await yieldToWorker(ctx.signal);
       last = performance.now();

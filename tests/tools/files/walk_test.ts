@@ -11,7 +11,7 @@ import { comparePaths, globMatcher, walk, type WalkOptions } from "../../../tool
 /** A real tool context over real roots (no worker): the walker's own surface. */
 async function context(
   roots: string[],
-  options: { blacklist?: string[]; signal?: AbortSignal } = {},
+  options: { blacklist?: string[]; signal?: AbortSignal; messageWaiting?: () => boolean } = {},
 ): Promise<{ ctx: ToolContext; progress: number[] }> {
   const policy = await resolvePolicy({ roots, blacklist: options.blacklist ?? [] });
   const resolver = new Resolver(policy);
@@ -25,6 +25,7 @@ async function context(
     resolver,
     fs,
     signal: options.signal ?? new AbortController().signal,
+    messageWaiting: options.messageWaiting ?? (() => false),
     progress: (done) => progress.push(done),
     logger: { warn: () => {}, error: () => {} },
     binaries: {},
@@ -143,6 +144,30 @@ Deno.test("walk throws the signal's reason when the call is aborted", async () =
     }
   }, ToolError);
   assert(seen < 20, `the walk went on for ${seen} entries after the abort`);
+});
+
+Deno.test("walk yields at once when a message waits for the worker (a cancellation)", async () => {
+  await using root = await tempDir();
+  for (let i = 0; i < 200; i++) await write(`${root.path}/d${i}/f.txt`);
+  const controller = new AbortController();
+  let waiting = false;
+  const { ctx } = await context([root.path], {
+    signal: controller.signal,
+    messageWaiting: () => waiting,
+  });
+  const start = await ctx.fs.resolve(".", "directory");
+  let seen = 0;
+  await assertRejects(async () => {
+    for await (const _ of walk(ctx, start)) {
+      if (++seen === 10) {
+        // As in a worker: the cancellation waits in the mailbox, and only a turn of the event
+        // loop lets it in. The whole walk takes less than a scheduled yield's interval.
+        waiting = true;
+        setTimeout(() => controller.abort(new ToolError("cancelled", "the client cancelled")), 0);
+      }
+    }
+  }, ToolError);
+  assert(seen < 15, `the walk went on for ${seen} entries after the message came`);
 });
 
 Deno.test("walk keeps the event loop turning and reports progress on long walks", async () => {
