@@ -11,6 +11,7 @@ import { resolvePolicy } from "../../security/policy.ts";
 import { WorkerPool } from "../../host/worker_pool.ts";
 import { createHost } from "../../host/host.ts";
 import { loadConfig } from "../../host/config.ts";
+import { V8_FLAGS } from "../../host/launcher.ts";
 
 const TEST_TOOLS = new URL("../../fixtures/tools/test_tools.ts", import.meta.url);
 
@@ -112,4 +113,19 @@ Deno.test("host: a call too large for the shared mailbox reaches an idle worker 
     assert(took < 500, `the call took ${took.toFixed(0)} ms`);
   }
   assertEquals((await Deno.stat(`${root.path}/big2.txt`)).size, big.length);
+});
+
+Deno.test("worker pool: under the served V8 flags a worker collects its garbage after a long call", async () => {
+  await using root = await tempDir();
+  const probe = new URL("../../fixtures/worker_gc_probe.ts", import.meta.url).pathname;
+  const { code, stdout, stderr } = await new Deno.Command(Deno.execPath(), {
+    args: ["run", "-A", "--unstable-worker-options", V8_FLAGS, probe, root.path],
+    stdout: "piped",
+    stderr: "piped",
+  }).output();
+  assertEquals(code, 0, new TextDecoder().decode(stderr));
+  const { during, after } = JSON.parse(new TextDecoder().decode(stdout));
+  // The call held about 64 MB of small objects; left to itself, V8 still held them afterwards.
+  assert(during > 50e6, `the call held ${during} bytes`);
+  assert(after < during / 2, `the worker still held ${after} bytes after the call`);
 });
