@@ -5,6 +5,7 @@
  */
 
 import { parseArgs } from "node:util";
+import type { LandlockStatus } from "../security/landlock.ts";
 import { auditProcess, processFlags } from "../security/permissions.ts";
 import { type HostConfig, loadConfig } from "./config.ts";
 import { runDoctor } from "./doctor.ts";
@@ -175,12 +176,22 @@ async function serveCommand(
     return 2;
   }
   const host = await createHost({ config });
+  printer.err(`toolhost: ${sandboxLine(config, host.landlock)}`);
   try {
     await serve(host);
   } finally {
     await host.close();
   }
   return 0;
+}
+
+/** What keeps the tools in, said once when serving starts (on stderr, which MCP clients log). */
+function sandboxLine(config: HostConfig, landlock: LandlockStatus): string {
+  const roots = config.policy.roots.join(", ");
+  if (landlock.active) {
+    return `serving ${roots}; tool workers confined by Landlock (ABI ${landlock.abi})`;
+  }
+  return `serving ${roots}; Landlock is not active (${landlock.reason}); the resolver and Deno's permissions still confine the tools`;
 }
 
 async function callCommand(

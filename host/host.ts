@@ -5,6 +5,7 @@
  * @module
  */
 
+import type { LandlockStatus } from "../security/landlock.ts";
 import type { Policy } from "../security/policy.ts";
 import type { ToolDescriptor } from "../tools/registry.ts";
 import type { ToolResult } from "../tools/tool.ts";
@@ -53,6 +54,8 @@ export interface Host {
   readonly dispatcher: Dispatcher;
   /** Where the host's messages go. */
   readonly logger: PoolLogger;
+  /** Whether the tool workers' threads are confined by Landlock, and why not. */
+  readonly landlock: LandlockStatus;
   /** Context anchors pushed by tools (also MCP resources). */
   readonly anchors: AnchorStore;
   /**
@@ -207,6 +210,7 @@ export async function createHost(options: HostOptions = {}): Promise<Host> {
     policy: config.policy,
     dispatcher,
     logger,
+    landlock: pool.landlock,
     anchors,
     onToolsChanged(listener) {
       toolsChanged.add(listener);

@@ -102,7 +102,7 @@ function seenFile(path: string, file: FileVersion): SeenFile {
 /** Confine this thread with Landlock, then give up FFI for good. */
 function confine(message: Extract<ToWorker, { type: "init" }>): LandlockStatus {
   if (!message.libc) {
-    return { active: false, abi: 0, reason: "Landlock is not used on this system" };
+    return { active: false, abi: 0, reason: message.noLibc ?? "libc was not found" };
   }
   try {
     return confineThread(message.libc, message.landlock);

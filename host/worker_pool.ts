@@ -433,6 +433,11 @@ function spawnWorker(policy: Policy, options: PoolOptions): Spawned {
       registry: options.registry,
       ripgrep: options.ripgrep,
       libc,
+      ...(libc ? {} : {
+        noLibc: options.landlock === false
+          ? 'switched off ("landlock": false in toolhost.json)'
+          : "libc was not found",
+      }),
       toolsModule: options.toolsModule?.href ?? null,
       landlock: {
         readWrite: [...policy.roots, policy.stateDir],

@@ -21,6 +21,8 @@ export type ToWorker =
     ripgrep: string | null;
     /** Where libc is, to confine the worker's thread with Landlock (null: do not). */
     libc: string | null;
+    /** Why there is no libc to use: switched off, or not found. */
+    noLibc?: string;
     /** What stays reachable under Landlock. */
     landlock: LandlockPaths;
     /** A module exporting `TOOLS` to use instead of the built-in list (tests). */

@@ -79,8 +79,15 @@ export function findLibc(): string | null {
   for (const candidate of LIBC_CANDIDATES) {
     try {
       if (Deno.statSync(candidate).isFile) return candidate;
-    } catch {
-      // not here
+    } catch (error) {
+      // The served process may not read outside its roots, but it may load the libc that the
+      // launcher found and named in --allow-ffi.
+      if (
+        error instanceof Deno.errors.NotCapable &&
+        Deno.permissions.querySync({ name: "ffi", path: candidate }).state === "granted"
+      ) {
+        return candidate;
+      }
     }
   }
   return null;

@@ -11,7 +11,7 @@ import {
   assertMatch,
   assertStringIncludes,
 } from "../_assert.ts";
-import { tempDir } from "../_helpers.ts";
+import { tempDir, testHost } from "../_helpers.ts";
 
 const ENTRY = new URL("../../mod.ts", import.meta.url).pathname;
 
@@ -171,6 +171,42 @@ Deno.test("cli: start exits when the client closes its stdin, passing the exit c
   await reader.cancel();
   assertEquals(status.code, 0);
   assert(performance.now() - closedAt < 5_000, "it exited on its own, soon");
+});
+
+Deno.test("cli: the served process confines its tool workers with Landlock where the kernel has it", async () => {
+  await using root = await tempDir();
+  // What this kernel offers, seen from a host in this (unscoped) process.
+  const kernel = await testHost({ roots: [root.path] });
+  const abi = kernel.landlock.abi;
+  await kernel.close();
+  const child = new Deno.Command(Deno.execPath(), {
+    args: ["run", "-A", ENTRY, "start", "--root", root.path],
+    cwd: "/",
+    stdin: "piped",
+    stdout: "null",
+    stderr: "piped",
+  }).spawn();
+  let said = "";
+  const reader = child.stderr.pipeThrough(new TextDecoderStream()).getReader();
+  try {
+    while (!said.includes("toolhost: serving")) {
+      const { value, done } = await reader.read();
+      if (done) break;
+      said += value;
+    }
+    while (!said.slice(said.indexOf("toolhost: serving")).includes("\n")) {
+      const { value, done } = await reader.read();
+      if (done) break;
+      said += value;
+    }
+  } finally {
+    await child.stdin.close();
+    await reader.cancel();
+    await child.status;
+  }
+  const line = said.split("\n").find((each) => each.startsWith("toolhost: serving")) ?? said;
+  if (abi > 0) assertStringIncludes(line, `tool workers confined by Landlock (ABI ${abi})`);
+  else assertStringIncludes(line, "Landlock is not active (the kernel has no Landlock");
 });
 
 Deno.test("cli: log prints recent calls as a table, with filters", async () => {
