@@ -24,11 +24,13 @@ const HEADER_BYTES = 16;
  * sleeping. A sleeping thread on a virtual machine can take from tens of
  * microseconds to over a millisecond to wake (its virtual CPU halts), more
  * than a small tool call takes, and an agent's calls come in bursts. Measured
- * with `bench/read_file_compare.ts` (2 cores, toolhost / bare server, mean):
- * 0.3 ms 1.4-1.55x, 1 ms 1.3-1.7x, 3 ms 1.36-1.45x, 5 ms 1.32-1.33x; the
- * calls slower than 1 ms were mostly a sleeping worker waking late. It costs
- * at most this much CPU time per call, only after a call and only while no
- * other call is in the worker.
+ * with `bench/read_file_compare.ts` (2 cores, toolhost / bare server, mean,
+ * before the polls yielded, see {@linkcode RELAX_EVERY_MS}): 0.3 ms
+ * 1.4-1.55x, 1 ms 1.3-1.7x, 3 ms 1.36-1.45x, 5 ms 1.32-1.33x; not polling at
+ * all 1.6-1.7x. The calls slower than 1 ms were mostly a sleeping worker
+ * waking late. It costs at most this much CPU time per call, only after a
+ * call and only while no other call is in the worker, and the poll yields
+ * its CPU to any other thread that wants it.
  */
 export const IDLE_SPIN_MS = 5;
 /**
@@ -50,15 +52,53 @@ const MICROTASK_TURNS = 64;
 const IDLE_BLOCK_MS = 1_000;
 
 /**
- * Poll a mailbox's state until it is full or the time is up.
+ * How often a polling thread offers its CPU to other threads
+ * ({@linkcode threadYielder}). With two CPUs, a polling worker, the host's
+ * thread and the client's all want one at times; Linux lets a running thread
+ * finish its time slice before a woken one gets the CPU, so without yields a
+ * woken thread could wait a millisecond or more behind a poller. Measured
+ * with `bench/read_file_compare.ts` (mean ratio to the bare server, 8-10
+ * alternated runs): no yields 1.39x (max 1.65x), a yield every poll 1.28-1.32x
+ * (max 1.42x), every 50 µs 1.26x (max 1.35x).
+ */
+const RELAX_EVERY_MS = 0.05;
+
+/**
+ * A function that offers the calling thread's CPU to other runnable threads
+ * (`sched_yield(2)`). The library handle holds only that symbol, so a worker
+ * may make it before it gives up its FFI permission.
+ *
+ * @param libc The path of libc (the caller has FFI permission for it), or null.
+ * @returns The yield, or `undefined` where libc cannot be loaded.
+ */
+export function threadYielder(libc: string | null): (() => void) | undefined {
+  if (!libc) return undefined;
+  try {
+    const lib = Deno.dlopen(libc, { sched_yield: { parameters: [], result: "i32" } });
+    return () => void lib.symbols.sched_yield();
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Poll a mailbox's state until it is full or the time is up, offering the
+ * CPU to other threads now and then.
  *
  * @returns Whether a message is waiting.
  */
-function spinUntilFull(header: Int32Array, ms: number): boolean {
-  const until = performance.now() + ms;
+function spinUntilFull(header: Int32Array, ms: number, relax: () => void): boolean {
+  let now = performance.now();
+  const until = now + ms;
+  let relaxAt = now + RELAX_EVERY_MS;
   do {
     if (Atomics.load(header, STATE) === 1 || Atomics.load(header, POSTED) > 0) return true;
-  } while (performance.now() < until);
+    now = performance.now();
+    if (now >= relaxAt) {
+      relax();
+      relaxAt = now + RELAX_EVERY_MS;
+    }
+  } while (now < until);
   return Atomics.load(header, STATE) === 1;
 }
 
@@ -68,11 +108,15 @@ export class Mailbox {
   #body: Uint8Array;
   #encoder = new TextEncoder();
   #decoder = new TextDecoder();
+  #relax: () => void;
 
   /**
    * @param buffer A buffer made by {@linkcode Mailbox.buffer}, shared by both sides.
+   * @param relax How this side's thread offers its CPU while it polls
+   *   ({@linkcode threadYielder}); by default it does not.
    */
-  constructor(buffer: SharedArrayBuffer) {
+  constructor(buffer: SharedArrayBuffer, relax?: () => void) {
+    this.#relax = relax ?? (() => {});
     this.#header = new Int32Array(buffer, 0, 4);
     this.#body = new Uint8Array(buffer, HEADER_BYTES);
   }
@@ -147,7 +191,7 @@ export class Mailbox {
           }
           if (!polled) {
             polled = true;
-            if (spinUntilFull(this.#header, pollMs())) continue;
+            if (spinUntilFull(this.#header, pollMs(), this.#relax)) continue;
           }
           if (Atomics.wait(this.#header, STATE, 0, IDLE_BLOCK_MS) === "timed-out") {
             // Let timers of this thread run now and then.
@@ -178,7 +222,7 @@ export class Mailbox {
    * @returns The message, or `undefined` when none came in time.
    */
   take(timeoutMs: number): unknown {
-    if (!spinUntilFull(this.#header, Math.min(timeoutMs, TAKE_SPIN_MS))) {
+    if (!spinUntilFull(this.#header, Math.min(timeoutMs, TAKE_SPIN_MS), this.#relax)) {
       Atomics.wait(this.#header, STATE, 0, Math.max(0, timeoutMs - TAKE_SPIN_MS));
     }
     if (Atomics.load(this.#header, STATE) === 0 || Atomics.load(this.#header, CLOSED) === 1) {

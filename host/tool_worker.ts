@@ -17,7 +17,7 @@ import { Registry, UnknownToolError } from "../tools/registry.ts";
 import { TOOLS } from "../tools/mod.ts";
 import type { Logger, Tool, ToolContext } from "../tools/tool.ts";
 import type { FromWorker, SeenFile, SeenFiles, ToWorker } from "./worker_protocol.ts";
-import { IDLE_SPIN_MS, Mailbox } from "./mailbox.ts";
+import { IDLE_SPIN_MS, Mailbox, threadYielder } from "./mailbox.ts";
 
 /**
  * After a call this long, the worker does not poll for the next one: waking
@@ -189,10 +189,12 @@ function main(): void {
   let state: WorkerState | undefined;
   const receive = (message: ToWorker) => {
     if (message.type === "init") {
+      // Made before init gives up the FFI permission.
+      const relax = threadYielder(message.libc);
       channel.outbox = new Mailbox(message.mailboxes.fromWorker);
       ready = init(message).then((made) => (state = made));
       // Block while idle (no call in flight): the next call then wakes this thread at once.
-      const inbox = channel.inbox = new Mailbox(message.mailboxes.toWorker);
+      const inbox = channel.inbox = new Mailbox(message.mailboxes.toWorker, relax);
       void inbox.listen(
         (each) => receive(each as ToWorker),
         () => state !== undefined && state.inflight.size === 0,

@@ -18,7 +18,7 @@ import {
 } from "../tools/registry.ts";
 import type { ToolResult } from "../tools/tool.ts";
 import type { FromWorker, Probe, SeenFiles, ToWorker } from "./worker_protocol.ts";
-import { Mailbox } from "./mailbox.ts";
+import { Mailbox, threadYielder } from "./mailbox.ts";
 
 /** Tools that parse code with tree-sitter. */
 const CODE_TOOL = /^(py_|ts_|get_file_summary$|derive_code_path$)/;
@@ -449,7 +449,9 @@ function spawnWorker(policy: Policy, options: PoolOptions): Spawned {
       },
     } satisfies ToWorker,
   );
-  return { worker, outbox: new Mailbox(toWorker), inbox: new Mailbox(fromWorker), ready };
+  // The host's thread polls its inbox for a lone call's answer (see `#awaitBriefly`).
+  const inbox = new Mailbox(fromWorker, threadYielder(libc));
+  return { worker, outbox: new Mailbox(toWorker), inbox, ready };
 }
 
 async function spawn(policy: Policy, options: PoolOptions): Promise<{ slot: Slot } & Ready> {
