@@ -15,6 +15,17 @@ import { tempDir, testHost } from "../_helpers.ts";
 
 const ENTRY = new URL("../../mod.ts", import.meta.url).pathname;
 
+/** `toolhost start` for one root, from `/`, its stdin and one of its outputs piped. */
+function spawnStart(root: string, piped: "stdout" | "stderr"): Deno.ChildProcess {
+  return new Deno.Command(Deno.execPath(), {
+    args: ["run", "-A", ENTRY, "start", "--root", root],
+    cwd: "/",
+    stdin: "piped",
+    stdout: piped === "stdout" ? "piped" : "null",
+    stderr: piped === "stderr" ? "piped" : "null",
+  }).spawn();
+}
+
 async function toolhost(args: string[], options: { cwd?: string; flags?: string[] } = {}) {
   const output = await new Deno.Command(Deno.execPath(), {
     args: ["run", ...(options.flags ?? ["-A"]), ENTRY, ...args],
@@ -138,13 +149,7 @@ Deno.test("cli: start re-launches scoped and serves MCP over stdio", async () =>
 
 Deno.test("cli: start exits when the client closes its stdin, passing the exit code on", async () => {
   await using root = await tempDir();
-  const child = new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", ENTRY, "start", "--root", root.path],
-    cwd: "/",
-    stdin: "piped",
-    stdout: "piped",
-    stderr: "null",
-  }).spawn();
+  const child = spawnStart(root.path, "stdout");
   const writer = child.stdin.getWriter();
   await writer.write(new TextEncoder().encode(
     `${
@@ -179,22 +184,11 @@ Deno.test("cli: the served process confines its tool workers with Landlock where
   const kernel = await testHost({ roots: [root.path] });
   const abi = kernel.landlock.abi;
   await kernel.close();
-  const child = new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", ENTRY, "start", "--root", root.path],
-    cwd: "/",
-    stdin: "piped",
-    stdout: "null",
-    stderr: "piped",
-  }).spawn();
+  const child = spawnStart(root.path, "stderr");
   let said = "";
   const reader = child.stderr.pipeThrough(new TextDecoderStream()).getReader();
   try {
-    while (!said.includes("toolhost: serving")) {
-      const { value, done } = await reader.read();
-      if (done) break;
-      said += value;
-    }
-    while (!said.slice(said.indexOf("toolhost: serving")).includes("\n")) {
+    while (!/toolhost: serving[^\n]*\n/.test(said)) {
       const { value, done } = await reader.read();
       if (done) break;
       said += value;
@@ -204,7 +198,7 @@ Deno.test("cli: the served process confines its tool workers with Landlock where
     await reader.cancel();
     await child.status;
   }
-  const line = said.split("\n").find((each) => each.startsWith("toolhost: serving")) ?? said;
+  const line = said.match(/toolhost: serving[^\n]*/)?.[0] ?? said;
   if (abi > 0) assertStringIncludes(line, `tool workers confined by Landlock (ABI ${abi})`);
   else assertStringIncludes(line, "Landlock is not active (the kernel has no Landlock");
 });
