@@ -20,6 +20,7 @@ import {
   CallToolRequestSchema,
   type CallToolResult,
   ErrorCode,
+  type JSONRPCMessage,
   ListResourcesRequestSchema,
   ListToolsRequestSchema,
   McpError,
@@ -188,13 +189,45 @@ export async function serve(host: Host, transport?: Transport): Promise<void> {
   const closed = new Promise<void>((resolve) => {
     server.onclose = () => resolve();
   });
-  if (transport === undefined) {
+  if (transport !== undefined) {
+    await server.connect(transport);
+  } else {
     const stdio = new StdioServerTransport();
-    // The SDK's stdio transport does not notice the end of its input: when the client closes our
-    // stdin (it is done, or gone), close, so that the process exits at once, not when killed.
-    process.stdin.once("end", () => void stdio.close());
-    transport = stdio;
+    await server.connect(stdio);
+    closeAfterInput(stdio, host.config.callTimeoutMs);
   }
-  await server.connect(transport);
   await closed;
+}
+
+/**
+ * Close a stdio transport once the client has closed our stdin and every
+ * request it sent before is answered, or `limitMs` after the input ended.
+ * The SDK's transport does not notice the end of its input, so the process
+ * would linger until killed; closing at once would drop the answers of a
+ * client that writes its requests and then closes its end.
+ */
+function closeAfterInput(stdio: StdioServerTransport, limitMs: number): void {
+  const unanswered = new Set<string | number>();
+  let ended = false;
+  const closeIfDone = () => {
+    if (ended && unanswered.size === 0) void stdio.close();
+  };
+  const receive = stdio.onmessage;
+  stdio.onmessage = (message: JSONRPCMessage) => {
+    if ("method" in message && "id" in message) unanswered.add(message.id);
+    receive?.(message);
+  };
+  const send = stdio.send.bind(stdio);
+  stdio.send = async (message: JSONRPCMessage) => {
+    await send(message);
+    if (!("method" in message) && "id" in message && message.id !== undefined) {
+      unanswered.delete(message.id);
+      closeIfDone();
+    }
+  };
+  process.stdin.once("end", () => {
+    ended = true;
+    closeIfDone();
+    Deno.unrefTimer(setTimeout(() => void stdio.close(), limitMs));
+  });
 }

@@ -178,6 +178,56 @@ Deno.test("cli: start exits when the client closes its stdin, passing the exit c
   assert(performance.now() - closedAt < 5_000, "it exited on its own, soon");
 });
 
+Deno.test("cli: a client that writes its requests and closes stdin at once still gets every answer", async () => {
+  await using root = await tempDir();
+  await Deno.writeTextFile(`${root.path}/a.txt`, "alpha\n");
+  // Enough files that the grep is still running when the input ends.
+  for (let i = 0; i < 2000; i++) {
+    await Deno.writeTextFile(`${root.path}/f${i}.txt`, `line ${i}\n`.repeat(50));
+  }
+  const child = spawnStart(root.path, "stdout");
+  const requests = [
+    {
+      jsonrpc: "2.0",
+      id: 1,
+      method: "initialize",
+      params: {
+        protocolVersion: "2025-06-18",
+        capabilities: {},
+        clientInfo: { name: "t", version: "1" },
+      },
+    },
+    { jsonrpc: "2.0", method: "notifications/initialized" },
+    {
+      jsonrpc: "2.0",
+      id: 2,
+      method: "tools/call",
+      params: { name: "grep", arguments: { pattern: "never there" } },
+    },
+    {
+      jsonrpc: "2.0",
+      id: 3,
+      method: "tools/call",
+      params: { name: "read_file", arguments: { path: "a.txt" } },
+    },
+  ];
+  const writer = child.stdin.getWriter();
+  await writer.write(
+    new TextEncoder().encode(requests.map((each) => `${JSON.stringify(each)}\n`).join("")),
+  );
+  await writer.close();
+  const timer = setTimeout(() => child.kill("SIGKILL"), 20_000);
+  const [status, out] = await Promise.all([child.status, new Response(child.stdout).text()]);
+  clearTimeout(timer);
+  assertEquals(status.code, 0);
+  // Calls run concurrently: the quick read may be answered before the grep.
+  const answers = out.trim().split("\n").map((line) => JSON.parse(line))
+    .sort((a, b) => a.id - b.id);
+  assertEquals(answers.map((each) => each.id), [1, 2, 3]);
+  assertStringIncludes(answers[1].result.content[0].text, "No matches");
+  assertStringIncludes(answers[2].result.content[0].text, "alpha");
+});
+
 Deno.test("cli: the served process confines its tool workers with Landlock where the kernel has it", async () => {
   await using root = await tempDir();
   // What this kernel offers, seen from a host in this (unscoped) process.
