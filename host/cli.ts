@@ -262,7 +262,7 @@ async function doctorCommand(config: HostConfig, json: boolean, printer: Printer
     for (const probe of report.probes) {
       printer.out(`${probe.ok ? "ok  " : "FAIL"}  ${probe.name}: ${probe.detail}`);
     }
-    printer.out(report.ok ? "Both boundaries held." : "A boundary did not hold.");
+    printer.out(report.ok ? "Both boundaries held." : "Not every probe passed: see FAIL above.");
   }
   return report.ok ? 0 : 1;
 }

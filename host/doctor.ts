@@ -6,14 +6,17 @@
  *   with `NotCapable`.
  * - Inner: through the full host, a symlink to outside, `..` and an absolute
  *   path outside must be `path_denied`.
+ * - Served: the scoped server, started as `start` starts it, confines its
+ *   tool workers as the probes here found.
  *
  * @module
  */
 
+import type { LandlockStatus } from "../security/landlock.ts";
 import type { ToolResult } from "../tools/tool.ts";
 import type { HostConfig } from "./config.ts";
 import { createHost } from "./host.ts";
-import { assetPaths } from "./launcher.ts";
+import { assetPaths, type CommandLine, scopedCommand } from "./launcher.ts";
 import { WorkerPool } from "./worker_pool.ts";
 import type { Probe } from "./worker_protocol.ts";
 
@@ -44,17 +47,28 @@ export interface DoctorReport {
  * @returns The report.
  */
 export async function runDoctor(config: HostConfig): Promise<DoctorReport> {
-  const outsideDir = await Deno.realPath(
-    await Deno.makeTempDir({ prefix: "toolhost-doctor-outside-" }),
-  );
+  const roots = config.policy.roots;
+  const outsideDir = await makeOutsideDir(roots);
+  if (outsideDir === undefined) {
+    const probe = {
+      name: "setup: a directory outside the roots to probe with",
+      ok: false,
+      detail: `every candidate (the temp directory, ${
+        OUTSIDE_BASES.join(", ")
+      }, the home directory) is inside the roots or not writable: the roots leave nothing outside to keep the tools from`,
+    };
+    return { probes: [probe], roots, ok: false };
+  }
   const secret = `${outsideDir}/secret.txt`;
   await Deno.writeTextFile(secret, "toolhost doctor: outside content\n");
   const link = `${config.policy.roots[0]}/.toolhost-doctor-link-${crypto.randomUUID().slice(0, 8)}`;
   try {
     await Deno.symlink(secret, link);
+    const outer = await outerProbes(config, outsideDir, secret, link);
     const probes = [
-      ...(await outerProbes(config, outsideDir, secret, link)),
+      ...outer.probes,
       ...(await innerProbes(config, secret, link)),
+      await servedProbe(config, outer.landlock),
     ];
     return { probes, roots: config.policy.roots, ok: probes.every((probe) => probe.ok) };
   } finally {
@@ -63,12 +77,49 @@ export async function runDoctor(config: HostConfig): Promise<DoctorReport> {
   }
 }
 
+/** Where else to make the outside directory when the temp directory is inside a root. */
+const OUTSIDE_BASES = ["/var/tmp", "/dev/shm"];
+
+/**
+ * Make a fresh directory outside every root, for the outside file the
+ * probes try to reach (a root may hold the temp directory: `--root /tmp`).
+ *
+ * @returns Its real path, or `undefined` when no candidate place is outside the roots.
+ */
+async function makeOutsideDir(roots: readonly string[]): Promise<string | undefined> {
+  let home: string | undefined;
+  try {
+    home = Deno.env.get("HOME");
+  } catch {
+    // no permission: skip it
+  }
+  for (const base of [undefined, ...OUTSIDE_BASES, home]) {
+    let dir: string;
+    try {
+      dir = await Deno.realPath(
+        await Deno.makeTempDir({
+          prefix: "toolhost-doctor-outside-",
+          ...(base === undefined ? {} : { dir: base }),
+        }),
+      );
+    } catch {
+      continue; // not there, or not writable
+    }
+    const inside = roots.some((root) =>
+      dir === root || dir.startsWith(root.endsWith("/") ? root : `${root}/`)
+    );
+    if (!inside) return dir;
+    await Deno.remove(dir);
+  }
+  return undefined;
+}
+
 async function outerProbes(
   config: HostConfig,
   outsideDir: string,
   secret: string,
   link: string,
-): Promise<ProbeResult[]> {
+): Promise<{ probes: ProbeResult[]; landlock: LandlockStatus }> {
   const pool = await WorkerPool.start(config.policy, {
     size: 1,
     registry: {},
@@ -99,7 +150,7 @@ async function outerProbes(
       });
     }
     results.push(await landlockProbe(pool, link));
-    return results;
+    return { probes: results, landlock: pool.landlock };
   } finally {
     pool.close();
   }
@@ -156,6 +207,69 @@ async function innerProbes(
   } finally {
     await host.close();
   }
+}
+
+/**
+ * The probes above run in this process, whose permissions may be broader
+ * than the served process's: start the server exactly as `start` and
+ * `mcp-config` do, and check that it confines its tool workers as found here
+ * (it once could not find libc under its own permissions, so Landlock was
+ * off there alone).
+ */
+async function servedProbe(config: HostConfig, here: LandlockStatus): Promise<ProbeResult> {
+  const name = "served process: the scoped server confines its tool workers as probed here";
+  let line: string;
+  try {
+    line = await servedStatus(await scopedCommand(config));
+  } catch (error) {
+    return { name, ok: false, detail: `could not start the scoped server: ${String(error)}` };
+  }
+  const confined = line.includes("tool workers confined by Landlock");
+  const ok = confined === here.active;
+  return {
+    name,
+    ok,
+    detail: ok ? line : `Landlock ${here.active ? "active" : "not active"} here, but ${line}`,
+  };
+}
+
+/** How long the scoped server may take to say what confines it. */
+const SERVED_STATUS_MS = 30_000;
+
+/**
+ * Start a server, read the line it says on stderr when it begins to serve,
+ * and stop it.
+ *
+ * @param command How to start it.
+ * @returns The line, from "serving" on.
+ * @throws {Error} When it stops or stays silent for 30 s without saying it.
+ */
+export async function servedStatus(command: CommandLine): Promise<string> {
+  const child = new Deno.Command(command.command, {
+    args: command.args,
+    cwd: "/",
+    stdin: "piped",
+    stdout: "null",
+    stderr: "piped",
+  }).spawn();
+  const timer = setTimeout(() => child.kill("SIGKILL"), SERVED_STATUS_MS);
+  let said = "";
+  const reader = child.stderr.pipeThrough(new TextDecoderStream()).getReader();
+  try {
+    while (!/toolhost: serving[^\n]*\n/.test(said)) {
+      const { value, done } = await reader.read();
+      if (done) break;
+      said += value;
+    }
+  } finally {
+    await child.stdin.close();
+    await reader.cancel();
+    await child.status;
+    clearTimeout(timer);
+  }
+  const line = said.match(/toolhost: (serving[^\n]*)/)?.[1];
+  if (line === undefined) throw new Error(`it said: ${said.trim().slice(0, 500) || "nothing"}`);
+  return line;
 }
 
 function textOf(result: ToolResult): string {

@@ -12,17 +12,18 @@ import {
   assertStringIncludes,
 } from "../_assert.ts";
 import { tempDir, testHost } from "../_helpers.ts";
+import { servedStatus } from "../../host/doctor.ts";
 
 const ENTRY = new URL("../../mod.ts", import.meta.url).pathname;
 
-/** `toolhost start` for one root, from `/`, its stdin and one of its outputs piped. */
-function spawnStart(root: string, piped: "stdout" | "stderr"): Deno.ChildProcess {
+/** `toolhost start` for one root, from `/`, its stdin and stdout piped. */
+function spawnStart(root: string): Deno.ChildProcess {
   return new Deno.Command(Deno.execPath(), {
     args: ["run", "-A", ENTRY, "start", "--root", root],
     cwd: "/",
     stdin: "piped",
-    stdout: piped === "stdout" ? "piped" : "null",
-    stderr: piped === "stderr" ? "piped" : "null",
+    stdout: "piped",
+    stderr: "null",
   }).spawn();
 }
 
@@ -112,6 +113,7 @@ Deno.test("cli: doctor --json runs live probes of both boundaries", async () => 
       "symlink to a file outside",
       "`..` escape",
       "absolute path outside",
+      "served process",
     ]
   ) {
     assert(names.some((name) => name.includes(part)), part);
@@ -119,6 +121,23 @@ Deno.test("cli: doctor --json runs live probes of both boundaries", async () => 
   for (const probe of report.probes) assertEquals(probe.ok, true, `${probe.name}: ${probe.detail}`);
   // The probe cleans up after itself.
   assertEquals([...Deno.readDirSync(root.path)].map((entry) => entry.name), [".toolhost"]);
+});
+
+Deno.test("cli: doctor probes from outside the roots when a root holds the temp directory", async () => {
+  await using root = await tempDir();
+  // The temp directory is inside the root: the outside file must go elsewhere.
+  await Deno.mkdir(`${root.path}/tmp`);
+  const output = await new Deno.Command(Deno.execPath(), {
+    args: ["run", "-A", ENTRY, "doctor", "--root", root.path, "--json"],
+    cwd: "/",
+    env: { TMPDIR: `${root.path}/tmp` },
+    stdin: "null",
+  }).output();
+  const report = JSON.parse(new TextDecoder().decode(output.stdout));
+  for (const probe of report.probes) assertEquals(probe.ok, true, `${probe.name}: ${probe.detail}`);
+  assertEquals(output.code, 0);
+  const outside = report.probes.find((probe: { name: string }) => probe.name.includes("raw read"));
+  assertFalse(outside.detail.includes(root.path), outside.detail);
 });
 
 Deno.test("cli: start re-launches scoped and serves MCP over stdio", async () => {
@@ -149,7 +168,7 @@ Deno.test("cli: start re-launches scoped and serves MCP over stdio", async () =>
 
 Deno.test("cli: start exits when the client closes its stdin, passing the exit code on", async () => {
   await using root = await tempDir();
-  const child = spawnStart(root.path, "stdout");
+  const child = spawnStart(root.path);
   const writer = child.stdin.getWriter();
   await writer.write(new TextEncoder().encode(
     `${
@@ -185,7 +204,7 @@ Deno.test("cli: a client that writes its requests and closes stdin at once still
   for (let i = 0; i < 2000; i++) {
     await Deno.writeTextFile(`${root.path}/f${i}.txt`, `line ${i}\n`.repeat(50));
   }
-  const child = spawnStart(root.path, "stdout");
+  const child = spawnStart(root.path);
   const requests = [
     {
       jsonrpc: "2.0",
@@ -234,21 +253,11 @@ Deno.test("cli: the served process confines its tool workers with Landlock where
   const kernel = await testHost({ roots: [root.path] });
   const abi = kernel.landlock.abi;
   await kernel.close();
-  const child = spawnStart(root.path, "stderr");
-  let said = "";
-  const reader = child.stderr.pipeThrough(new TextDecoderStream()).getReader();
-  try {
-    while (!/toolhost: serving[^\n]*\n/.test(said)) {
-      const { value, done } = await reader.read();
-      if (done) break;
-      said += value;
-    }
-  } finally {
-    await child.stdin.close();
-    await reader.cancel();
-    await child.status;
-  }
-  const line = said.match(/toolhost: serving[^\n]*/)?.[0] ?? said;
+  // What `start` says on stderr when it begins to serve (read as doctor reads it).
+  const line = await servedStatus({
+    command: Deno.execPath(),
+    args: ["run", "-A", ENTRY, "start", "--root", root.path],
+  });
   if (abi > 0) assertStringIncludes(line, `tool workers confined by Landlock (ABI ${abi})`);
   else assertStringIncludes(line, "Landlock is not active (the kernel has no Landlock");
 });
