@@ -71,3 +71,23 @@ export function npmFile(path: string): string | undefined {
   }
   return undefined;
 }
+
+/**
+ * Whether a test that compares against an external program runs here. Under
+ * CI always: `.ci/run` installs the program, so its absence fails the test.
+ * Elsewhere only where the program is on PATH, so that `deno task test` on a
+ * machine without it skips those tests instead of failing them.
+ *
+ * @param program The program's name, as found on PATH (`rg`, `ctags`).
+ * @returns False when the test is to be ignored here.
+ */
+export function canRun(program: string): boolean {
+  if (Deno.env.get("CI") === "true") return true;
+  return (Deno.env.get("PATH") ?? "").split(":").some((dir) => {
+    try {
+      return dir !== "" && Deno.statSync(`${dir}/${program}`).isFile;
+    } catch {
+      return false;
+    }
+  });
+}

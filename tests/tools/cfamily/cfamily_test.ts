@@ -11,7 +11,7 @@ import {
   assertMatch,
   assertStringIncludes,
 } from "../../_assert.ts";
-import { npmFile, tempDir, testHost, textOf } from "../../_helpers.ts";
+import { canRun, npmFile, tempDir, testHost, textOf } from "../../_helpers.ts";
 
 const NODE_MODULES = new URL("../../../node_modules/.deno/", import.meta.url).pathname;
 const FIXTURE = new URL("../../../fixtures/cfamily/geometry.cpp", import.meta.url).pathname;
@@ -114,7 +114,9 @@ function compare(ours: Outline[], tags: Tag[], text: string): Agreement {
   };
 }
 
-Deno.test("C function definitions agree with Universal Ctags on real sources", async (t) => {
+Deno.test("C function definitions agree with Universal Ctags on real sources", {
+  ignore: !canRun("ctags"),
+}, async (t) => {
   await using root = await tempDir();
   const npm = walkFiles(NODE_MODULES, (name) => name.endsWith(".c") || name.endsWith(".h"))
     .filter((path) => path.includes("/tree-sitter-"));
@@ -180,108 +182,123 @@ Deno.test("C function definitions agree with Universal Ctags on real sources", a
   );
 });
 
-Deno.test("C++ definitions agree with Universal Ctags on real C++ (node-addon-api, ncurses and GMP C++ headers)", async (t) => {
-  await using root = await tempDir();
-  const napi = npmFile("node-addon-api/napi-inl.h");
-  assert(napi, "node-addon-api's napi-inl.h is in node_modules");
-  const sources = [
-    napi,
-    ...["cursesw.h", "cursesf.h", "cursesm.h", "cursesp.h", "gmpxx.h"].map((name) =>
-      `/usr/include/${name}`
-    )
-      .filter((path) => {
-        try {
-          return Deno.statSync(path).isFile;
-        } catch {
-          return false;
+Deno.test(
+  "C++ definitions agree with Universal Ctags on real C++ (node-addon-api, ncurses and GMP C++ headers)",
+  { ignore: !canRun("ctags") },
+  async (t) => {
+    await using root = await tempDir();
+    const napi = npmFile("node-addon-api/napi-inl.h");
+    assert(napi, "node-addon-api's napi-inl.h is in node_modules");
+    const sources = [
+      napi,
+      ...["cursesw.h", "cursesf.h", "cursesm.h", "cursesp.h", "gmpxx.h"].map((name) =>
+        `/usr/include/${name}`
+      )
+        .filter((path) => {
+          try {
+            return Deno.statSync(path).isFile;
+          } catch {
+            return false;
+          }
+        }),
+    ];
+    for (const [i, file] of sources.entries()) await Deno.copyFile(file, `${root.path}/f${i}.hpp`);
+    await using host = await testHost({ roots: [root.path] });
+
+    await t.step(`definitions, names and lines (${sources.length} files)`, async () => {
+      const lines: string[] = [];
+      let total = 0;
+      let matched = 0;
+      let extra = 0;
+      for (const [i, file] of sources.entries()) {
+        const result = await host.call("ts_cpp_get_code_outline", { path: `f${i}.hpp` });
+        assertFalse(result.isError, textOf(result));
+        const ours = definitions((result.structuredContent as { symbols: Outline[] }).symbols);
+        const found = compare(ours, await ctagsFunctions(file, "C++"), Deno.readTextFileSync(file));
+        assertEquals(found.startsAgree, found.matched, `${file}: first lines`);
+        total += found.ctags;
+        matched += found.matched;
+        extra += found.onlyOurs.length;
+        lines.push(`${file}: ${found.matched}/${found.ctags}, ours only ${found.onlyOurs.length}`);
+      }
+      // The rest: definitions in #else branches (we follow the first branch), `f() THROWS(…)`.
+      assert(total >= 700 && matched / total >= 0.98, lines.join("; "));
+      assert(extra <= total * 0.015, lines.join("; "));
+    });
+
+    await t.step(
+      "an unbalanced #ifdef namespace is a warning, and out-of-line methods are found",
+      async () => {
+        const outline = await host.call("ts_cpp_get_code_outline", { path: "f0.hpp" });
+        const warnings = (outline.structuredContent as { warnings: string[] }).warnings;
+        assertMatch(warnings[0]!, /^parsed with #if\/#ifdef directives blanked/);
+        const global = await host.call("ts_cpp_get_definition", {
+          path: "f0.hpp",
+          name: "Env::Global",
+        });
+        const got = global.structuredContent as {
+          start_line: number;
+          end_line: number;
+          source: string;
+        };
+        assertEquals([got.start_line, got.end_line], [644, 649]);
+        assertMatch(got.source, /^inline Object Env::Global\(\) const \{\n[^]*\n\}\n$/);
+        const cast = await host.call("ts_cpp_get_definition", {
+          path: "f0.hpp",
+          name: "Value::operator napi_value",
+        });
+        assertMatch(
+          (cast.structuredContent as { source: string }).source,
+          /^inline Value::operator napi_value\(\) const \{/,
+        );
+        const op = await host.call("ts_cpp_get_definition", {
+          path: "f0.hpp",
+          name: "Object::const_iterator::operator!=",
+        });
+        assertEquals((op.structuredContent as { start_line: number }).start_line, 1937);
+        const sig = await host.call("ts_cpp_get_signature", {
+          path: "f0.hpp",
+          name: "Env::Global",
+        });
+        assertEquals(textOf(sig), "f0.hpp:644 inline Object Env::Global() const");
+        const many = await host.call("ts_cpp_get_definition", {
+          path: "f0.hpp",
+          name: "RunScript",
+        });
+        assertMatch(
+          textOf(many),
+          /^ambiguous_match: "RunScript" matches \d+ symbols[^]*Env::RunScript/,
+        );
+      },
+    );
+
+    await t.step(
+      "updating 40 out-of-line methods with their own text changes no byte",
+      async () => {
+        const before = await Deno.readFile(`${root.path}/f0.hpp`);
+        const outline = await host.call("ts_cpp_get_code_outline", { path: "f0.hpp" });
+        const names = definitions((outline.structuredContent as { symbols: Outline[] }).symbols)
+          .map((s) => s.name).filter((name, i, all) =>
+            name.includes("::") && all.indexOf(name) === i
+          );
+        let updated = 0;
+        for (const name of names.filter((_, i) => i % Math.ceil(names.length / 40) === 0)) {
+          const got = await host.call("ts_cpp_get_definition", { path: "f0.hpp", name });
+          if (got.isError) continue; // overloads share a name
+          const result = await host.call("ts_cpp_update_definition", {
+            path: "f0.hpp",
+            name,
+            new_content: (got.structuredContent as { source: string }).source,
+          });
+          assertFalse(result.isError, textOf(result));
+          updated++;
         }
-      }),
-  ];
-  for (const [i, file] of sources.entries()) await Deno.copyFile(file, `${root.path}/f${i}.hpp`);
-  await using host = await testHost({ roots: [root.path] });
-
-  await t.step(`definitions, names and lines (${sources.length} files)`, async () => {
-    const lines: string[] = [];
-    let total = 0;
-    let matched = 0;
-    let extra = 0;
-    for (const [i, file] of sources.entries()) {
-      const result = await host.call("ts_cpp_get_code_outline", { path: `f${i}.hpp` });
-      assertFalse(result.isError, textOf(result));
-      const ours = definitions((result.structuredContent as { symbols: Outline[] }).symbols);
-      const found = compare(ours, await ctagsFunctions(file, "C++"), Deno.readTextFileSync(file));
-      assertEquals(found.startsAgree, found.matched, `${file}: first lines`);
-      total += found.ctags;
-      matched += found.matched;
-      extra += found.onlyOurs.length;
-      lines.push(`${file}: ${found.matched}/${found.ctags}, ours only ${found.onlyOurs.length}`);
-    }
-    // The rest: definitions in #else branches (we follow the first branch), `f() THROWS(…)`.
-    assert(total >= 700 && matched / total >= 0.98, lines.join("; "));
-    assert(extra <= total * 0.015, lines.join("; "));
-  });
-
-  await t.step(
-    "an unbalanced #ifdef namespace is a warning, and out-of-line methods are found",
-    async () => {
-      const outline = await host.call("ts_cpp_get_code_outline", { path: "f0.hpp" });
-      const warnings = (outline.structuredContent as { warnings: string[] }).warnings;
-      assertMatch(warnings[0]!, /^parsed with #if\/#ifdef directives blanked/);
-      const global = await host.call("ts_cpp_get_definition", {
-        path: "f0.hpp",
-        name: "Env::Global",
-      });
-      const got = global.structuredContent as {
-        start_line: number;
-        end_line: number;
-        source: string;
-      };
-      assertEquals([got.start_line, got.end_line], [644, 649]);
-      assertMatch(got.source, /^inline Object Env::Global\(\) const \{\n[^]*\n\}\n$/);
-      const cast = await host.call("ts_cpp_get_definition", {
-        path: "f0.hpp",
-        name: "Value::operator napi_value",
-      });
-      assertMatch(
-        (cast.structuredContent as { source: string }).source,
-        /^inline Value::operator napi_value\(\) const \{/,
-      );
-      const op = await host.call("ts_cpp_get_definition", {
-        path: "f0.hpp",
-        name: "Object::const_iterator::operator!=",
-      });
-      assertEquals((op.structuredContent as { start_line: number }).start_line, 1937);
-      const sig = await host.call("ts_cpp_get_signature", { path: "f0.hpp", name: "Env::Global" });
-      assertEquals(textOf(sig), "f0.hpp:644 inline Object Env::Global() const");
-      const many = await host.call("ts_cpp_get_definition", { path: "f0.hpp", name: "RunScript" });
-      assertMatch(
-        textOf(many),
-        /^ambiguous_match: "RunScript" matches \d+ symbols[^]*Env::RunScript/,
-      );
-    },
-  );
-
-  await t.step("updating 40 out-of-line methods with their own text changes no byte", async () => {
-    const before = await Deno.readFile(`${root.path}/f0.hpp`);
-    const outline = await host.call("ts_cpp_get_code_outline", { path: "f0.hpp" });
-    const names = definitions((outline.structuredContent as { symbols: Outline[] }).symbols)
-      .map((s) => s.name).filter((name, i, all) => name.includes("::") && all.indexOf(name) === i);
-    let updated = 0;
-    for (const name of names.filter((_, i) => i % Math.ceil(names.length / 40) === 0)) {
-      const got = await host.call("ts_cpp_get_definition", { path: "f0.hpp", name });
-      if (got.isError) continue; // overloads share a name
-      const result = await host.call("ts_cpp_update_definition", {
-        path: "f0.hpp",
-        name,
-        new_content: (got.structuredContent as { source: string }).source,
-      });
-      assertFalse(result.isError, textOf(result));
-      updated++;
-    }
-    assert(updated >= 20, `updated ${updated}`);
-    assertEquals(await Deno.readFile(`${root.path}/f0.hpp`), before);
-  });
-});
+        assert(updated >= 20, `updated ${updated}`);
+        assertEquals(await Deno.readFile(`${root.path}/f0.hpp`), before);
+      },
+    );
+  },
+);
 
 Deno.test("C++: outline kinds, Class::method, namespaces and out-of-line definitions", async (t) => {
   await using root = await tempDir();

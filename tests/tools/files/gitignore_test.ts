@@ -1,5 +1,5 @@
 import { assert, assertEquals, assertFalse } from "../../_assert.ts";
-import { tempDir, testHost } from "../../_helpers.ts";
+import { canRun, tempDir, testHost } from "../../_helpers.ts";
 import { IgnoreMatcher, parseGitignore } from "../../../tools/files/_gitignore.ts";
 
 function matcher(text: string, base = ""): IgnoreMatcher {
@@ -98,7 +98,9 @@ async function trickyTree(root: string): Promise<void> {
   }
 }
 
-Deno.test("search_files applies .gitignore the same way with ripgrep and with the walker", async () => {
+Deno.test("search_files applies .gitignore the same way with ripgrep and with the walker", {
+  ignore: !canRun("rg"),
+}, async () => {
   await using root = await tempDir();
   await trickyTree(root.path);
   await using js = await testHost({ roots: [root.path] });

@@ -5,7 +5,7 @@ import {
   assertMatch,
   assertStringIncludes,
 } from "../../_assert.ts";
-import { tempDir, testHost, textOf } from "../../_helpers.ts";
+import { canRun, tempDir, testHost, textOf } from "../../_helpers.ts";
 import { createHost, type Host } from "../../../host/host.ts";
 
 async function write(path: string, content: string | Uint8Array): Promise<void> {
@@ -202,54 +202,58 @@ async function trickyTexts(root: string): Promise<void> {
   for (const [path, content] of Object.entries(files)) await write(`${root}/${path}`, content);
 }
 
-Deno.test("grep gives the same results with ripgrep and with the walker", async () => {
-  await using root = await tempDir();
-  await trickyTexts(root.path);
+Deno.test(
+  "grep gives the same results with ripgrep and with the walker",
+  { ignore: !canRun("rg") },
+  async () => {
+    await using root = await tempDir();
+    await trickyTexts(root.path);
 
-  await using js = await testHost({ roots: [root.path] });
-  const { host: rg, warnings } = await rgHost(root.path);
-  await using _rg = rg;
-  const cases: Array<Record<string, unknown>> = [
-    { pattern: "foo" },
-    { pattern: "\\bfoo\\b" },
-    { pattern: "f.o" },
-    { pattern: "caf.\\s" },
-    { pattern: "a.b" },
-    { pattern: "x.x" },
-    { pattern: "^\\s*def " },
-    { pattern: "foo$" },
-    { pattern: "[^a-z ]foo" },
-    { pattern: "\\W\\w" },
-    { pattern: "\\d{3,}" },
-    { pattern: "\\D\\S\\s" },
-    { pattern: "\\ba" },
-    { pattern: "x\\sy" },
-    { pattern: "(?<word>fo+)|bar" },
-    { pattern: "\\p{Lu}" },
-    { pattern: "[\\w-]+\\(" },
-    { pattern: "^$" },
-    { pattern: "K", ignore_case: true },
-    { pattern: "S", ignore_case: true },
-    { pattern: "FOO", ignore_case: true, context: 1 },
-    { pattern: "a.b", literal: true },
-    { pattern: "foo", glob: "*.txt" },
-    { pattern: "foo", glob: "sub/**/*.rs" },
-    { pattern: "foo", include_ignored: true },
-    { pattern: "foo", path: "sub" },
-    { pattern: "foo", max_results: 3, offset: 3 },
-    { pattern: "é" },
-  ];
-  for (const args of cases) {
-    const a = await js.call("grep", args);
-    const b = await rg.call("grep", args);
-    assertEquals(textOf(b), textOf(a), JSON.stringify(args));
-    assertEquals(b.structuredContent, a.structuredContent, JSON.stringify(args));
-  }
-  assertEquals(warnings, [], "ripgrep ran for every search (no fallback)");
-  const late = await js.call("grep", { pattern: "after nul" });
-  assertStringIncludes(textOf(late), "nul_late.bin:3: foo after nul");
-  assertFalse(textOf(await js.call("grep", { pattern: "foo" })).includes("nul_early"));
-});
+    await using js = await testHost({ roots: [root.path] });
+    const { host: rg, warnings } = await rgHost(root.path);
+    await using _rg = rg;
+    const cases: Array<Record<string, unknown>> = [
+      { pattern: "foo" },
+      { pattern: "\\bfoo\\b" },
+      { pattern: "f.o" },
+      { pattern: "caf.\\s" },
+      { pattern: "a.b" },
+      { pattern: "x.x" },
+      { pattern: "^\\s*def " },
+      { pattern: "foo$" },
+      { pattern: "[^a-z ]foo" },
+      { pattern: "\\W\\w" },
+      { pattern: "\\d{3,}" },
+      { pattern: "\\D\\S\\s" },
+      { pattern: "\\ba" },
+      { pattern: "x\\sy" },
+      { pattern: "(?<word>fo+)|bar" },
+      { pattern: "\\p{Lu}" },
+      { pattern: "[\\w-]+\\(" },
+      { pattern: "^$" },
+      { pattern: "K", ignore_case: true },
+      { pattern: "S", ignore_case: true },
+      { pattern: "FOO", ignore_case: true, context: 1 },
+      { pattern: "a.b", literal: true },
+      { pattern: "foo", glob: "*.txt" },
+      { pattern: "foo", glob: "sub/**/*.rs" },
+      { pattern: "foo", include_ignored: true },
+      { pattern: "foo", path: "sub" },
+      { pattern: "foo", max_results: 3, offset: 3 },
+      { pattern: "é" },
+    ];
+    for (const args of cases) {
+      const a = await js.call("grep", args);
+      const b = await rg.call("grep", args);
+      assertEquals(textOf(b), textOf(a), JSON.stringify(args));
+      assertEquals(b.structuredContent, a.structuredContent, JSON.stringify(args));
+    }
+    assertEquals(warnings, [], "ripgrep ran for every search (no fallback)");
+    const late = await js.call("grep", { pattern: "after nul" });
+    assertStringIncludes(textOf(late), "nul_late.bin:3: foo after nul");
+    assertFalse(textOf(await js.call("grep", { pattern: "foo" })).includes("nul_early"));
+  },
+);
 
 Deno.test("grep honours cancellation", async () => {
   await using root = await tempDir();
