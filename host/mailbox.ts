@@ -92,14 +92,19 @@ function spinUntilFull(header: Int32Array, ms: number, relax: () => void): boole
   const until = now + ms;
   let relaxAt = now + RELAX_EVERY_MS;
   do {
-    if (Atomics.load(header, STATE) === 1 || Atomics.load(header, POSTED) > 0) return true;
+    if (hasMessage(header)) return true;
     now = performance.now();
     if (now >= relaxAt) {
       relax();
       relaxAt = now + RELAX_EVERY_MS;
     }
   } while (now < until);
-  return Atomics.load(header, STATE) === 1;
+  return hasMessage(header);
+}
+
+/** A message waits: in the box, or announced as sent by `postMessage`. */
+function hasMessage(header: Int32Array): boolean {
+  return Atomics.load(header, STATE) === 1 || Atomics.load(header, POSTED) > 0;
 }
 
 /** One direction of a host–worker channel. */
@@ -252,7 +257,7 @@ export class Mailbox {
    * promptly, not at the next scheduled yield.
    */
   waiting(): boolean {
-    return Atomics.load(this.#header, STATE) === 1 || Atomics.load(this.#header, POSTED) > 0;
+    return hasMessage(this.#header);
   }
 
   /** The listener's side of {@linkcode Mailbox.announce}: an announced message came. */

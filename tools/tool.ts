@@ -219,7 +219,7 @@ export function yieldDue(ctx: ToolContext, since: number): boolean {
 
 /**
  * Give the worker's event loop a turn (a cancellation, other messages), then
- * go on; long-running tools call it every {@linkcode YIELD_EVERY_MS}.
+ * go on; long-running tools call it when {@linkcode yieldDue} says so.
  *
  * @param signal The call's signal.
  * @throws The signal's reason when the call was cancelled.

@@ -16,6 +16,18 @@ import { servedStatus } from "../../host/doctor.ts";
 
 const ENTRY = new URL("../../mod.ts", import.meta.url).pathname;
 
+/** The first request of an MCP session, as a client writes it on the server's stdin. */
+const INITIALIZE = {
+  jsonrpc: "2.0",
+  id: 1,
+  method: "initialize",
+  params: {
+    protocolVersion: "2025-06-18",
+    capabilities: {},
+    clientInfo: { name: "t", version: "1" },
+  },
+};
+
 /** `toolhost start` for one root, from `/`, its stdin and stdout piped. */
 function spawnStart(root: string): Deno.ChildProcess {
   return new Deno.Command(Deno.execPath(), {
@@ -170,20 +182,7 @@ Deno.test("cli: start exits when the client closes its stdin, passing the exit c
   await using root = await tempDir();
   const child = spawnStart(root.path);
   const writer = child.stdin.getWriter();
-  await writer.write(new TextEncoder().encode(
-    `${
-      JSON.stringify({
-        jsonrpc: "2.0",
-        id: 1,
-        method: "initialize",
-        params: {
-          protocolVersion: "2025-06-18",
-          capabilities: {},
-          clientInfo: { name: "t", version: "1" },
-        },
-      })
-    }\n`,
-  ));
+  await writer.write(new TextEncoder().encode(`${JSON.stringify(INITIALIZE)}\n`));
   const reader = child.stdout.getReader();
   const first = await reader.read(); // the server is up and answered
   assertStringIncludes(new TextDecoder().decode(first.value), '"id":1');
@@ -206,16 +205,7 @@ Deno.test("cli: a client that writes its requests and closes stdin at once still
   }
   const child = spawnStart(root.path);
   const requests = [
-    {
-      jsonrpc: "2.0",
-      id: 1,
-      method: "initialize",
-      params: {
-        protocolVersion: "2025-06-18",
-        capabilities: {},
-        clientInfo: { name: "t", version: "1" },
-      },
-    },
+    INITIALIZE,
     { jsonrpc: "2.0", method: "notifications/initialized" },
     {
       jsonrpc: "2.0",
