@@ -5,9 +5,9 @@
  */
 
 import { parseArgs } from "node:util";
-import type { LandlockStatus } from "../security/landlock.ts";
+import type { HostStatus } from "../tools/observe/_observation.ts";
 import { auditProcess, processFlags } from "../security/permissions.ts";
-import { type HostConfig, loadConfig } from "./config.ts";
+import { type ConfigOverrides, type HostConfig, loadConfig } from "./config.ts";
 import { runDoctor } from "./doctor.ts";
 import { logCommand, type LogFilters } from "./log_command.ts";
 import { serve } from "./gateway.ts";
@@ -15,10 +15,13 @@ import { createHost } from "./host.ts";
 import {
   assetPaths,
   isCompiled,
+  launchCommand,
   mcpConfig,
-  runInherited,
+  overridesFrom,
   scopedCommand,
+  SERVE_OPTIONS,
   shellQuote,
+  startScoped,
 } from "./launcher.ts";
 
 /** Where the CLI prints: the one place allowed to write to the terminal. */
@@ -50,6 +53,7 @@ Options:
   --root DIR                  a project root (repeatable; default: the current directory)
   --config FILE               the config file (default: <first root>/toolhost.json, optional)
   --ripgrep auto|off|PATH     use ripgrep for searches (default: auto)
+  --unprotect GLOB            let tools write a protected path (repeatable; see the README)
   --allow-broad-permissions   let serve run with read/write beyond the roots
   --json                      machine-readable output (tools, doctor, call)
 `;
@@ -80,9 +84,7 @@ export async function main(
       args: [...argv],
       allowPositionals: true,
       options: {
-        root: { type: "string", multiple: true },
-        config: { type: "string" },
-        ripgrep: { type: "string" },
+        ...SERVE_OPTIONS,
         "allow-broad-permissions": { type: "boolean", default: false },
         json: { type: "boolean", default: false },
         tool: { type: "string" },
@@ -105,12 +107,13 @@ export async function main(
     printer.out(USAGE);
     return command === undefined && !values.help ? 2 : 0;
   }
+  const overrides = overridesFrom(values);
   let config: HostConfig;
   try {
+    // `start`, `flags` and `mcp-config` only compute a launch: the server makes its state directory.
     config = await loadConfig({
-      ...(values.root ? { roots: values.root } : {}),
-      ...(values.config ? { configFile: values.config } : {}),
-      ...(values.ripgrep ? { ripgrep: values.ripgrep } : {}),
+      ...overrides,
+      createStateDir: !["start", "flags", "mcp-config"].includes(command),
     });
   } catch (error) {
     printer.err(`toolhost: ${(error as Error).message}`);
@@ -121,7 +124,7 @@ export async function main(
       // A compiled binary's permissions are fixed when it is built: it serves in
       // this process, its tool workers still scoped (and under Landlock).
       if (isCompiled()) return await serveCommand(config, true, printer);
-      return await runInherited(await scopedCommand(config));
+      return await startScoped(config);
     case "serve":
       return await serveCommand(config, values["allow-broad-permissions"], printer);
     case "call":
@@ -132,10 +135,10 @@ export async function main(
       printer.out(shellQuote(await scopedCommand(config)));
       return 0;
     case "mcp-config":
-      printer.out(JSON.stringify(mcpConfig(await scopedCommand(config)), null, 2));
+      printer.out(JSON.stringify(mcpConfig(launchCommand(config, overrides)), null, 2));
       return 0;
     case "doctor":
-      return await doctorCommand(config, values.json, printer);
+      return await doctorCommand(config, overrides, values.json, printer);
     case "log": {
       const filters: LogFilters = {};
       for (const key of ["tool", "outcome", "path", "session", "since", "until"] as const) {
@@ -163,7 +166,7 @@ async function serveCommand(
     const flags = processFlags(config.policy, {
       config: config.configFile ? [config.configFile] : [],
       read: await assetPaths(),
-      run: config.ripgrep ? [config.ripgrep] : [],
+      run: config.ripgrep.path !== null ? [config.ripgrep.path] : [],
     });
     printer.err(
       `toolhost: refusing to serve with permissions broader than the roots. Run it scoped:\n  ${
@@ -176,7 +179,8 @@ async function serveCommand(
     return 2;
   }
   const host = await createHost({ config });
-  printer.err(`toolhost: ${sandboxLine(config, host.landlock)}`);
+  for (const warning of config.warnings) printer.err(`toolhost warn: ${warning}`);
+  printer.err(`toolhost: ${statusLine(config, host.status())}`);
   try {
     await serve(host);
   } finally {
@@ -185,13 +189,41 @@ async function serveCommand(
   return 0;
 }
 
-/** What keeps the tools in, said once when serving starts (on stderr, which MCP clients log). */
-function sandboxLine(config: HostConfig, landlock: LandlockStatus): string {
-  const roots = config.policy.roots.join(", ");
-  if (landlock.active) {
-    return `serving ${roots}; tool workers confined by Landlock (ABI ${landlock.abi})`;
+/**
+ * What is in effect, said once when serving starts (on stderr, which MCP
+ * clients log): what keeps the tools in, and every capability that is not
+ * in effect with why — never a silent fallback.
+ *
+ * @param config The configuration.
+ * @param status What the host found at start.
+ * @returns The line, from "serving" on.
+ */
+export function statusLine(config: HostConfig, status: HostStatus): string {
+  const parts = [`serving ${config.policy.roots.join(", ")}`];
+  const { landlock, ripgrep, efferent_copy: efferent } = status;
+  parts.push(
+    landlock.active
+      ? `tool workers confined by Landlock (ABI ${landlock.abi})`
+      : `Landlock is not active (${landlock.reason}); the resolver and Deno's permissions still confine the tools`,
+  );
+  parts.push(
+    ripgrep.active
+      ? `ripgrep ${ripgrep.version?.replace(/^ripgrep\s+/, "") ?? ""} in use (${ripgrep.path})`
+      : `ripgrep not in use: ${ripgrep.reason}; searches use the JS walker`,
+  );
+  parts.push(
+    efferent.state === "off"
+      ? "efferent copy off"
+      : `efferent copy on: looking for sinks in ${config.mcpJson} (calls are held until then)`,
+  );
+  for (const upstream of status.upstreams) {
+    parts.push(
+      upstream.state === "connected"
+        ? `upstream "${upstream.name}" connected (${upstream.tools} tools)`
+        : `upstream "${upstream.name}" not connected: ${upstream.error}; retrying in the background`,
+    );
   }
-  return `serving ${roots}; Landlock is not active (${landlock.reason}); the resolver and Deno's permissions still confine the tools`;
+  return parts.join("; ");
 }
 
 async function callCommand(
@@ -254,8 +286,13 @@ async function toolsCommand(config: HostConfig, json: boolean, printer: Printer)
   }
 }
 
-async function doctorCommand(config: HostConfig, json: boolean, printer: Printer): Promise<number> {
-  const report = await runDoctor(config);
+async function doctorCommand(
+  config: HostConfig,
+  overrides: ConfigOverrides,
+  json: boolean,
+  printer: Printer,
+): Promise<number> {
+  const report = await runDoctor(config, overrides);
   if (json) printer.out(JSON.stringify(report, null, 2));
   else {
     printer.out(`toolhost doctor — roots: ${report.roots.join(", ")}`);

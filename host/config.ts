@@ -42,6 +42,12 @@ export const CONFIG_SCHEMA = z.object({
   ),
   stateDir: z.string().optional(),
   blacklist: z.array(z.string()).optional(),
+  protect: z.array(z.string().min(1)).optional().describe(
+    "More globs that no tool may write (besides the fixed protected paths)",
+  ),
+  unprotect: z.array(z.string().min(1)).optional().describe(
+    "Protected paths to lift, exactly as listed; honoured only in a config file outside every root",
+  ),
   allowHardlinks: z.boolean().optional(),
   limits: z.object({
     maxReadBytes: z.number().int().positive().optional(),
@@ -86,7 +92,24 @@ export interface ConfigOverrides {
   configFile?: string;
   /** `--ripgrep`: auto, off, or a path. */
   ripgrep?: string;
+  /** `--unprotect GLOB`: protected paths the user lifts from the command line. */
+  unprotect?: readonly string[];
+  /** Create the state directory when missing (default true; the launcher only computes it). */
+  createStateDir?: boolean;
 }
+
+/** Ripgrep as configured: the binary the tool workers try, or why there is none. */
+export type RipgrepSetting = { readonly path: string } | {
+  readonly path: null;
+  /** Why: switched off, or not found. */
+  readonly reason: string;
+};
+
+/**
+ * What `--ripgrep` says when `auto` found no ripgrep (the launcher tells the
+ * served process, which may not search the PATH itself).
+ */
+export const RIPGREP_NOT_FOUND = "auto:not-found";
 
 /** The resolved configuration. */
 export interface HostConfig {
@@ -98,8 +121,8 @@ export interface HostConfig {
   readonly workers: number;
   /** A local call running longer is stopped. */
   readonly callTimeoutMs: number;
-  /** Absolute path of ripgrep, or null when not used. */
-  readonly ripgrep: string | null;
+  /** The ripgrep binary the tool workers try (they check that it runs), or why none. */
+  readonly ripgrep: RipgrepSetting;
   /** Confine the tool workers with Landlock where the kernel has it. */
   readonly landlock: boolean;
   /** The config file read, or null. */
@@ -112,6 +135,12 @@ export interface HostConfig {
   >;
   /** Upstream MCP servers by name (layer 3), from `upstream.mcpServers`. */
   readonly upstream: Readonly<Record<string, UpstreamEntry>>;
+  /** The `.mcp.json` that lists efferent-copy peers (absolute). */
+  readonly mcpJson: string;
+  /** Protected paths lifted by `--unprotect` (the launcher passes them on). */
+  readonly unprotectFlags: readonly string[];
+  /** What in the configuration was ignored, and why (said at start and by `doctor`). */
+  readonly warnings: readonly string[];
 }
 
 /**
@@ -127,36 +156,72 @@ export async function loadConfig(overrides: ConfigOverrides = {}): Promise<HostC
   const configFile = overrides.configFile
     ? posix.resolve(overrides.configFile)
     : `${firstRoot}/${CONFIG_FILE}`;
-  const raw = await readConfigFile(configFile, overrides.configFile !== undefined);
-  const base = raw ? posix.dirname(configFile) : firstRoot;
-  const fileRoots = (raw?.roots as string[] | undefined)?.map((root) => posix.resolve(base, root));
+  const file = await readConfigFile(configFile, overrides.configFile !== undefined);
+  const raw = file ?? {};
+  const base = file ? posix.dirname(configFile) : firstRoot;
+  const roots = overrides.roots?.map((root) => posix.resolve(root)) ??
+    raw.roots?.map((root) => posix.resolve(base, root)) ?? [firstRoot];
+  const mcpJson = raw.sinks?.mcpJson
+    ? posix.resolve(base, raw.sinks.mcpJson)
+    : `${roots[0]}/.mcp.json`;
+  const warnings: string[] = [];
+  const unprotect = [...(overrides.unprotect ?? [])];
+  if (raw.unprotect && raw.unprotect.length > 0) {
+    if (await insideRoots(configFile, roots)) {
+      warnings.push(
+        `"unprotect" in ${configFile} is ignored: the file lies inside a root, where a tool could have written it; lift protected paths with --unprotect or a config file outside the roots`,
+      );
+    } else unprotect.push(...raw.unprotect);
+  }
   const policy = await resolvePolicy({
-    roots: overrides.roots?.map((root) => posix.resolve(root)) ?? fileRoots ?? [firstRoot],
-    ...(raw?.stateDir ? { stateDir: posix.resolve(base, raw.stateDir as string) } : {}),
-    ...(raw?.blacklist ? { blacklist: raw.blacklist as string[] } : {}),
-    ...(raw?.limits ? { limits: raw.limits as Record<string, number> } : {}),
-    ...(raw?.allowHardlinks !== undefined ? { allowHardlinks: raw.allowHardlinks as boolean } : {}),
+    roots,
+    ...(raw.stateDir ? { stateDir: posix.resolve(base, raw.stateDir) } : {}),
+    ...(raw.blacklist ? { blacklist: raw.blacklist } : {}),
+    ...(raw.limits ? { limits: definedOnly(raw.limits) } : {}),
+    ...(raw.allowHardlinks !== undefined ? { allowHardlinks: raw.allowHardlinks } : {}),
+    ...(raw.protect ? { protect: raw.protect } : {}),
+    unprotect,
+    configFiles: [configFile, mcpJson],
+    createStateDir: overrides.createStateDir ?? true,
   });
-  const tools = (raw?.tools ?? {}) as RegistryOptions;
   return Object.freeze({
     policy,
-    tools: Object.freeze({ ...tools }),
-    workers: (raw?.workers as number | undefined) ?? 2,
-    callTimeoutMs: (raw?.callTimeoutMs as number | undefined) ?? 60_000,
-    landlock: (raw?.landlock as boolean | undefined) ?? true,
-    ripgrep: await findRipgrep(overrides.ripgrep ?? (raw?.ripgrep as string | undefined) ?? "auto"),
-    configFile: raw ? configFile : null,
-    log: Object.freeze(logSettings(raw?.log as Record<string, unknown> | undefined)),
-    upstream: Object.freeze({
-      ...((raw?.upstream as { mcpServers?: Record<string, UpstreamEntry> } | undefined)
-        ?.mcpServers ?? {}),
-    }),
-    raw: Object.freeze(raw ?? {}),
+    tools: Object.freeze(definedOnly(raw.tools ?? {})),
+    workers: raw.workers ?? 2,
+    callTimeoutMs: raw.callTimeoutMs ?? 60_000,
+    landlock: raw.landlock ?? true,
+    ripgrep: Object.freeze(await findRipgrep(overrides.ripgrep ?? raw.ripgrep ?? "auto")),
+    configFile: file ? configFile : null,
+    log: Object.freeze(logSettings(raw.log)),
+    upstream: Object.freeze({ ...(raw.upstream?.mcpServers ?? {}) }),
+    mcpJson,
+    unprotectFlags: Object.freeze([...(overrides.unprotect ?? [])]),
+    warnings: Object.freeze(warnings),
+    raw: Object.freeze(raw),
   });
 }
 
+/** Whether a path (existing or not) lies inside one of the roots, judged on real paths. */
+async function insideRoots(path: string, roots: readonly string[]): Promise<boolean> {
+  const real = await Deno.realPath(path).catch(() => path);
+  for (const root of roots) {
+    const realRoot = await Deno.realPath(root).catch(() => root);
+    if (real === realRoot || real.startsWith(realRoot.endsWith("/") ? realRoot : `${realRoot}/`)) {
+      return true;
+    }
+  }
+  return false;
+}
+
+/** The same object without its `undefined` values (for `exactOptionalPropertyTypes`). */
+function definedOnly<T extends object>(value: T): { [K in keyof T]: Exclude<T[K], undefined> } {
+  return Object.fromEntries(Object.entries(value).filter(([, each]) => each !== undefined)) as {
+    [K in keyof T]: Exclude<T[K], undefined>;
+  };
+}
+
 function logSettings(
-  raw: Record<string, unknown> | undefined,
+  raw: ConfigFile["log"],
 ): { enabled: boolean; retentionDays: number; maxArgBytes: number; redactKeys?: string[] } {
   const settings: {
     enabled: boolean;
@@ -164,18 +229,18 @@ function logSettings(
     maxArgBytes: number;
     redactKeys?: string[];
   } = {
-    enabled: (raw?.enabled as boolean | undefined) ?? true,
-    retentionDays: (raw?.retentionDays as number | undefined) ?? 30,
-    maxArgBytes: (raw?.maxArgBytes as number | undefined) ?? 4096,
+    enabled: raw?.enabled ?? true,
+    retentionDays: raw?.retentionDays ?? 30,
+    maxArgBytes: raw?.maxArgBytes ?? 4096,
   };
-  if (raw?.redactKeys) settings.redactKeys = raw.redactKeys as string[];
+  if (raw?.redactKeys) settings.redactKeys = raw.redactKeys;
   return settings;
 }
 
-async function readConfigFile(
-  path: string,
-  required: boolean,
-): Promise<Record<string, unknown> | null> {
+/** `toolhost.json` as parsed. */
+type ConfigFile = z.output<typeof CONFIG_SCHEMA>;
+
+async function readConfigFile(path: string, required: boolean): Promise<ConfigFile | null> {
   let text: string;
   try {
     text = await Deno.readTextFile(path);
@@ -199,35 +264,38 @@ async function readConfigFile(
     );
     throw new TypeError(`Cannot use config "${path}": ${issues.join("; ")}`);
   }
-  return parsed.data as Record<string, unknown>;
+  return parsed.data;
 }
 
 /**
- * Find ripgrep: `off` → none; an absolute path → that file if executable;
- * `auto` → `rg` on the PATH (when the process may read PATH).
+ * Find ripgrep: `off` → none; a path → that binary (the tool workers check
+ * that it runs, and say why when it does not); `auto` → `rg` on the PATH
+ * (when the process may read PATH and the directories on it).
  *
- * @param setting `auto`, `off` or a path.
- * @returns The absolute path, or null.
+ * @param setting `auto`, `off`, a path, or {@linkcode RIPGREP_NOT_FOUND}.
+ * @returns The binary, or why there is none.
  */
-export async function findRipgrep(setting: string): Promise<string | null> {
-  if (setting === "off") return null;
-  const candidates: string[] = [];
-  if (setting !== "auto") candidates.push(posix.resolve(setting));
-  else {
-    if (Deno.permissions.querySync({ name: "env", variable: "PATH" }).state !== "granted") {
-      return null;
-    }
-    for (const dir of (Deno.env.get("PATH") ?? "").split(":")) {
-      if (dir) candidates.push(`${dir}/rg`);
-    }
+export async function findRipgrep(setting: string): Promise<RipgrepSetting> {
+  if (setting === "off") return { path: null, reason: "switched off (ripgrep: off)" };
+  const notFound = { path: null, reason: "rg was not found on the PATH" } as const;
+  if (setting === RIPGREP_NOT_FOUND) return notFound;
+  if (setting !== "auto") {
+    const path = posix.resolve(setting);
+    return { path: await Deno.realPath(path).catch(() => path) };
   }
-  for (const candidate of candidates) {
+  if (Deno.permissions.querySync({ name: "env", variable: "PATH" }).state !== "granted") {
+    return { path: null, reason: "the PATH could not be read to look for rg" };
+  }
+  for (const dir of (Deno.env.get("PATH") ?? "").split(":")) {
+    if (!dir) continue;
     try {
-      const info = await Deno.stat(candidate);
-      if (info.isFile && ((info.mode ?? 0) & 0o111) !== 0) return await Deno.realPath(candidate);
+      const info = await Deno.stat(`${dir}/rg`);
+      if (info.isFile && ((info.mode ?? 0) & 0o111) !== 0) {
+        return { path: await Deno.realPath(`${dir}/rg`) };
+      }
     } catch {
-      // not here
+      // not in this directory (or not readable from here)
     }
   }
-  return null;
+  return notFound;
 }

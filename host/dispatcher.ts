@@ -23,11 +23,6 @@ export interface CallContext {
   client: string;
   /** The request's `_meta` (passed through to upstream servers). */
   meta?: Record<string, unknown>;
-  /**
-   * Work for the host to do while the call runs (a provider that hands the
-   * call to another thread runs it once the call is under way).
-   */
-  meanwhile?: () => void;
 }
 
 /** What a provider returns: the result and the paths it touched. */

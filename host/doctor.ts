@@ -6,19 +6,23 @@
  *   with `NotCapable`.
  * - Inner: through the full host, a symlink to outside, `..` and an absolute
  *   path outside must be `path_denied`.
- * - Served: the scoped server, started as `start` starts it, confines its
- *   tool workers as the probes here found.
+ * - Capabilities: ripgrep runs in a confined worker, each efferent-copy
+ *   peer is a sink, each upstream server answers; the configuration has
+ *   nothing that is ignored. A capability that is not in effect says why.
+ * - Served: the server, started exactly as `mcp-config` prints it, confines
+ *   its tool workers and uses ripgrep as the probes here found.
  *
  * @module
  */
 
 import type { LandlockStatus } from "../security/landlock.ts";
 import type { ToolResult } from "../tools/tool.ts";
-import type { HostConfig } from "./config.ts";
+import type { ConfigOverrides, HostConfig } from "./config.ts";
 import { createHost } from "./host.ts";
-import { assetPaths, type CommandLine, scopedCommand } from "./launcher.ts";
+import { assetPaths, type CommandLine, launchCommand } from "./launcher.ts";
+import { efferentCopyEnabled, selfEntries } from "./sinks_config.ts";
 import { WorkerPool } from "./worker_pool.ts";
-import type { Probe } from "./worker_protocol.ts";
+import type { Probe, RipgrepStatus } from "./worker_protocol.ts";
 
 /** One probe's outcome. */
 export interface ProbeResult {
@@ -44,9 +48,13 @@ export interface DoctorReport {
  * Run every probe against a configuration.
  *
  * @param config The resolved configuration.
+ * @param overrides The command-line options it came from (the served probe starts with them).
  * @returns The report.
  */
-export async function runDoctor(config: HostConfig): Promise<DoctorReport> {
+export async function runDoctor(
+  config: HostConfig,
+  overrides: ConfigOverrides = {},
+): Promise<DoctorReport> {
   const roots = config.policy.roots;
   const outsideDir = await makeOutsideDir(roots);
   if (outsideDir === undefined) {
@@ -67,8 +75,11 @@ export async function runDoctor(config: HostConfig): Promise<DoctorReport> {
     const outer = await outerProbes(config, outsideDir, secret, link);
     const probes = [
       ...outer.probes,
+      ripgrepProbe(outer.ripgrep, config),
       ...(await innerProbes(config, secret, link)),
-      await servedProbe(config, outer.landlock),
+      ...(await sinkProbes(config)),
+      ...configProbes(config),
+      await servedProbe(config, overrides, outer),
     ];
     return { probes, roots: config.policy.roots, ok: probes.every((probe) => probe.ok) };
   } finally {
@@ -119,7 +130,7 @@ async function outerProbes(
   outsideDir: string,
   secret: string,
   link: string,
-): Promise<{ probes: ProbeResult[]; landlock: LandlockStatus }> {
+): Promise<{ probes: ProbeResult[]; landlock: LandlockStatus; ripgrep: RipgrepStatus }> {
   const pool = await WorkerPool.start(config.policy, {
     size: 1,
     registry: {},
@@ -150,7 +161,7 @@ async function outerProbes(
       });
     }
     results.push(await landlockProbe(pool, link));
-    return { probes: results, landlock: pool.landlock };
+    return { probes: results, landlock: pool.landlock, ripgrep: pool.ripgrep };
   } finally {
     pool.close();
   }
@@ -180,13 +191,86 @@ async function landlockProbe(pool: WorkerPool, link: string): Promise<ProbeResul
   };
 }
 
+/**
+ * ripgrep in a confined worker: in use, or why not. A path the user gave
+ * that cannot run fails; "not found" and "switched off" only say so.
+ */
+function ripgrepProbe(status: RipgrepStatus, config: HostConfig): ProbeResult {
+  const name = "ripgrep: runs in a confined tool worker";
+  if (status.active) {
+    return { name, ok: true, detail: `in use: ${status.version} (${status.path})` };
+  }
+  const chosen = config.ripgrep.path !== null;
+  return {
+    name,
+    ok: !chosen,
+    detail: `not in use: ${status.reason}; searches use the JS walker${
+      chosen ? "" : " (install ripgrep, or name it with --ripgrep, for faster searches)"
+    }`,
+  };
+}
+
+/** Each efferent-copy peer: a sink, or why not (when efferent copy is on). */
+async function sinkProbes(config: HostConfig): Promise<ProbeResult[]> {
+  const { readMcpJson, isSelfReference } = await import("../sinks/peers.ts");
+  const peers = Object.entries(await readMcpJson(config.mcpJson));
+  const others: string[] = [];
+  for (const [name, entry] of peers) {
+    if (!(await isSelfReference(entry, selfEntries()))) others.push(name);
+  }
+  if (others.length === 0) return [];
+  if (!efferentCopyEnabled()) {
+    return [{
+      name: "efferent copy",
+      ok: true,
+      detail: `off (EFFERENT_COPY_ENABLE=1 turns it on); peers in ${config.mcpJson}: ${
+        others.join(", ")
+      }`,
+    }];
+  }
+  const { discoverSinks } = await import("../sinks/discovery.ts");
+  const found = await discoverSinks({
+    mcpJson: config.mcpJson,
+    selfEntry: selfEntries(),
+    cwd: config.policy.roots[0]!,
+    warn: () => {},
+  });
+  const probes: ProbeResult[] = found.sinks.map((sink) => ({
+    name: `efferent copy: sink "${sink.name}"`,
+    ok: true,
+    detail: "a sink: its observe tool takes {tool_name, args}",
+  }));
+  for (const peer of found.rejected) {
+    probes.push({
+      name: `efferent copy: sink "${peer.name}"`,
+      ok: false,
+      detail: `not a sink: ${peer.reason}`,
+    });
+  }
+  await Promise.all(found.sinks.map((sink) => sink.close()));
+  return probes;
+}
+
+/** Whatever the configuration says that is not in effect. */
+function configProbes(config: HostConfig): ProbeResult[] {
+  return config.warnings.map((warning) => ({
+    name: "configuration: ignored",
+    ok: false,
+    detail: warning,
+  }));
+}
+
 async function innerProbes(
   config: HostConfig,
   secret: string,
   link: string,
 ): Promise<ProbeResult[]> {
   const root = config.policy.roots[0]!;
-  const host = await createHost({ config: { ...config, tools: {} }, logger: { log: () => {} } });
+  const host = await createHost({
+    config: { ...config, tools: {} },
+    logger: { log: () => {} },
+    efferentCopy: false,
+  });
   try {
     const depth = root.split("/").length;
     const cases: Array<[string, Record<string, unknown>]> = [
@@ -203,6 +287,15 @@ async function innerProbes(
         !text.includes("outside content");
       results.push({ name, ok, detail: ok ? text : `not denied: ${text.slice(0, 200)}` });
     }
+    for (const upstream of host.status().upstreams) {
+      results.push({
+        name: `upstream "${upstream.name}": answers`,
+        ok: upstream.state === "connected",
+        detail: upstream.state === "connected"
+          ? `connected (${upstream.tools} tools)`
+          : `not connected: ${upstream.error}`,
+      });
+    }
     return results;
   } finally {
     await host.close();
@@ -211,26 +304,32 @@ async function innerProbes(
 
 /**
  * The probes above run in this process, whose permissions may be broader
- * than the served process's: start the server exactly as `start` and
- * `mcp-config` do, and check that it confines its tool workers as found here
- * (it once could not find libc under its own permissions, so Landlock was
- * off there alone).
+ * than the served process's: start the server exactly as `mcp-config`
+ * prints it, and check that it confines its tool workers and uses ripgrep
+ * as found here (it once could not find libc, and once could not see
+ * ripgrep, under its own permissions, so each was off there alone).
  */
-async function servedProbe(config: HostConfig, here: LandlockStatus): Promise<ProbeResult> {
-  const name = "served process: the scoped server confines its tool workers as probed here";
+async function servedProbe(
+  config: HostConfig,
+  overrides: ConfigOverrides,
+  here: { landlock: LandlockStatus; ripgrep: RipgrepStatus },
+): Promise<ProbeResult> {
+  const name = "served process: the server mcp-config prints confines and searches as probed here";
   let line: string;
   try {
-    line = await servedStatus(await scopedCommand(config));
+    line = await servedStatus(launchCommand(config, overrides));
   } catch (error) {
-    return { name, ok: false, detail: `could not start the scoped server: ${String(error)}` };
+    return { name, ok: false, detail: `could not start the server: ${String(error)}` };
   }
-  const confined = line.includes("tool workers confined by Landlock");
-  const ok = confined === here.active;
-  return {
-    name,
-    ok,
-    detail: ok ? line : `Landlock ${here.active ? "active" : "not active"} here, but ${line}`,
-  };
+  const problems: string[] = [];
+  if (line.includes("tool workers confined by Landlock") !== here.landlock.active) {
+    problems.push(`Landlock ${here.landlock.active ? "active" : "not active"} here`);
+  }
+  if (/ripgrep [^;]* in use/.test(line) !== here.ripgrep.active) {
+    problems.push(`ripgrep ${here.ripgrep.active ? "in use" : "not in use"} here`);
+  }
+  const ok = problems.length === 0;
+  return { name, ok, detail: ok ? line : `${problems.join(", ")}, but it said: ${line}` };
 }
 
 /** How long the scoped server may take to say what confines it. */

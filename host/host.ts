@@ -19,16 +19,16 @@ import {
 import { type PoolLogger, WorkerPool } from "./worker_pool.ts";
 import { assetPaths } from "./launcher.ts";
 import { AnchorStore } from "./anchors.ts";
-import { type Change, ReadTracker } from "./stale_reads.ts";
+import { ReadTracker } from "./stale_reads.ts";
 import { InteractionLog } from "../sinks/interaction_log.ts";
 import { HostToolProvider, PerformanceStats, TodoFileStore } from "./host_tools.ts";
-import type { Observation } from "../tools/observe/_observation.ts";
+import type { HostStatus, Observation } from "../tools/observe/_observation.ts";
 import { HOST_TOOLS } from "../tools/host_tools.ts";
 import { EfferentCopy } from "../sinks/efferent.ts";
-import { efferentCopyEnabled, mcpJsonPath, selfEntry } from "./sinks_config.ts";
-import { Resolver } from "../security/resolver.ts";
+import { efferentCopyEnabled, selfEntries } from "./sinks_config.ts";
 import type { UpstreamProvider } from "./upstream.ts";
 import type { Directive } from "../tools/directives.ts";
+import type { RipgrepStatus } from "./worker_protocol.ts";
 
 /** Options for {@linkcode createHost}. */
 export interface HostOptions extends ConfigOverrides {
@@ -56,6 +56,10 @@ export interface Host {
   readonly logger: PoolLogger;
   /** Whether the tool workers' threads are confined by Landlock, and why not. */
   readonly landlock: LandlockStatus;
+  /** Whether ripgrep runs in the tool workers, and why not. */
+  readonly ripgrep: RipgrepStatus;
+  /** What is in effect and what is not: confinement, ripgrep, efferent copy, upstream servers. */
+  status(): HostStatus;
   /** Context anchors pushed by tools (also MCP resources). */
   readonly anchors: AnchorStore;
   /**
@@ -77,7 +81,10 @@ export interface Host {
   call(name: string, args: unknown, ctx?: Partial<CallContext>): Promise<ToolResult>;
   /** Resolves when every call so far is in the interaction log. */
   flush(): Promise<void>;
-  /** Resolves (with their number) when sink discovery, which runs in the background, is done. */
+  /**
+   * Resolves (with their number) when sink discovery, which runs in the
+   * background, is done; the calls made before it are mirrored then.
+   */
   sinksReady(): Promise<number>;
   /** Stop the workers. */
   close(): Promise<void>;
@@ -118,8 +125,7 @@ export async function createHost(options: HostOptions = {}): Promise<Host> {
       logger,
       () => toolsChanged.forEach((listener) => listener()),
     );
-  const resolver = new Resolver(config.policy);
-  const reads = new ReadTracker(resolver);
+  const reads = new ReadTracker(config.policy.roots[0]!);
   const now = options.now ?? (() => new Date());
   const log = config.log.enabled
     ? new InteractionLog({
@@ -132,7 +138,18 @@ export async function createHost(options: HostOptions = {}): Promise<Host> {
     : undefined;
   const stats = new PerformanceStats();
   const startedAt = now();
-  const observationTools = new HostToolProvider(HOST_TOOLS, resolver, logger, {
+  // Efferent copy observes from the first call; discovery, in the background, says where to.
+  const efferent = efferentCopyEnabled(options.efferentCopy)
+    ? new EfferentCopy(undefined, config.log.redactKeys)
+    : undefined;
+  const status = (): HostStatus => ({
+    landlock: pool.landlock,
+    ripgrep: pool.ripgrep,
+    efferent_copy: efferent?.status() ?? { state: "off" },
+    upstreams: upstreams.map((upstream) => upstream.status()),
+    warnings: [...config.warnings],
+  });
+  const observationTools = new HostToolProvider(HOST_TOOLS, config.policy, logger, {
     observation: {
       query: (query) =>
         log ? log.query(query) : Promise.resolve({ interactions: [], skipped_lines: 0, days: [] }),
@@ -146,6 +163,7 @@ export async function createHost(options: HostOptions = {}): Promise<Host> {
           updated_at: a.updated_at,
         })),
       sinks: () => efferent?.health() ?? [],
+      status,
       now,
     } satisfies Observation,
     todos: await TodoFileStore.open(config.policy.stateDir),
@@ -154,41 +172,46 @@ export async function createHost(options: HostOptions = {}): Promise<Host> {
     name: "local",
     list: () => pool.tools,
     call: async (name, args, ctx) => {
-      const call: Parameters<WorkerPool["call"]>[2] = {};
+      const call: Parameters<WorkerPool["call"]>[2] = { watch: reads.watch(ctx.session) };
       if (ctx.signal) call.signal = ctx.signal;
       if (ctx.onProgress) call.onProgress = ctx.onProgress;
-      if (ctx.meanwhile) call.meanwhile = ctx.meanwhile;
       const expect = reads.expectations(ctx.session, args);
       if (expect) call.expect = expect;
       const done = await pool.call(name, args, call);
+      if (done.changes) reads.changed(ctx.session, done.changes);
       // A failed call's reads are not the agent's: it never saw that content.
       if (done.seen && !done.result.isError) reads.record(ctx.session, done.seen);
       return done;
     },
   };
   const dispatcher = new Dispatcher([local, observationTools, ...upstreams], {
-    observers: [...(log ? [log] : []), stats, ...(options.observers ?? [])],
+    observers: [
+      ...(log ? [log] : []),
+      stats,
+      ...(efferent ? [efferent] : []),
+      ...(options.observers ?? []),
+    ],
     onObserverError: (error) => logger.log("warn", "A call observer failed", String(error)),
     onDirectives: (directives) => applyDirectives(anchors, directives, logger),
     now,
   });
   reportCollisions(dispatcher, logger);
-  let efferent: EfferentCopy | undefined;
-  // Discovery never delays serving: it runs in the background, and sinks join when found.
-  const sinksReady = !efferentCopyEnabled(options.efferentCopy)
+  // Discovery never delays serving: it runs in the background, and the calls made meanwhile are held.
+  const sinksReady = !efferent
     ? Promise.resolve(0)
     : import("../sinks/discovery.ts").then((discovery) =>
       discovery.discoverSinks({
-        mcpJson: mcpJsonPath(config),
-        selfEntry: selfEntry(),
+        mcpJson: config.mcpJson,
+        selfEntry: selfEntries(),
         cwd: config.policy.roots[0]!,
         warn: (message) => logger.log("warn", message),
       })
-    ).then((sinks) => {
-      efferent = new EfferentCopy(sinks, config.log.redactKeys);
-      dispatcher.observe(efferent);
+    ).then(({ sinks, rejected }) => {
+      efferent.ready(sinks, rejected);
+      logger.log("info", efferentLine(efferent.status()));
       return sinks.length;
     }, (error) => {
+      efferent.ready([], [{ name: config.mcpJson, reason: String(error) }]);
       logger.log("warn", "Sink discovery failed", String(error));
       return 0;
     });
@@ -211,6 +234,8 @@ export async function createHost(options: HostOptions = {}): Promise<Host> {
     dispatcher,
     logger,
     landlock: pool.landlock,
+    ripgrep: pool.ripgrep,
+    status,
     anchors,
     onToolsChanged(listener) {
       toolsChanged.add(listener);
@@ -218,19 +243,44 @@ export async function createHost(options: HostOptions = {}): Promise<Host> {
     },
     list: () => dispatcher.list(),
     async call(name, args, ctx = {}) {
-      // Files this session read are checked for changes while the call runs (or after it, when
-      // its provider has no "meanwhile").
-      let changes: Change[] | undefined;
       const full: CallContext = { session: "local", client: "local", ...ctx };
-      full.meanwhile = () => void (changes ??= reads.check(full.session));
+      // A local call's worker checks the files this session read before the tool runs; for any
+      // other call (host tools, upstream servers) a worker checks them meanwhile.
+      const local = pool.tools.some((tool) => tool.name === name);
+      const checked = local ? undefined : pool.check(reads.watch(full.session));
       const result = await dispatcher.call(name, args, full);
-      return reads.decorate(full.session, result, changes);
+      if (checked) reads.changed(full.session, await checked);
+      return reads.decorate(full.session, result);
     },
     flush,
     sinksReady: () => sinksReady,
     close,
     [Symbol.asyncDispose]: close,
   };
+}
+
+/**
+ * Where efferent copy stands, in one line for stderr.
+ *
+ * @param status The status.
+ * @returns E.g. `efferent copy: 1 sink (obs); not sinks: "x" (no observe tool)`.
+ */
+export function efferentLine(status: ReturnType<EfferentCopy["status"]>): string {
+  const sinks = status.sinks.map((sink) => sink.name);
+  const parts = [
+    `efferent copy: ${sinks.length} sink${sinks.length === 1 ? "" : "s"}${
+      sinks.length > 0 ? ` (${sinks.join(", ")})` : ""
+    }`,
+  ];
+  if (status.not_sinks.length > 0) {
+    parts.push(
+      `not sinks: ${status.not_sinks.map((peer) => `"${peer.name}" (${peer.reason})`).join(", ")}`,
+    );
+  }
+  if (status.held_dropped > 0) {
+    parts.push(`${status.held_dropped} copies made before discovery were dropped`);
+  }
+  return parts.join("; ");
 }
 
 /** The host's part of directives: anchors are kept (the todo list is an anchor too). */
@@ -267,7 +317,8 @@ export function stderrLogger(): PoolLogger {
   const encoder = new TextEncoder();
   return {
     log(level, message, detail) {
-      const line = `toolhost ${level}: ${message}${detail ? `\n${detail}` : ""}\n`;
+      const prefix = level === "info" ? "toolhost:" : `toolhost ${level}:`;
+      const line = `${prefix} ${message}${detail ? `\n${detail}` : ""}\n`;
       Deno.stderr.writeSync(encoder.encode(line));
     },
   };

@@ -7,7 +7,8 @@
  */
 
 import { Anchor as DirAnchor } from "../security/anchored.ts";
-import type { Resolver } from "../security/resolver.ts";
+import type { Policy } from "../security/policy.ts";
+import { Resolver } from "../security/resolver.ts";
 import { SafeFs } from "../security/safe_fs.ts";
 import { Registry } from "../tools/registry.ts";
 import type { Tool, ToolContext } from "../tools/tool.ts";
@@ -23,29 +24,35 @@ import type {
 } from "./dispatcher.ts";
 import type { PoolLogger } from "./worker_pool.ts";
 
-/** Runs host-side tools with a context that carries host services. */
+/**
+ * Runs host-side tools with a context that carries host services. Their
+ * file operations reach no root: only a confined tool worker touches
+ * project files (every path is "outside the allowed roots" here).
+ */
 export class HostToolProvider implements ToolProvider {
   /** For logs. */
   readonly name = "host";
   #registry: Registry;
-  #resolver: Resolver;
+  #policy: Policy;
+  #fs: SafeFs;
   #logger: PoolLogger;
   #shared: Map<string, unknown>;
 
   /**
    * @param tools The host-side tools.
-   * @param resolver The host's resolver (the policy comes with it).
+   * @param policy The policy in force (the tools describe it; they get no access to its roots).
    * @param logger Where internals go.
    * @param services What the tools read, by key (`observation`, `todos`).
    */
   constructor(
     tools: readonly Tool[],
-    resolver: Resolver,
+    policy: Policy,
     logger: PoolLogger,
     services: Record<string, unknown>,
   ) {
     this.#registry = new Registry(tools);
-    this.#resolver = resolver;
+    this.#policy = policy;
+    this.#fs = new SafeFs(new Resolver({ ...policy, roots: [] }), new DirAnchor([]));
     this.#logger = logger;
     this.#shared = new Map(Object.entries(services));
   }
@@ -65,9 +72,9 @@ export class HostToolProvider implements ToolProvider {
    */
   async call(name: string, args: unknown, ctx: CallContext): Promise<ProviderResult> {
     const toolCtx: ToolContext = {
-      policy: this.#resolver.policy,
-      resolver: this.#resolver,
-      fs: new SafeFs(this.#resolver, new DirAnchor(this.#resolver.policy.roots)),
+      policy: this.#policy,
+      resolver: this.#fs.resolver,
+      fs: this.#fs,
       signal: ctx.signal ?? new AbortController().signal,
       // On this thread a cancellation aborts the signal itself; no message waits to be let in.
       messageWaiting: () => false,

@@ -1,21 +1,34 @@
 /**
- * The launcher: the scoped command line that serves a project, for
- * `toolhost start` (which re-launches itself with it), `toolhost flags` and
- * `toolhost mcp-config`.
+ * The launcher: the command line that serves a project with the narrowest
+ * permissions, computed from what is configured *at each start*.
+ *
+ * `mcp-config` prints a command that runs this module as a program. It reads
+ * the configuration, `.mcp.json` and the environment the MCP client gave it
+ * (so `EFFERENT_COPY_ENABLE` set in the client's `env` counts), finds
+ * ripgrep, libc and the configured servers, and then replaces itself
+ * (`execve`) with `deno run <scoped flags> mod.ts serve`: one process, the
+ * client's own, with exactly the permissions what is configured now needs.
+ * The launcher itself may read anywhere and the environment, and load libc;
+ * it never writes, connects or serves, and runs no tool code.
  *
  * @module
  */
 
+import { parseArgs } from "node:util";
 import { fileURLToPath as fromFileUrl } from "node:url";
 import { processFlags } from "../security/permissions.ts";
 import { findLibc } from "../security/landlock.ts";
 import { peerNeeds, sinkCommands } from "../sinks/peers.ts";
-import { EFFERENT_ENV, efferentCopyEnabled, mcpJsonPath, selfEntry } from "./sinks_config.ts";
+import { EFFERENT_ENV, efferentCopyEnabled, selfEntries } from "./sinks_config.ts";
 import { TOOL_ASSETS } from "../tools/assets.ts";
-import type { HostConfig } from "./config.ts";
+import { type ConfigOverrides, type HostConfig, loadConfig, RIPGREP_NOT_FOUND } from "./config.ts";
+import { execProcess } from "./exec.ts";
 
 /** The entry module (`mod.ts`) this host runs from. */
 export const ENTRY: URL = new URL("../mod.ts", import.meta.url);
+
+/** This module: the program `mcp-config` prints. */
+export const LAUNCHER: URL = new URL(import.meta.url);
 
 /**
  * toolhost's own source folders: to start a tool worker, the process must be
@@ -41,8 +54,33 @@ export const CLIENT_ENV: readonly string[] = Object.freeze(
   ["HOME", "LOGNAME", "PATH", "SHELL", "TERM", "USER", "OSTYPE", "PATHEXT", "NODE_V8_COVERAGE"],
 );
 
+/** The command-line options that choose what is served (the launcher's, and every command's). */
+export const SERVE_OPTIONS = {
+  root: { type: "string", multiple: true },
+  config: { type: "string" },
+  ripgrep: { type: "string" },
+  unprotect: { type: "string", multiple: true },
+} as const;
+
 /**
- * What configured upstream servers need from the process: run for exactly
+ * The configuration overrides that parsed {@linkcode SERVE_OPTIONS} give.
+ *
+ * @param values The parsed option values.
+ * @returns The overrides.
+ */
+export function overridesFrom(
+  values: { root?: string[]; config?: string; ripgrep?: string; unprotect?: string[] },
+): ConfigOverrides {
+  return {
+    ...(values.root ? { roots: values.root } : {}),
+    ...(values.config ? { configFile: values.config } : {}),
+    ...(values.ripgrep ? { ripgrep: values.ripgrep } : {}),
+    ...(values.unprotect ? { unprotect: values.unprotect } : {}),
+  };
+}
+
+/**
+ * What upstream servers need from the process: run for exactly
  * their commands (by name and resolved path), net for exactly their hosts.
  * Tool code never gets these: the workers' permissions stay scoped.
  *
@@ -109,17 +147,18 @@ export async function scopedCommand(
     return { command: Deno.execPath(), args };
   }
   const upstream = upstreamNeeds(config);
-  // Efferent copy: run and net for exactly the peers in .mcp.json (never this host itself).
+  // Efferent copy, as this process's environment sets it (at `start`, the client's): run and
+  // net for exactly the peers in .mcp.json (never this host itself).
   const sinks: { run: string[]; net: string[]; read: string[] } = { run: [], net: [], read: [] };
   if (efferentCopyEnabled()) {
-    const peers = await peerNeeds(mcpJsonPath(config), selfEntry());
+    const peers = await peerNeeds(config.mcpJson, selfEntries());
     // As written (how they are spawned) and as absolute paths (relative ones, symlinks, PATH lookups).
-    const absolute = await sinkCommands(mcpJsonPath(config), selfEntry(), {
+    const absolute = await sinkCommands(config.mcpJson, selfEntries(), {
       cwd: config.policy.roots[0]!,
     });
     sinks.run.push(...peers.run, ...absolute);
     sinks.net.push(...peers.net);
-    sinks.read.push(mcpJsonPath(config));
+    sinks.read.push(config.mcpJson);
   }
   const read = [
     ...SOURCE_DIRS.map((url) => fromFileUrl(url)),
@@ -128,7 +167,7 @@ export async function scopedCommand(
     ...(extra.read ?? []),
   ];
   const run = [
-    ...(config.ripgrep ? [config.ripgrep] : []),
+    ...(config.ripgrep.path !== null ? [config.ripgrep.path] : []),
     ...upstream.run,
     ...sinks.run,
     ...(extra.run ?? []),
@@ -144,8 +183,80 @@ export async function scopedCommand(
   const args = ["run", ...flags, V8_FLAGS, fromFileUrl(ENTRY), "serve"];
   for (const root of config.policy.roots) args.push("--root", root);
   if (config.configFile) args.push("--config", config.configFile);
-  args.push(`--ripgrep=${config.ripgrep ?? "off"}`);
+  const rg = config.ripgrep;
+  args.push(
+    `--ripgrep=${rg.path ?? (rg.reason.startsWith("switched off") ? "off" : RIPGREP_NOT_FOUND)}`,
+  );
+  for (const glob of config.unprotectFlags) args.push(`--unprotect=${glob}`);
   return { command: Deno.execPath(), args };
+}
+
+/**
+ * The Deno flags of the launcher: read (the configuration, `.mcp.json`, the
+ * PATH) and the environment, and libc for `execve` (or, without libc, run
+ * for exactly this Deno to start the server as a child). No write, no net.
+ *
+ * @returns The flags.
+ */
+export function launcherFlags(): string[] {
+  const libc = findLibc();
+  return [
+    "--allow-read",
+    "--allow-env",
+    libc ? `--allow-ffi=${libc}` : `--allow-run=${Deno.execPath()}`,
+    "--no-prompt",
+  ];
+}
+
+/**
+ * The command `mcp-config` prints: the launcher, with the roots and options
+ * given now; it computes the scoped server's flags each time it starts.
+ *
+ * @param config The resolved configuration (roots, config file).
+ * @param overrides The options as given (ripgrep, unprotect).
+ * @returns The program and arguments.
+ */
+export function launchCommand(config: HostConfig, overrides: ConfigOverrides): CommandLine {
+  if (isCompiled()) {
+    const args = ["start", ...config.policy.roots.flatMap((root) => ["--root", root])];
+    if (config.configFile) args.push("--config", config.configFile);
+    return { command: Deno.execPath(), args };
+  }
+  const args = ["run", ...launcherFlags(), fromFileUrl(LAUNCHER)];
+  for (const root of config.policy.roots) args.push("--root", root);
+  if (config.configFile) args.push("--config", config.configFile);
+  if (overrides.ripgrep) args.push(`--ripgrep=${overrides.ripgrep}`);
+  for (const glob of overrides.unprotect ?? []) args.push(`--unprotect=${glob}`);
+  return { command: Deno.execPath(), args };
+}
+
+/**
+ * Become the scoped server: compute its command line from what is
+ * configured now, then replace this process with it (`execve`), or, where
+ * that cannot be done, run it as a child and pass its exit code on.
+ *
+ * @param config The resolved configuration.
+ * @returns The exit code (only when the server ran as a child, or could not start).
+ */
+export async function startScoped(config: HostConfig): Promise<number> {
+  const line = await scopedCommand(config);
+  const libc = findLibc();
+  const canExec = libc !== null &&
+    Deno.permissions.querySync({ name: "ffi", path: libc }).state === "granted";
+  let why = "";
+  if (canExec) {
+    why = execProcess(libc, line.command, line.args, Deno.env.toObject());
+  }
+  if (Deno.permissions.querySync({ name: "run", command: line.command }).state === "granted") {
+    return await runInherited(line);
+  }
+  const err = new TextEncoder().encode(
+    `toolhost: cannot start the server: ${
+      why || "this process may neither load libc (--allow-ffi) nor run Deno (--allow-run)"
+    }\n`,
+  );
+  Deno.stderr.writeSync(err);
+  return 1;
 }
 
 /**
@@ -225,6 +336,33 @@ function signalNumber(signal: Deno.Signal): number {
   return ({ SIGHUP: 1, SIGINT: 2, SIGKILL: 9, SIGTERM: 15 } as Record<string, number>)[signal] ?? 1;
 }
 
+/**
+ * The launcher as a program: `deno run <launcherFlags()> host/launcher.ts
+ * --root DIR [--config FILE] [--ripgrep …] [--unprotect GLOB]…`.
+ *
+ * @param argv Its arguments.
+ * @returns The exit code, when it did not become the server.
+ */
+export async function launchMain(argv: readonly string[]): Promise<number> {
+  const say = (line: string) => Deno.stderr.writeSync(new TextEncoder().encode(`${line}\n`));
+  let overrides: ConfigOverrides;
+  try {
+    const { values } = parseArgs({ args: [...argv], options: SERVE_OPTIONS, strict: true });
+    overrides = overridesFrom(values);
+  } catch (error) {
+    say(`toolhost: ${(error as Error).message}`);
+    return 2;
+  }
+  let config: HostConfig;
+  try {
+    config = await loadConfig({ ...overrides, createStateDir: false });
+  } catch (error) {
+    say(`toolhost: ${(error as Error).message}`);
+    return 2;
+  }
+  return await startScoped(config);
+}
+
 /** The tool assets' paths and, where they are symlinks (node_modules), their real paths. */
 export async function assetPaths(): Promise<string[]> {
   const paths: string[] = [];
@@ -240,3 +378,5 @@ export async function assetPaths(): Promise<string[]> {
   }
   return paths;
 }
+
+if (import.meta.main) Deno.exit(await launchMain(Deno.args));

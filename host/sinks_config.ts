@@ -4,7 +4,6 @@
  * @module
  */
 
-import * as posix from "node:path/posix";
 import { fileURLToPath } from "node:url";
 import type { HostConfig } from "./config.ts";
 
@@ -38,13 +37,18 @@ export function efferentCopyEnabled(explicit?: boolean): boolean {
  * @returns Its absolute path.
  */
 export function mcpJsonPath(config: HostConfig): string {
-  const configured = (config.raw.sinks as { mcpJson?: string } | undefined)?.mcpJson;
-  if (!configured) return `${config.policy.roots[0]}/.mcp.json`;
-  const base = config.configFile ? posix.dirname(config.configFile) : config.policy.roots[0]!;
-  return posix.resolve(base, configured);
+  return config.mcpJson;
 }
 
-/** This host's entry script, for the self-reference defence. */
+/** This host's entry script (`mod.ts`), for the self-reference defence. */
 export function selfEntry(): string {
   return fileURLToPath(new URL("../mod.ts", import.meta.url));
+}
+
+/**
+ * Every script that starts this host (`mod.ts`, and the launcher that
+ * `mcp-config` prints): a peer running one of them is never a sink.
+ */
+export function selfEntries(): readonly string[] {
+  return [selfEntry(), fileURLToPath(new URL("./launcher.ts", import.meta.url))];
 }

@@ -16,8 +16,17 @@ import { type FileVersion, SafeFs } from "../security/safe_fs.ts";
 import { Registry, UnknownToolError } from "../tools/registry.ts";
 import { TOOLS } from "../tools/mod.ts";
 import type { Logger, Tool, ToolContext } from "../tools/tool.ts";
-import type { FromWorker, SeenFile, SeenFiles, ToWorker } from "./worker_protocol.ts";
+import type {
+  FileChange,
+  FromWorker,
+  RipgrepStatus,
+  SeenFile,
+  SeenFiles,
+  ToWorker,
+  WatchedFile,
+} from "./worker_protocol.ts";
 import { IDLE_SPIN_MS, Mailbox, threadYielder } from "./mailbox.ts";
+import { checkWatched, MAX_TRACKED, textOf } from "./watch.ts";
 
 /**
  * After a call this long, the worker does not poll for the next one: waking
@@ -79,15 +88,49 @@ async function init(message: Extract<ToWorker, { type: "init" }>): Promise<Worke
   const registry = new Registry(tools, message.registry);
   const landlock = confine(message);
   const anchor = new Anchor(message.policy.roots, landlock.active);
-  self.postMessage({ type: "ready", tools: registry.list(), landlock } satisfies FromWorker);
+  // Run under the same confinement as every search will: a binary that cannot run is said, not skipped.
+  const ripgrep: RipgrepStatus = message.ripgrep
+    ? await probeRipgrep(message.ripgrep)
+    : { active: false, path: null, reason: message.noRipgrep ?? "not configured" };
+  self.postMessage(
+    { type: "ready", tools: registry.list(), landlock, ripgrep } satisfies FromWorker,
+  );
   return {
     registry,
     resolver,
     fs: new SafeFs(resolver, anchor),
     shared: new Map(),
     inflight: new Map(),
-    binaries: message.ripgrep ? { ripgrep: message.ripgrep } : {},
+    binaries: ripgrep.active ? { ripgrep: ripgrep.path } : {},
   };
+}
+
+/** Run `rg --version` from this (confined) thread: ripgrep is used only if that works. */
+async function probeRipgrep(path: string): Promise<RipgrepStatus> {
+  try {
+    // As the search tools run it: stdin a closed pipe (the confined thread may not open /dev/null).
+    const child = new Deno.Command(path, {
+      args: ["--version"],
+      clearEnv: true,
+      stdin: "piped",
+      stdout: "piped",
+      stderr: "piped",
+    }).spawn();
+    await child.stdin.close();
+    const output = await child.output();
+    const first = (bytes: Uint8Array) => new TextDecoder().decode(bytes).trim().split("\n")[0];
+    if (output.success) return { active: true, path, version: first(output.stdout) ?? "" };
+    return {
+      active: false,
+      path,
+      reason: `"${path} --version" failed (exit code ${output.code}${
+        output.stderr.length > 0 ? `: ${first(output.stderr)}` : ""
+      })`,
+    };
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    return { active: false, path, reason: `cannot run "${path}": ${message}` };
+  }
 }
 
 function seenFile(path: string, file: FileVersion): SeenFile {
@@ -97,6 +140,40 @@ function seenFile(path: string, file: FileVersion): SeenFile {
     mtime: file.info.mtime?.getTime() ?? 0,
     size: file.info.size,
   };
+}
+
+/**
+ * Give the host the text of the versions it will keep and does not have:
+ * the call's last {@linkcode MAX_TRACKED} files, small enough to diff.
+ */
+function attachTexts(
+  seen: SeenFiles,
+  bytes: ReadonlyMap<string, Uint8Array>,
+  known: ReadonlyMap<string, string>,
+): void {
+  const last = new Map<string, SeenFile>();
+  for (const file of [...seen.reads, ...seen.writes]) last.set(file.path, file);
+  for (const [path, file] of last) {
+    const content = bytes.get(path);
+    if (content === undefined || known.get(path) === file.fingerprint) continue;
+    const text = textOf(content, path);
+    if (text !== undefined) file.text = text;
+  }
+}
+
+/** The versions whose text the host has: what it showed, and what this call's check sent. */
+function knownTexts(
+  watch: readonly WatchedFile[],
+  changes: readonly FileChange[],
+): Map<string, string> {
+  const known = new Map<string, string>();
+  for (const file of watch) if (file.hasText) known.set(file.path, file.shown);
+  for (const change of changes) {
+    if (change.gone === undefined && change.text !== undefined) {
+      known.set(change.path, change.fingerprint);
+    }
+  }
+  return known;
 }
 
 /** Confine this thread with Landlock, then give up FFI for good. */
@@ -120,6 +197,16 @@ async function call(
   state.inflight.set(message.id, controller);
   const paths = new Set<string>();
   const seen: SeenFiles = { reads: [], writes: [] };
+  // Changes by other means, found before the tool touches anything.
+  const watch = message.watch ?? [];
+  const changes = watch.length > 0 ? checkWatched(state.fs, watch) : [];
+  /** The content of the call's most recent files (for the host's diffs), at most MAX_TRACKED. */
+  const contents = new Map<string, Uint8Array>();
+  const keep = (path: string, bytes: Uint8Array) => {
+    contents.delete(path);
+    contents.set(path, bytes);
+    if (contents.size > MAX_TRACKED) contents.delete(contents.keys().next().value!);
+  };
   const force = (message.args as { force?: unknown } | undefined)?.force === true;
   const checksStale = !force && state.registry.acceptsForce(message.name);
   const ctx: ToolContext = {
@@ -127,8 +214,14 @@ async function call(
     resolver: state.resolver,
     fs: state.fs.withHooks({
       touch: (path) => paths.add(path),
-      read: (resolved, file) => seen.reads.push(seenFile(resolved.display, file)),
-      wrote: (resolved, file) => seen.writes.push(seenFile(resolved.display, file)),
+      read: (resolved, file) => {
+        seen.reads.push(seenFile(resolved.display, file));
+        keep(resolved.display, file.bytes);
+      },
+      wrote: (resolved, file) => {
+        seen.writes.push(seenFile(resolved.display, file));
+        keep(resolved.display, file.bytes);
+      },
       expected: (path) => (checksStale ? message.expect?.[path] : undefined),
     }),
     signal: controller.signal,
@@ -149,7 +242,11 @@ async function call(
   try {
     const result = await state.registry.call(message.name, message.args, ctx);
     const done: FromWorker = { type: "result", id: message.id, result, paths: [...paths] };
-    if (seen.reads.length > 0 || seen.writes.length > 0) done.seen = seen;
+    if (seen.reads.length > 0 || seen.writes.length > 0) {
+      if (!result.isError) attachTexts(seen, contents, knownTexts(watch, changes));
+      done.seen = seen;
+    }
+    if (changes.length > 0) done.changes = changes;
     post(done);
   } catch (error) {
     if (error instanceof UnknownToolError) post({ type: "unknown_tool", id: message.id });
@@ -202,6 +299,11 @@ function main(): void {
       );
     } else if (message.type === "probe") {
       void probe(message);
+    } else if (message.type === "check") {
+      const answer = (made: WorkerState) =>
+        post({ type: "checked", id: message.id, changes: checkWatched(made.fs, message.watch) });
+      if (state) answer(state);
+      else void ready?.then(answer);
     } else if (message.type === "call") {
       // Start at once when ready, so the call counts as in flight before the listener waits again.
       if (state) void call(state, message);

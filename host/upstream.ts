@@ -60,12 +60,25 @@ const DEFAULT_TIMEOUT_MS = 60_000;
 const STARTUP_WAIT_MS = 10_000;
 const BACKOFF_MS = [250, 500, 1_000, 2_000, 5_000, 10_000, 30_000];
 
+/** Where an upstream server stands, for the start-up line, `doctor` and `get_host_performance`. */
+export interface UpstreamStatus {
+  /** Its name. */
+  name: string;
+  /** `connected`, or `down` (being retried in the background). */
+  state: "connected" | "down";
+  /** How many of its tools are offered. */
+  tools: number;
+  /** Why it is down (the last failure). */
+  error?: string;
+}
+
 /** An upstream MCP server as a tool provider. */
 export class UpstreamProvider implements ToolProvider {
   /** The server's name. */
   readonly name: string;
   #options: UpstreamOptions;
   #client: Client | undefined;
+  #lastError: string | undefined;
   #connecting: Promise<Client> | undefined;
   #tools: McpTool[] = [];
   #failures = 0;
@@ -93,10 +106,11 @@ export class UpstreamProvider implements ToolProvider {
     const connecting = provider.#connect().then(
       () => "connected" as const,
       (error) => {
+        provider.#lastError = describeError(error);
         options.logger.log(
           "warn",
           `Upstream "${options.name}" is not reachable yet; retrying in the background`,
-          String(error),
+          provider.#lastError,
         );
         provider.#scheduleRestart();
         return "failed" as const;
@@ -154,6 +168,17 @@ export class UpstreamProvider implements ToolProvider {
         return { result: this.#failure(own, error, lost), paths: [] };
       }
     }
+  }
+
+  /** Where it stands now. */
+  status(): UpstreamStatus {
+    const status: UpstreamStatus = {
+      name: this.name,
+      state: this.#client ? "connected" : "down",
+      tools: this.list().length,
+    };
+    if (!this.#client) status.error = this.#lastError ?? "not connected yet";
+    return status;
   }
 
   /** Disconnect and stop restarting. */
@@ -249,6 +274,7 @@ export class UpstreamProvider implements ToolProvider {
       const reconnected = this.#failures > 0;
       this.#client = client;
       this.#failures = 0;
+      this.#lastError = undefined;
       if (reconnected) this.#options.onListChanged?.();
       return client;
     })().finally(() => (this.#connecting = undefined));
@@ -269,6 +295,7 @@ export class UpstreamProvider implements ToolProvider {
   #lost(client: Client): void {
     if (this.#client !== client) return;
     this.#client = undefined;
+    this.#lastError = "it stopped; restarting it";
     if (this.#closed) return;
     this.#options.logger.log("warn", `Upstream "${this.name}" stopped; restarting it`);
     this.#scheduleRestart();
@@ -281,7 +308,12 @@ export class UpstreamProvider implements ToolProvider {
     this.#restart = setTimeout(() => {
       this.#restart = undefined;
       this.#connect().catch((error) => {
-        this.#options.logger.log("warn", `Upstream "${this.name}" did not restart`, String(error));
+        this.#lastError = describeError(error);
+        this.#options.logger.log(
+          "warn",
+          `Upstream "${this.name}" did not restart`,
+          this.#lastError,
+        );
         this.#scheduleRestart();
       });
     }, delay);
@@ -312,6 +344,10 @@ function safeEnvironment(): Record<string, string> {
   } catch {
     return {};
   }
+}
+
+function describeError(error: unknown): string {
+  return (error instanceof Error ? error.message : String(error)).split("\n")[0]!.slice(0, 300);
 }
 
 function isConnectionLoss(error: unknown): boolean {

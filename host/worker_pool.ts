@@ -17,7 +17,16 @@ import {
   UnknownToolError,
 } from "../tools/registry.ts";
 import type { ToolResult } from "../tools/tool.ts";
-import type { FromWorker, Probe, SeenFiles, ToWorker } from "./worker_protocol.ts";
+import type {
+  FileChange,
+  FromWorker,
+  Probe,
+  RipgrepStatus,
+  SeenFiles,
+  ToWorker,
+  WatchedFile,
+} from "./worker_protocol.ts";
+import type { RipgrepSetting } from "./config.ts";
 import { Mailbox, threadYielder } from "./mailbox.ts";
 
 /** Tools that parse code with tree-sitter. */
@@ -32,7 +41,7 @@ const GRACE_MS = 1_000;
 /** Where the pool reports its own events. */
 export interface PoolLogger {
   /** A line for the host's stderr. */
-  log(level: "warn" | "error", message: string, detail?: string | undefined): void;
+  log(level: "info" | "warn" | "error", message: string, detail?: string | undefined): void;
 }
 
 /** Options for {@linkcode WorkerPool.start}. */
@@ -41,8 +50,8 @@ export interface PoolOptions {
   size: number;
   /** Which tools are on. */
   registry: RegistryOptions;
-  /** Absolute path of ripgrep, when tools may use it. */
-  ripgrep: string | null;
+  /** The ripgrep binary tools may use (each worker checks that it runs), or why none. */
+  ripgrep: RipgrepSetting;
   /** Extra read-only files the tools need. */
   extraRead?: readonly string[];
   /** A call running longer than this is stopped and its worker replaced. */
@@ -63,8 +72,8 @@ export interface PoolCall {
   onProgress?: (progress: number, total?: number, message?: string) => void;
   /** What the session last read: editors refuse files that changed since. */
   expect?: Record<string, string>;
-  /** Host work to do once the call is with its worker, before waiting for the answer. */
-  meanwhile?: () => void;
+  /** Files the session read: the worker checks them for changes before the tool runs. */
+  watch?: WatchedFile[];
 }
 
 /** A finished call: the result and the paths it touched. */
@@ -75,6 +84,8 @@ export interface PoolResult {
   paths: string[];
   /** Whole files the call read and wrote. */
   seen?: SeenFiles;
+  /** Watched files that changed by other means, found before the tool ran. */
+  changes?: FileChange[];
 }
 
 interface Pending {
@@ -105,12 +116,15 @@ export class WorkerPool {
   readonly tools: ToolDescriptor[];
   /** Whether the workers' threads are confined by Landlock. */
   readonly landlock: LandlockStatus;
+  /** Whether ripgrep runs in the workers, and why not. */
+  readonly ripgrep: RipgrepStatus;
   #policy: Policy;
   #options: PoolOptions;
   #slots: Slot[];
   #nextId = 1;
   #closed = false;
   #probes = new Map<number, (error: string | null) => void>();
+  #checks = new Map<number, { slot: Slot; finish(changes: FileChange[]): void }>();
   #sweeper: ReturnType<typeof setInterval> | undefined;
 
   private constructor(
@@ -118,9 +132,10 @@ export class WorkerPool {
     options: PoolOptions,
     slots: Slot[],
     tools: ToolDescriptor[],
-    landlock: LandlockStatus,
+    ready: Ready,
   ) {
-    this.landlock = landlock;
+    this.landlock = ready.landlock;
+    this.ripgrep = ready.ripgrep;
     this.#policy = policy;
     this.#options = options;
     this.#slots = slots;
@@ -142,7 +157,7 @@ export class WorkerPool {
       options,
       started.map((s) => s.slot),
       started[0]!.tools,
-      started[0]!.landlock,
+      started[0]!,
     );
     pool.#slots.forEach((slot) => pool.#listen(slot));
     return pool;
@@ -180,12 +195,8 @@ export class WorkerPool {
       });
       const message: ToWorker = { type: "call", id, name, args };
       if (call.expect) message.expect = call.expect;
+      if (call.watch && call.watch.length > 0) message.watch = call.watch;
       send(slot, message);
-      try {
-        call.meanwhile?.();
-      } catch (error) {
-        this.#options.logger.log("warn", "Host work during a call failed", String(error));
-      }
       if (this.#inFlight() === 1) this.#awaitBriefly(slot, id);
     });
   }
@@ -238,6 +249,30 @@ export class WorkerPool {
     return new Promise((resolve) => {
       this.#probes.set(id, resolve);
       send(slot, { type: "probe", id, probe, target } satisfies ToWorker);
+    });
+  }
+
+  /**
+   * Check watched files for changes by other means, on a worker (for calls
+   * that run elsewhere: host tools, upstream servers). Never fails: a worker
+   * that is replaced meanwhile answers nothing, which is "no changes".
+   *
+   * @param watch The files, as the host last showed them.
+   * @returns What changed.
+   */
+  check(watch: WatchedFile[]): Promise<FileChange[]> {
+    if (this.#closed || watch.length === 0) return Promise.resolve([]);
+    const slot = this.#slots.reduce((best, each) => (load(each) < load(best) ? each : best));
+    const id = this.#nextId++;
+    return new Promise((resolve) => {
+      const timer = setTimeout(() => finish([]), this.#options.callTimeoutMs);
+      const finish = (changes: FileChange[]) => {
+        clearTimeout(timer);
+        this.#checks.delete(id);
+        resolve(changes);
+      };
+      this.#checks.set(id, { slot, finish });
+      send(slot, { type: "check", id, watch } satisfies ToWorker);
     });
   }
 
@@ -325,6 +360,7 @@ export class WorkerPool {
     const pending = [...slot.pending.values()];
     slot.pending.clear();
     for (const each of pending) each.resolve({ result: answer(each), paths: [] });
+    for (const check of this.#checks.values()) if (check.slot === slot) check.finish([]);
     if (this.#closed) return;
     const fresh = spawnWorker(this.#policy, this.#options);
     slot.worker = fresh.worker;
@@ -369,6 +405,10 @@ export class WorkerPool {
       this.#probes.delete(message.id);
       return;
     }
+    if (message.type === "checked") {
+      this.#checks.get(message.id)?.finish(message.changes);
+      return;
+    }
     const pending = slot.pending.get(message.id);
     if (!pending) return;
     if (message.type === "progress") {
@@ -377,6 +417,7 @@ export class WorkerPool {
       slot.pending.delete(message.id);
       const done: PoolResult = { result: message.result, paths: message.paths };
       if (message.seen) done.seen = message.seen;
+      if (message.changes) done.changes = message.changes;
       pending.resolve(done);
     } else if (message.type === "unknown_tool") {
       slot.pending.delete(message.id);
@@ -388,6 +429,7 @@ export class WorkerPool {
 interface Ready {
   tools: ToolDescriptor[];
   landlock: LandlockStatus;
+  ripgrep: RipgrepStatus;
 }
 
 interface Spawned {
@@ -403,8 +445,9 @@ function spawnWorker(policy: Policy, options: PoolOptions): Spawned {
     ...(options.extraRead ?? []),
     ...(options.toolsModule ? [fromFileUrl(options.toolsModule)] : []),
   ];
+  const rg = options.ripgrep.path;
   const permissions = workerPermissions(policy, {
-    run: options.ripgrep ? [options.ripgrep] : [],
+    run: rg !== null ? [rg] : [],
     read: extraRead,
     libc,
   });
@@ -415,7 +458,8 @@ function spawnWorker(policy: Policy, options: PoolOptions): Spawned {
   const ready = new Promise<Ready>((resolve, reject) => {
     worker.onmessage = (event: MessageEvent<FromWorker>) => {
       if (event.data.type === "ready") {
-        resolve({ tools: event.data.tools, landlock: event.data.landlock });
+        const { tools, landlock, ripgrep } = event.data;
+        resolve({ tools, landlock, ripgrep });
       }
     };
     worker.onerror = (event: ErrorEvent) => {
@@ -431,7 +475,8 @@ function spawnWorker(policy: Policy, options: PoolOptions): Spawned {
       mailboxes: { toWorker, fromWorker },
       policy,
       registry: options.registry,
-      ripgrep: options.ripgrep,
+      ripgrep: rg,
+      ...(options.ripgrep.path === null ? { noRipgrep: options.ripgrep.reason } : {}),
       libc,
       ...(libc ? {} : {
         noLibc: options.landlock === false
@@ -444,7 +489,7 @@ function spawnWorker(policy: Policy, options: PoolOptions): Spawned {
         // ripgrep runs from the confined thread, so it is confined too; it needs its binary and libraries.
         readOnly: [
           ...extraRead,
-          ...(options.ripgrep && libc ? programPaths(options.ripgrep, libc) : []),
+          ...(rg !== null && libc ? programPaths(rg, libc) : []),
         ],
       },
     } satisfies ToWorker,

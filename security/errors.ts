@@ -8,6 +8,7 @@
 /** Stable error codes that tools report. */
 export type ErrorCode =
   | "path_denied"
+  | "protected_path"
   | "invalid_path"
   | "not_found"
   | "not_a_file"

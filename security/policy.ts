@@ -7,6 +7,12 @@
  */
 
 import { globToRegExp } from "./glob.ts";
+import {
+  PROTECTED_PATHS,
+  type ProtectedFile,
+  protectedRegExp,
+  type ProtectedRule,
+} from "./protected.ts";
 
 /**
  * Names that are always hidden, whatever the config says: seed 001's history
@@ -34,6 +40,14 @@ export interface PolicyInput {
   limits?: Partial<Limits>;
   /** Allow regular files with more than one hard link (off by default). */
   allowHardlinks?: boolean;
+  /** Globs to protect besides the fixed list (`protected.ts`). */
+  protect?: readonly string[];
+  /** Entries of the fixed list to lift (exactly as listed); only the user, from outside the roots. */
+  unprotect?: readonly string[];
+  /** Files the host reads as configuration: protected when they lie inside a root. */
+  configFiles?: readonly string[];
+  /** Create the state directory when missing (default true; the launcher only computes it). */
+  createStateDir?: boolean;
 }
 
 /** Limits on one call. */
@@ -60,6 +74,10 @@ export interface Policy {
   readonly limits: Limits;
   /** Whether files with more than one hard link may be used. */
   readonly allowHardlinks: boolean;
+  /** Protected globs in force (the fixed list, less what was lifted, plus the configured ones). */
+  readonly protected: readonly ProtectedRule[];
+  /** Protected files by path: the state directory and config files inside a root. */
+  readonly protectedFiles: readonly ProtectedFile[];
 }
 
 /** Default limits: no reply over 1 MB, nothing read whole over 1 MiB. */
@@ -90,7 +108,10 @@ export async function resolvePolicy(input: PolicyInput = {}): Promise<Policy> {
     const real = await realDirectory(root);
     if (!roots.includes(real)) roots.push(real);
   }
-  const stateDir = await ensureStateDir(input.stateDir ?? `${roots[0]}/${STATE_DIR_NAME}`);
+  const stateDir = await stateDirectory(
+    input.stateDir ?? `${roots[0]}/${STATE_DIR_NAME}`,
+    input.createStateDir ?? true,
+  );
   const limits = { ...DEFAULT_LIMITS, ...input.limits };
   for (const [key, value] of Object.entries(limits)) {
     if (!Number.isInteger(value) || value <= 0) {
@@ -105,7 +126,54 @@ export async function resolvePolicy(input: PolicyInput = {}): Promise<Policy> {
     blacklist: Object.freeze(blacklist),
     limits: Object.freeze(limits),
     allowHardlinks: input.allowHardlinks ?? false,
+    protected: Object.freeze(protectedRules(input)),
+    protectedFiles: Object.freeze(await protectedFiles(roots, stateDir, input.configFiles ?? [])),
   });
+}
+
+/**
+ * The protected globs: the fixed list less the lifted entries, plus the
+ * configured ones.
+ *
+ * @throws {TypeError} When a lifted entry is not in the fixed list, or a glob does not compile.
+ */
+function protectedRules(input: PolicyInput): ProtectedRule[] {
+  const lifted = new Set(input.unprotect ?? []);
+  for (const glob of lifted) {
+    if (!PROTECTED_PATHS.some((rule) => rule.glob === glob)) {
+      throw new TypeError(
+        `Cannot lift "${glob}": it is not a protected path (they are ${
+          PROTECTED_PATHS.map((rule) => rule.glob).join(", ")
+        })`,
+      );
+    }
+  }
+  const added = (input.protect ?? []).map((glob) => {
+    try {
+      protectedRegExp(glob);
+    } catch (error) {
+      throw new TypeError(`Cannot protect "${glob}": ${(error as Error).message}`);
+    }
+    return Object.freeze({ glob, why: "protected by the configuration" });
+  });
+  return [...PROTECTED_PATHS.filter((rule) => !lifted.has(rule.glob)), ...added];
+}
+
+/** The state directory and the config files that lie inside a root, by real path. */
+async function protectedFiles(
+  roots: readonly string[],
+  stateDir: string,
+  configFiles: readonly string[],
+): Promise<ProtectedFile[]> {
+  const inside = (path: string) =>
+    roots.some((root) => path === root || path.startsWith(root.endsWith("/") ? root : `${root}/`));
+  const files: ProtectedFile[] = [];
+  if (inside(stateDir)) files.push({ path: stateDir, why: "toolhost's own state" });
+  for (const file of configFiles) {
+    const real = await realOrLexical(file);
+    if (inside(real)) files.push({ path: real, why: "a configuration file toolhost reads" });
+  }
+  return files.map((file) => Object.freeze(file));
 }
 
 async function realDirectory(path: string): Promise<string> {
@@ -121,7 +189,27 @@ async function realDirectory(path: string): Promise<string> {
   return real;
 }
 
-async function ensureStateDir(path: string): Promise<string> {
-  await Deno.mkdir(path, { recursive: true });
-  return await Deno.realPath(path);
+async function stateDirectory(path: string, create: boolean): Promise<string> {
+  if (create) await Deno.mkdir(path, { recursive: true });
+  return await realOrLexical(path);
+}
+
+/**
+ * The real path of a path that may not exist yet: its nearest existing
+ * ancestor's real path, with the missing names after it.
+ */
+async function realOrLexical(path: string): Promise<string> {
+  const missing: string[] = [];
+  let probe = path;
+  for (;;) {
+    try {
+      const real = await Deno.realPath(probe);
+      return [real === "/" ? "" : real, ...missing].join("/") || "/";
+    } catch {
+      const slash = probe.lastIndexOf("/");
+      if (slash <= 0) return path;
+      missing.unshift(probe.slice(slash + 1));
+      probe = probe.slice(0, slash);
+    }
+  }
 }

@@ -18,6 +18,7 @@ import { fileURLToPath } from "node:url";
 import { type Blacklist, compileBlacklist } from "./blacklist.ts";
 import { ToolError } from "./errors.ts";
 import type { Policy } from "./policy.ts";
+import { compileProtection, type Protection } from "./protected.ts";
 
 /** The longest path the resolver accepts, in characters. */
 export const MAX_PATH_LENGTH = 4096;
@@ -47,6 +48,11 @@ export interface ResolveOptions {
   mayCreate?: boolean;
   /** With `mayCreate`: missing parents will be created, so only the nearest existing ancestor must exist. */
   createParents?: boolean;
+  /**
+   * The operation creates, changes, moves or removes the path: a protected
+   * path is refused (`protected_path`), judged on the lexical and the real path.
+   */
+  write?: boolean;
 }
 
 /**
@@ -62,11 +68,13 @@ export class Resolver {
   /** The policy this resolver enforces. */
   readonly policy: Policy;
   #blacklist: Blacklist;
+  #protection: Protection;
 
   /** @param policy The resolved policy. */
   constructor(policy: Policy) {
     this.policy = policy;
     this.#blacklist = compileBlacklist(policy.blacklist);
+    this.#protection = compileProtection(policy.protected, policy.protectedFiles);
   }
 
   /**
@@ -96,6 +104,8 @@ export class Resolver {
    */
   resolveSync(raw: string, options: ResolveOptions = {}): ResolvedPath {
     const lexical = this.#lexical(raw);
+    const write = options.write ?? false;
+    if (write) this.refuseProtected(raw, lexical);
     this.#inside(raw, lexical);
     let real: string;
     try {
@@ -104,9 +114,37 @@ export class Resolver {
       if (!(error instanceof Deno.errors.NotFound) || !options.mayCreate) {
         this.#explainMissing(raw, lexical, error);
       }
-      return this.#newPath(raw, lexical, options.createParents ?? false);
+      return this.#newPath(raw, lexical, options.createParents ?? false, write);
     }
-    return this.#existing(raw, real, options.want ?? "any");
+    return this.#existing(raw, real, options.want ?? "any", write);
+  }
+
+  /**
+   * Why a path may not be written, or `undefined` when it may.
+   *
+   * @param path An absolute path (real, for a decision that holds).
+   * @returns The reason it is protected.
+   */
+  protectedWhy(path: string): string | undefined {
+    return this.#protection.why(path, this.locate(path)?.relative);
+  }
+
+  /**
+   * Refuse to write a protected path.
+   *
+   * @param raw The model's path, for the message.
+   * @param path The absolute path judged (lexical or real).
+   * @throws {ToolError} `protected_path` when it is protected.
+   */
+  refuseProtected(raw: string, path: string): void {
+    const why = this.protectedWhy(path);
+    if (why === undefined) return;
+    const shown = this.display(path);
+    const alias = shown === raw || this.locate(path) === undefined ? "" : ` (it is "${shown}")`;
+    throw new ToolError(
+      "protected_path",
+      `${JSON.stringify(raw)} is protected: ${why}${alias}; tools may read it but never change it`,
+    );
   }
 
   /**
@@ -144,7 +182,8 @@ export class Resolver {
    * @returns Relative to the primary root when inside it (`.` for the root), else absolute.
    */
   display(path: string): string {
-    const primary = this.policy.roots[0]!;
+    const primary = this.policy.roots[0];
+    if (primary === undefined) return path;
     if (path === primary) return ".";
     const prefix = primary.endsWith("/") ? primary : `${primary}/`;
     return path.startsWith(prefix) ? path.slice(prefix.length) : path;
@@ -197,7 +236,8 @@ export class Resolver {
         throw new ToolError("invalid_path", `Cannot use ${shown}: not a valid file:// URL`);
       }
     }
-    return posix.resolve(this.policy.roots[0]!, path);
+    // With no roots (a host-side tool's context) every path is outside.
+    return posix.resolve(this.policy.roots[0] ?? "/", path);
   }
 
   #inside(raw: string, path: string): void {
@@ -214,9 +254,10 @@ export class Resolver {
     );
   }
 
-  #existing(raw: string, real: string, want: Want): ResolvedPath {
+  #existing(raw: string, real: string, want: Want, write: boolean): ResolvedPath {
     const where = this.locate(real);
     if (!where) throw this.#outside(raw);
+    if (write) this.refuseProtected(raw, real);
     const glob = this.hidden(real);
     if (glob) throw hiddenError(raw, glob);
     const info = Deno.statSync(real);
@@ -224,7 +265,7 @@ export class Resolver {
     return { path: real, ...where, display: this.display(real), info };
   }
 
-  #newPath(raw: string, lexical: string, createParents: boolean): ResolvedPath {
+  #newPath(raw: string, lexical: string, createParents: boolean, write: boolean): ResolvedPath {
     const name = posix.basename(lexical);
     let parent = posix.dirname(lexical);
     const missing: string[] = [name];
@@ -260,6 +301,11 @@ export class Resolver {
       );
     }
     const real = posix.join(realParent, ...missing);
+    if (write) {
+      for (let i = 1; i <= missing.length; i++) {
+        this.refuseProtected(raw, posix.join(realParent, ...missing.slice(0, i)));
+      }
+    }
     const glob = this.hidden(real) ?? this.hidden(realParent);
     if (glob) throw hiddenError(raw, glob);
     this.#refuseDanglingLink(raw, posix.join(realParent, missing[0]!));

@@ -230,6 +230,7 @@ export class SafeFs {
       want: "file",
       mayCreate: !options.mustExist,
       createParents: options.createParents ?? false,
+      write: true,
     });
     this.#touch(resolved.display);
     if (resolved.info === undefined && options.createParents) {
@@ -248,6 +249,8 @@ export class SafeFs {
   writeResolved(resolved: ResolvedPath, data: Uint8Array): void {
     const { dir, name } = split(resolved.path);
     const info = this.#anchor.within(dir, (guard) => {
+      // Judged on the checked real path, in a directory chain that the guard holds still.
+      this.resolver.refuseProtected(resolved.display, guard.path(name));
       if (resolved.info !== undefined) {
         const now = Deno.lstatSync(guard.path(name));
         if (now.ino !== resolved.info.ino || now.dev !== resolved.info.dev) {
@@ -334,6 +337,7 @@ export class SafeFs {
       want: "directory",
       mayCreate: true,
       createParents: parents,
+      write: true,
     });
     this.#touch(resolved.display);
     if (resolved.info !== undefined) return { resolved, existed: true };
@@ -356,8 +360,11 @@ export class SafeFs {
     rawDestination: string,
     overwrite: boolean,
   ): Promise<{ source: ResolvedPath; destination: ResolvedPath }> {
-    const source = await this.resolver.resolve(rawSource);
-    const destination = await this.resolver.resolve(rawDestination, { mayCreate: true });
+    const source = await this.resolver.resolve(rawSource, { write: true });
+    const destination = await this.resolver.resolve(rawDestination, {
+      mayCreate: true,
+      write: true,
+    });
     this.#touch(source.display);
     this.#touch(destination.display);
     if (source.relative === "") {
@@ -380,6 +387,7 @@ export class SafeFs {
     if (destination.path.startsWith(`${source.path}/`)) {
       throw new ToolError("invalid_argument", `Cannot move "${source.display}" into itself`);
     }
+    if (source.info!.isDirectory) this.#refuseProtectedInside(rawSource, source, destination);
     this.#anchor.within(split(source.path).dir, (from) => {
       const now = Deno.lstatSync(source.path);
       if (now.ino !== source.info!.ino || now.dev !== source.info!.dev) {
@@ -396,6 +404,31 @@ export class SafeFs {
     return { source, destination };
   }
 
+  /**
+   * A directory is moved with everything in it: refuse when anything beneath
+   * it is protected where it is, or would be where it goes.
+   */
+  #refuseProtectedInside(raw: string, source: ResolvedPath, destination: ResolvedPath): void {
+    const pending = [source.path];
+    while (pending.length > 0) {
+      const dir = pending.pop()!;
+      for (const entry of Deno.readDirSync(dir)) {
+        const path = `${dir}/${entry.name}`;
+        const moved = `${destination.path}${path.slice(source.path.length)}`;
+        const why = this.resolver.protectedWhy(path) ?? this.resolver.protectedWhy(moved);
+        if (why !== undefined) {
+          throw new ToolError(
+            "protected_path",
+            `${JSON.stringify(raw)} holds a protected path ("${
+              this.resolver.display(path)
+            }": ${why}); move what is around it instead`,
+          );
+        }
+        if (entry.isDirectory && !entry.isSymlink) pending.push(path);
+      }
+    }
+  }
+
   async #makeParents(path: string): Promise<void> {
     const missing: string[] = [];
     let dir = posix.dirname(path);
@@ -404,7 +437,11 @@ export class SafeFs {
       dir = posix.dirname(dir);
     }
     for (const each of missing) {
-      const resolved = await this.resolver.resolve(each, { want: "directory", mayCreate: true });
+      const resolved = await this.resolver.resolve(each, {
+        want: "directory",
+        mayCreate: true,
+        write: true,
+      });
       if (resolved.info !== undefined) continue;
       this.#anchor.within(split(resolved.path).dir, () => {
         try {

@@ -19,15 +19,15 @@ import {
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import type { Tool as McpTool } from "@modelcontextprotocol/sdk/types.js";
-import { DISCOVERY_TIMEOUT_MS, type ObserveChannel, Sink } from "./efferent.ts";
+import { DISCOVERY_TIMEOUT_MS, type ObserveChannel, type RejectedPeer, Sink } from "./efferent.ts";
 import { isSelfReference, type PeerEntry, readMcpJson } from "./peers.ts";
 
 /** Options for {@linkcode discoverSinks}. */
 export interface DiscoveryOptions {
   /** The `.mcp.json` to read. */
   mcpJson: string;
-  /** This host's entry script (real path), for the self-reference defence. */
-  selfEntry: string;
+  /** This host's entry scripts (real paths), for the self-reference defence. */
+  selfEntry: string | readonly string[];
   /** The working directory for stdio peers without their own. */
   cwd: string;
   /** Per-peer timeout (default 5 s). */
@@ -36,32 +36,36 @@ export interface DiscoveryOptions {
   warn: (message: string) => void;
 }
 
+/** What discovery found: the sinks, and the peers that are not, with why. */
+export interface Discovered {
+  /** The sinks (connected). */
+  sinks: Sink[];
+  /** Peers that are not sinks (this host itself is not listed here). */
+  rejected: RejectedPeer[];
+}
+
 /**
  * Find the sinks, probing every peer in parallel, each within the timeout.
  *
  * @param options Where to look.
- * @returns The sinks (connected).
+ * @returns The sinks, and the peers that are not sinks with why.
  */
-export async function discoverSinks(options: DiscoveryOptions): Promise<Sink[]> {
+export async function discoverSinks(options: DiscoveryOptions): Promise<Discovered> {
   const peers = await readMcpJson(options.mcpJson);
+  const rejected: RejectedPeer[] = [];
   const found = await Promise.all(
     Object.entries(peers).map(async ([name, entry]) => {
-      if (await isSelfReference(entry, options.selfEntry)) {
-        options.warn(`"${name}" in .mcp.json is this host itself: not a sink`);
-        return undefined;
-      }
+      if (await isSelfReference(entry, options.selfEntry)) return undefined;
       const connect = () => connectObserve(entry, options);
       try {
         return new Sink(name, await connect(), connect, options.warn);
       } catch (error) {
-        options.warn(
-          `"${name}" in .mcp.json is not a sink: ${error instanceof Error ? error.message : error}`,
-        );
+        rejected.push({ name, reason: error instanceof Error ? error.message : String(error) });
         return undefined;
       }
     }),
   );
-  return found.filter((sink): sink is Sink => sink !== undefined);
+  return { sinks: found.filter((sink): sink is Sink => sink !== undefined), rejected };
 }
 
 /** Connect to a peer (within the timeout) and check that its `observe` tool has the sink shape. */

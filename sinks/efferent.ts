@@ -30,6 +30,11 @@ export const BACKOFF_MS = 1_000;
 export const MAX_BACKOFF_MS = 30_000;
 /** A sink that stayed up this long is healthy again: its next death is reconnected after 1 s. */
 const STABLE_MS = 60_000;
+/**
+ * Copies held while discovery runs (a pre and a post per call), delivered in
+ * order once the sinks are known; past this many the oldest are dropped.
+ */
+export const HOLD_LIMIT = 1_000;
 
 /** Tools that are never mirrored: observe itself and the observation tools. */
 export const NEVER_MIRRORED: ReadonlySet<string> = new Set([
@@ -72,6 +77,8 @@ export interface ObserveChannel {
 export interface SinkHealth {
   /** Its name. */
   name: string;
+  /** Whether its connection is up (false while it is being reconnected). */
+  connected: boolean;
   /** Last successful observe (UTC ISO), or null. */
   last_success: string | null;
   /** Calls dropped (queue full, or the sink is reconnecting). */
@@ -99,6 +106,8 @@ export class Sink {
   #deaths = 0;
   #connectedAt = performance.now();
   #cancelWait: (() => void) | undefined;
+  /** Copies waiting for a place in flight (held copies being delivered, and those after them). */
+  #backlog: Array<[Record<string, unknown>, Record<string, unknown>]> = [];
 
   /**
    * @param name The peer's name.
@@ -125,6 +134,43 @@ export class Sink {
    * @param meta The `_meta`.
    */
   fire(payload: Record<string, unknown>, meta: Record<string, unknown>): void {
+    // Behind a backlog, a copy waits its turn: the peer sees calls in order.
+    if (this.#backlog.length > 0) {
+      if (this.#backlog.length >= HOLD_LIMIT) this.#drops++;
+      else this.#backlog.push([payload, meta]);
+      this.#pump();
+      return;
+    }
+    this.#send(payload, meta);
+  }
+
+  /**
+   * Deliver copies held while discovery ran, in order, as places in flight
+   * free up (not dropped for want of one, as live copies beyond the limit are).
+   *
+   * @param held The copies, oldest first.
+   */
+  deliver(held: ReadonlyArray<[Record<string, unknown>, Record<string, unknown>]>): void {
+    this.#backlog.push(...held);
+    this.#pump();
+  }
+
+  /** Send from the backlog while there is room in flight. */
+  #pump(): void {
+    while (this.#backlog.length > 0 && this.#inFlight < MAX_IN_FLIGHT) {
+      if (this.#closed || !this.#channel || performance.now() < this.#openUntil) {
+        // Down or backing off: what waits now is lost, as live copies are then.
+        this.#drops += this.#backlog.length;
+        this.#backlog = [];
+        if (!this.#channel) this.#reconnect();
+        return;
+      }
+      const [payload, meta] = this.#backlog.shift()!;
+      this.#send(payload, meta);
+    }
+  }
+
+  #send(payload: Record<string, unknown>, meta: Record<string, unknown>): void {
     const channel = this.#channel;
     if (this.#closed) return;
     if (!channel) {
@@ -163,13 +209,17 @@ export class Sink {
         this.#backoffMs = Math.min(Math.max(this.#backoffMs * 2, BACKOFF_MS), MAX_BACKOFF_MS);
         this.#openUntil = performance.now() + this.#backoffMs;
       },
-    ).finally(() => this.#inFlight--);
+    ).finally(() => {
+      this.#inFlight--;
+      if (this.#backlog.length > 0) this.#pump();
+    });
   }
 
   /** The sink's counters. */
   health(): SinkHealth {
     return {
       name: this.name,
+      connected: this.#channel !== undefined,
       last_success: this.#lastSuccess?.toISOString() ?? null,
       drops: this.#drops,
       failures: this.#failures,
@@ -231,22 +281,65 @@ export class Sink {
   }
 }
 
-/** Mirrors calls to sinks: a call observer of the dispatcher. */
+/** A peer of `.mcp.json` that is not a sink, and why. */
+export interface RejectedPeer {
+  /** Its name in `.mcp.json`. */
+  name: string;
+  /** Why it is not a sink. */
+  reason: string;
+}
+
+/** Efferent copy as a whole: whether it is on, its sinks and what it could not use. */
+export interface EfferentStatus {
+  /** `discovering` until the sinks are known; `on` after (with or without sinks). */
+  state: "discovering" | "on";
+  /** The sinks' health. */
+  sinks: SinkHealth[];
+  /** Peers that are not sinks, and why (a peer that could not start, or has no observe tool). */
+  not_sinks: RejectedPeer[];
+  /** Copies held while discovery ran, waiting now. */
+  held: number;
+  /** Copies dropped because more than {@linkcode HOLD_LIMIT} were held. */
+  held_dropped: number;
+}
+
+/**
+ * Mirrors calls to sinks: a call observer of the dispatcher. It observes
+ * from the first call: while discovery runs, copies are held (at most
+ * {@linkcode HOLD_LIMIT}) and delivered in order once the sinks are known.
+ */
 export class EfferentCopy {
-  #sinks: Sink[];
+  #sinks: Sink[] | undefined;
+  #rejected: RejectedPeer[] = [];
+  #held: Array<[Record<string, unknown>, Record<string, unknown>]> = [];
+  #heldDropped = 0;
   #pending: Array<[Record<string, unknown>, Record<string, unknown>]> = [];
   #scheduled = false;
 
   #redactor: Redactor;
 
   /**
-   * @param sinks The sinks found.
+   * @param sinks The sinks, or `undefined` while discovery runs ({@linkcode EfferentCopy.ready}).
    * @param redactKeys Argument keys redacted in the copies, besides the
    *   defaults (the interaction log's `redactKeys`): secrets never leave for a peer.
    */
-  constructor(sinks: Sink[], redactKeys: readonly string[] = []) {
+  constructor(sinks: Sink[] | undefined, redactKeys: readonly string[] = []) {
     this.#sinks = sinks;
     this.#redactor = new Redactor(redactKeys);
+  }
+
+  /**
+   * The sinks are known: deliver what was held, in order, then mirror as calls come.
+   *
+   * @param sinks The sinks found.
+   * @param rejected The peers that are not sinks, and why.
+   */
+  ready(sinks: Sink[], rejected: RejectedPeer[] = []): void {
+    this.#sinks = sinks;
+    this.#rejected = rejected;
+    const held = this.#held;
+    this.#held = [];
+    if (held.length > 0) { for (const sink of sinks) sink.deliver(held); }
   }
 
   /**
@@ -254,6 +347,14 @@ export class EfferentCopy {
    * of a copy (serializing, writing to a pipe) must not sit in the call's path.
    */
   #fire(payload: Record<string, unknown>, meta: Record<string, unknown>): void {
+    if (this.#sinks === undefined) {
+      this.#held.push([payload, meta]);
+      if (this.#held.length > HOLD_LIMIT) {
+        this.#held.shift();
+        this.#heldDropped++;
+      }
+      return;
+    }
     this.#pending.push([payload, meta]);
     if (this.#scheduled) return;
     this.#scheduled = true;
@@ -262,14 +363,25 @@ export class EfferentCopy {
       const batch = this.#pending;
       this.#pending = [];
       for (const [each, eachMeta] of batch) {
-        for (const sink of this.#sinks) sink.fire(each, eachMeta);
+        for (const sink of this.#sinks ?? []) sink.fire(each, eachMeta);
       }
     }, 0);
   }
 
   /** The sinks' health. */
   health(): SinkHealth[] {
-    return this.#sinks.map((sink) => sink.health());
+    return (this.#sinks ?? []).map((sink) => sink.health());
+  }
+
+  /** Where efferent copy stands. */
+  status(): EfferentStatus {
+    return {
+      state: this.#sinks === undefined ? "discovering" : "on",
+      sinks: this.health(),
+      not_sinks: [...this.#rejected],
+      held: this.#held.length,
+      held_dropped: this.#heldDropped,
+    };
   }
 
   /**
@@ -278,7 +390,7 @@ export class EfferentCopy {
    * @param call The call.
    */
   before(call: LoggedCall): void {
-    if (!isMirrored(call.tool) || this.#sinks.length === 0) return;
+    if (!isMirrored(call.tool) || this.#sinks?.length === 0) return;
     const payload = { tool_name: call.tool, args: this.#args(call.args) };
     const meta = {
       "gen_ai.tool.name": call.tool,
@@ -295,7 +407,7 @@ export class EfferentCopy {
    * @param outcome How it ended.
    */
   after(call: LoggedCall, outcome: LoggedOutcome): void {
-    if (!isMirrored(call.tool) || this.#sinks.length === 0) return;
+    if (!isMirrored(call.tool) || this.#sinks?.length === 0) return;
     const error = errorOf(outcome.result);
     const payload = {
       tool_name: call.tool,
@@ -318,7 +430,7 @@ export class EfferentCopy {
 
   /** Close every sink. */
   async close(): Promise<void> {
-    await Promise.all(this.#sinks.map((sink) => sink.close()));
+    await Promise.all((this.#sinks ?? []).map((sink) => sink.close()));
   }
 }
 

@@ -38,16 +38,20 @@ export async function readMcpJson(path: string): Promise<Record<string, PeerEntr
  * entry script, or a script it runs carries {@linkcode SELF_REF_MARKER}.
  *
  * @param entry The peer.
- * @param selfEntry This host's entry script (real path).
+ * @param selfEntry This host's entry scripts (real paths): `mod.ts` and the launcher.
  * @returns True when wrapping it as a sink would loop.
  */
-export async function isSelfReference(entry: PeerEntry, selfEntry: string): Promise<boolean> {
+export async function isSelfReference(
+  entry: PeerEntry,
+  selfEntry: string | readonly string[],
+): Promise<boolean> {
   if (!("command" in entry)) return false;
+  const self = typeof selfEntry === "string" ? [selfEntry] : selfEntry;
   for (const word of [entry.command, ...(entry.args ?? [])]) {
     if (!word.includes("/") && !word.endsWith(".ts") && !word.endsWith(".sh")) continue;
     const path = word.startsWith("file://") ? new URL(word).pathname : word;
     const lexical = path.startsWith("/") ? path : entry.cwd ? `${entry.cwd}/${path}` : path;
-    if (lexical === selfEntry) return true; // decided without reading anything (a scoped host may not)
+    if (self.includes(lexical)) return true; // decided without reading anything (a scoped host may not)
     let real: string;
     try {
       real = await Deno.realPath(
@@ -56,7 +60,7 @@ export async function isSelfReference(entry: PeerEntry, selfEntry: string): Prom
     } catch {
       continue;
     }
-    if (real === selfEntry) return true;
+    if (self.includes(real)) return true;
     try {
       const file = await Deno.open(real);
       try {
@@ -78,12 +82,12 @@ export async function isSelfReference(entry: PeerEntry, selfEntry: string): Prom
  * `--allow-run` and `--allow-net`), leaving out this host itself.
  *
  * @param path The `.mcp.json`.
- * @param selfEntry This host's entry script.
+ * @param selfEntry This host's entry scripts.
  * @returns The commands as written, and the URL hosts.
  */
 export async function peerNeeds(
   path: string,
-  selfEntry: string,
+  selfEntry: string | readonly string[],
 ): Promise<{ run: string[]; net: string[] }> {
   const run: string[] = [];
   const net: string[] = [];
@@ -117,7 +121,7 @@ export interface SinkCommandOptions {
  * that resolve to nothing are left out (discovery reports them).
  *
  * @param path The `.mcp.json`.
- * @param selfEntry This host's entry script.
+ * @param selfEntry This host's entry scripts.
  * @param options Working directory and search path.
  * @returns Absolute paths, without duplicates.
  * @example
@@ -128,7 +132,7 @@ export interface SinkCommandOptions {
  */
 export async function sinkCommands(
   path: string,
-  selfEntry: string,
+  selfEntry: string | readonly string[],
   options: SinkCommandOptions,
 ): Promise<string[]> {
   const out = new Set<string>();

@@ -160,12 +160,18 @@ export function defineTool<I extends z.ZodObject>(spec: ToolSpec<I>): Tool {
   if (!/^[a-z][a-z0-9_]*$/.test(spec.name)) {
     throw new TypeError(`Cannot define tool "${spec.name}": names are snake_case`);
   }
+  if (spec.annotations.readOnlyHint !== true && spec.annotations.destructiveHint === undefined) {
+    throw new TypeError(
+      `Cannot define tool "${spec.name}": a tool that writes must say destructiveHint (MCP assumes true)`,
+    );
+  }
   return Object.freeze({
     name: spec.name,
     description: spec.description,
     input: spec.input,
     output: spec.output,
-    annotations: Object.freeze({ ...spec.annotations }),
+    // A local tool stays inside the roots: MCP's default for openWorldHint is true.
+    annotations: Object.freeze({ openWorldHint: false, ...spec.annotations }),
     async run(input: unknown, ctx: ToolContext): Promise<ToolResult> {
       const result = await spec.run(input as z.infer<I>, ctx);
       return typeof result === "string" ? text(result) : result;

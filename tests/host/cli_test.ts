@@ -49,7 +49,7 @@ async function toolhost(args: string[], options: { cwd?: string; flags?: string[
   return { code: output.code, stdout: decode(output.stdout), stderr: decode(output.stderr) };
 }
 
-Deno.test("cli: flags and mcp-config print a scoped command for the roots", async () => {
+Deno.test("cli: flags print the scoped server; mcp-config prints the launcher that computes it at each start", async () => {
   await using a = await tempDir();
   await using b = await tempDir();
   const flags = await toolhost(["flags", "--root", a.path]);
@@ -67,15 +67,17 @@ Deno.test("cli: flags and mcp-config print a scoped command for the roots", asyn
   const entry = JSON.parse(config.stdout).mcpServers.toolhost;
   assertEquals(entry.command, Deno.execPath());
   const args: string[] = entry.args;
-  assertEquals(args.slice(args.indexOf("serve")), [
-    "serve",
-    "--root",
-    a.path,
-    "--root",
-    b.path,
-    args.at(-1)!,
+  // The launcher reads the configuration and the environment, loads libc to become the server
+  // (execve), and nothing else: no write, no net, no run, no -A.
+  const launcher = new URL("../../host/launcher.ts", import.meta.url).pathname;
+  assertEquals(args.slice(args.indexOf(launcher)), [launcher, "--root", a.path, "--root", b.path]);
+  const flagsOf = args.slice(1, args.indexOf(launcher));
+  assertEquals(flagsOf.filter((flag) => !flag.startsWith("--allow-ffi=")), [
+    "--allow-read",
+    "--allow-env",
+    "--no-prompt",
   ]);
-  assert(args.some((arg) => arg.startsWith(`--allow-write=${a.path},${b.path},`)));
+  assertEquals(flagsOf.filter((flag) => flag.startsWith("--allow-ffi=")).length, 1);
 });
 
 Deno.test("cli: serve refuses broad permissions and prints the flags to use", async () => {

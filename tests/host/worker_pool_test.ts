@@ -19,7 +19,7 @@ async function pool(root: string, options: { timeout?: number; logs?: string[] }
   return await WorkerPool.start(await resolvePolicy({ roots: [root] }), {
     size: 2,
     registry: {},
-    ripgrep: null,
+    ripgrep: { path: null, reason: "switched off (ripgrep: off)" },
     callTimeoutMs: options.timeout ?? 60_000,
     toolsModule: TEST_TOOLS,
     logger: { log: (_level, message) => options.logs?.push(message) },

@@ -41,7 +41,7 @@ Deno.test("outer boundary alone: the tool worker's Deno permissions refuse outsi
   const pool = await WorkerPool.start(policy, {
     size: 1,
     registry: {},
-    ripgrep: null,
+    ripgrep: { path: null, reason: "switched off (ripgrep: off)" },
     callTimeoutMs: 10_000,
     logger: { log: () => {} },
   });

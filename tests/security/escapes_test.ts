@@ -213,11 +213,17 @@ Deno.test("escapes: hard links, FIFOs and the blacklist", async (t) => {
         ".env",
         "secrets/key.pem",
         "secrets",
-        ".toolhost",
-        ".toolhost/x",
       ]
     ) {
-      await expectDenied(host, path, /^path_denied: .*(blacklist|state)/);
+      await expectDenied(host, path, /^path_denied: .*blacklist/);
+    }
+    // The state directory is hidden from reads, and protected from writes.
+    for (const path of [".toolhost", ".toolhost/x"]) {
+      await expectDenied(
+        host,
+        path,
+        /^(path_denied: .*state directory|protected_path: .*toolhost's own state)/,
+      );
     }
     const listing = textOf(await host.call("list_directory", { path: "." }));
     for (const name of ["history.toml", ".env", "secrets", ".toolhost"]) {

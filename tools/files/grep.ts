@@ -76,6 +76,9 @@ export const grep = defineTool({
     matches: z.array(z.object({ path: z.string(), line: z.number(), text: z.string() })),
     truncated: z.boolean().describe("True when more matches exist than were returned"),
     next_offset: z.number().optional().describe("The offset that returns the next page"),
+    engine: z.enum(["ripgrep", "walker"]).describe(
+      "What chose the files to read: ripgrep in the confined worker, or the JS walker",
+    ),
   }),
   annotations: { title: "Search file contents", readOnlyHint: true, idempotentHint: true },
   async run(input, ctx) {
@@ -86,7 +89,8 @@ export const grep = defineTool({
     const found: FileHits[] = [];
     let count = 0;
     const pacer = new Pacer(ctx, "Searching");
-    for await (const batch of candidates(ctx, start, input, search)) {
+    const used: Used = { engine: "walker" };
+    for await (const batch of candidates(ctx, start, input, search, used)) {
       const contents = ctx.fs.readMany(
         batch.dir,
         batch.names,
@@ -103,7 +107,7 @@ export const grep = defineTool({
       await pacer.tick(batch.names.length);
       if (count >= want) break;
     }
-    return render({ ...input, re: search.line }, start, found);
+    return render({ ...input, re: search.line }, start, found, used);
   },
 });
 
@@ -161,6 +165,11 @@ function compile(pattern: string, literal: boolean, ignoreCase: boolean): Search
   return { line, file: new RegExp(source, `${flags}m`), rust };
 }
 
+/** What chose the candidate files. */
+interface Used {
+  engine: "ripgrep" | "walker";
+}
+
 /** Files to read, a directory at a time, in walk order. */
 interface Batch {
   dir: string;
@@ -178,6 +187,7 @@ async function* candidates(
     include_git_and_node_modules: boolean;
   },
   search: Search,
+  used: Used,
 ): AsyncGenerator<Batch> {
   if (!start.info?.isDirectory) {
     const dir = posix.dirname(start.path);
@@ -197,6 +207,7 @@ async function* candidates(
     maxFileBytes: ctx.policy.limits.maxSearchFileBytes,
   });
   if (listed) {
+    used.engine = "ripgrep";
     yield* batches(start, listed.filter(match).sort(comparePaths));
     return;
   }
@@ -278,6 +289,7 @@ function render(
   input: { pattern: string; offset: number; max_results: number; context: number; re: RegExp },
   start: ResolvedPath,
   found: FileHits[],
+  used: Used,
 ): ToolResult {
   const matches: Array<{ path: string; line: number; text: string }> = [];
   const blocks: string[] = [];
@@ -297,7 +309,7 @@ function render(
     }
     blocks.push(renderFile(file, shown, input));
   }
-  const data: Record<string, unknown> = { matches, truncated };
+  const data: Record<string, unknown> = { matches, truncated, engine: used.engine };
   if (truncated) data.next_offset = end;
   let text: string;
   if (matches.length === 0) {

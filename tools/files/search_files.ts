@@ -37,6 +37,9 @@ export const searchFiles = defineTool({
     total: z.number().describe("How many files match in all"),
     truncated: z.boolean().describe("True when more files match than were returned"),
     next_offset: z.number().optional().describe("The offset that returns the next page"),
+    engine: z.enum(["ripgrep", "walker"]).describe(
+      "What listed the files: ripgrep in the confined worker, or the JS walker",
+    ),
   }),
   annotations: { title: "Search files", readOnlyHint: true, idempotentHint: true },
   async run(input, ctx) {
@@ -53,7 +56,12 @@ export const searchFiles = defineTool({
     const shown = files.map((relative) => ctx.resolver.display(`${start.path}/${relative}`));
     const total = all.files.length;
     const truncated = offset + page.length < total;
-    const data: Record<string, unknown> = { files: shown, total, truncated };
+    const data: Record<string, unknown> = {
+      files: shown,
+      total,
+      truncated,
+      engine: all.verify ? "ripgrep" : "walker",
+    };
     if (truncated) data.next_offset = offset + page.length;
     return {
       content: [{ type: "text", text: render(input, start, shown, total, offset) }],

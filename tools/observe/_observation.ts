@@ -49,12 +49,34 @@ export interface ToolStats {
 export interface SinkStatus {
   /** Its name in `.mcp.json`. */
   name: string;
+  /** Whether its connection is up. */
+  connected: boolean;
   /** When it last took an observe call (UTC ISO), or null. */
   last_success: string | null;
   /** Calls dropped because its queue was full. */
   drops: number;
   /** Calls that failed or timed out. */
   failures: number;
+}
+
+/** What is in effect in the host and what is not (never a silent fallback). */
+export interface HostStatus {
+  /** Landlock in the tool workers. */
+  landlock: { active: boolean; abi: number; reason?: string };
+  /** ripgrep in the tool workers (searches use the JS walker when it is not active). */
+  ripgrep: { active: boolean; path: string | null; version?: string; reason?: string };
+  /** Efferent copy: off, or its sinks and the peers that are not. */
+  efferent_copy: { state: "off" } | {
+    state: "discovering" | "on";
+    sinks: SinkStatus[];
+    not_sinks: Array<{ name: string; reason: string }>;
+    held: number;
+    held_dropped: number;
+  };
+  /** Upstream servers. */
+  upstreams: Array<{ name: string; state: "connected" | "down"; tools: number; error?: string }>;
+  /** What in the configuration was ignored, and why. */
+  warnings: string[];
 }
 
 /** The host state the observation tools read. */
@@ -79,6 +101,8 @@ export interface Observation {
   anchors(): Array<{ key: string; chars: number; updated_at: string }>;
   /** The efferent-copy sinks. */
   sinks(): SinkStatus[];
+  /** What is in effect and what is not. */
+  status(): HostStatus;
   /** The clock. */
   now(): Date;
 }

@@ -6,6 +6,7 @@
 
 import { z } from "zod";
 import { defineTool } from "../tool.ts";
+import { formatTodo, type TodoItem, type TodoStore } from "../todo/todo.ts";
 import { observation } from "./_observation.ts";
 
 /** How many touched paths the packet lists. */
@@ -15,7 +16,7 @@ export const TOP_PATHS = 10;
 export const bootstrapBodyState = defineTool({
   name: "bootstrap_body_state",
   description:
-    "Start a session here: one compact index of this host's state — today's tool calls (total, by tool, by outcome), the paths touched most today, open context anchors, efferent-copy sinks and their freshness, the roots and the policy. It carries no file contents and no argument bodies; follow up with read_interactions or the file tools.",
+    "Start a session here: one compact index of this host's state — today's tool calls (total, by tool, by outcome), the paths touched most today, every open todo item (pending or in progress, with its text), open context anchors, efferent-copy sinks and their freshness, the roots and the policy. It carries no file contents and no argument bodies; follow up with read_interactions, todo_read or the file tools.",
   input: z.object({}),
   output: z.object({
     generated_at: z.string(),
@@ -27,6 +28,11 @@ export const bootstrapBodyState = defineTool({
       skipped_lines: z.number(),
     }),
     top_paths: z.array(z.object({ path: z.string(), calls: z.number() })),
+    open_todos: z.array(z.object({
+      number: z.number().describe("Its place in the todo list, from 1"),
+      content: z.string(),
+      status: z.enum(["pending", "in_progress"]),
+    })).describe("Every todo item not completed"),
     anchors: z.array(z.object({ key: z.string(), chars: z.number(), updated_at: z.string() })),
     sinks: z.array(z.record(z.string(), z.unknown())),
     roots: z.array(z.string()),
@@ -52,6 +58,9 @@ export const bootstrapBodyState = defineTool({
     )
       .map(([path, calls]) => ({ path, calls }));
     const policy = ctx.policy;
+    const todos = ctx.shared<TodoStore | undefined>("todos", () => undefined)?.get() ?? [];
+    const open = todos.map((item, i) => ({ number: i + 1, ...item }))
+      .filter((item): item is OpenTodo => item.status !== "completed");
     const state = {
       generated_at: now.toISOString(),
       today: {
@@ -62,6 +71,7 @@ export const bootstrapBodyState = defineTool({
         skipped_lines: skipped,
       },
       top_paths: topPaths,
+      open_todos: open,
       anchors: obs.anchors(),
       sinks: obs.sinks() as unknown as Record<string, unknown>[],
       roots: [...policy.roots],
@@ -77,6 +87,7 @@ export const bootstrapBodyState = defineTool({
         entries(byOutcome)
       }`,
       `top paths: ${topPaths.map((each) => `${each.path} (${each.calls})`).join(", ") || "none"}`,
+      `open todos: ${open.length === 0 ? "none" : `${open.length}\n${openTodos(open)}`}`,
       `anchors: ${
         state.anchors.map((each) => `${each.key} (${each.chars} chars, ${each.updated_at})`).join(
           ", ",
@@ -100,4 +111,12 @@ export const bootstrapBodyState = defineTool({
 function entries(counts: Record<string, number>): string {
   const list = Object.entries(counts).sort((a, b) => b[1] - a[1]);
   return list.length === 0 ? "none" : list.map(([key, n]) => `${key} ${n}`).join(", ");
+}
+
+/** A todo item not completed, with its place in the list. */
+type OpenTodo = TodoItem & { number: number; status: "pending" | "in_progress" };
+
+/** The open items as `todo_read` shows them, each with its place in the whole list. */
+function openTodos(open: readonly OpenTodo[]): string {
+  return open.map((item) => formatTodo(item, item.number)).join("\n");
 }

@@ -6,13 +6,13 @@
 
 import { z } from "zod";
 import { defineTool } from "../tool.ts";
-import { observation } from "./_observation.ts";
+import { type HostStatus, observation } from "./_observation.ts";
 
 /** Per-tool latency, error rate, memory and sink drops since the host started. */
 export const getHostPerformance = defineTool({
   name: "get_host_performance",
   description:
-    "How this host is doing since it started: per tool the number of calls, p50/p95/max latency and error rate; the process's memory; calls dropped by efferent-copy sinks. Use it when tools feel slow or fail often.",
+    "How this host is doing since it started: per tool the number of calls, p50/p95/max latency and error rate; the process's memory; calls dropped by efferent-copy sinks; and what is in effect and what is not (Landlock, ripgrep, efferent copy, upstream servers) with why. Use it when tools feel slow or fail often.",
   input: z.object({}),
   output: z.object({
     since: z.string(),
@@ -33,6 +33,13 @@ export const getHostPerformance = defineTool({
       heap_total_bytes: z.number(),
     }),
     sink_drops: z.number(),
+    status: z.object({
+      landlock: z.record(z.string(), z.unknown()),
+      ripgrep: z.record(z.string(), z.unknown()),
+      efferent_copy: z.record(z.string(), z.unknown()),
+      upstreams: z.array(z.record(z.string(), z.unknown())),
+      warnings: z.array(z.string()),
+    }).describe("What is in effect and what is not, with why"),
   }),
   annotations: { title: "Host performance", readOnlyHint: true },
   run(_input, ctx) {
@@ -44,6 +51,7 @@ export const getHostPerformance = defineTool({
       ) => [name, { ...s, error_rate: s.count ? s.errors / s.count : 0 }]),
     );
     const memory = Deno.memoryUsage();
+    const status = obs.status();
     const data = {
       since: obs.startedAt.toISOString(),
       tools,
@@ -53,6 +61,7 @@ export const getHostPerformance = defineTool({
         heap_total_bytes: memory.heapTotal,
       },
       sink_drops: obs.sinks().reduce((sum, sink) => sum + sink.drops, 0),
+      status,
     };
     const rows = Object.entries(tools).sort((a, b) => b[1].count - a[1].count).map(([name, s]) =>
       `${name.padEnd(24)} ${String(s.count).padStart(6)} calls  p50 ${
@@ -65,8 +74,40 @@ export const getHostPerformance = defineTool({
       `since ${data.since}; memory rss ${(memory.rss / 1048576).toFixed(1)} MB, heap ${
         (memory.heapUsed / 1048576).toFixed(1)
       } MB; sink drops ${data.sink_drops}`,
+      ...statusLines(status),
       ...rows,
     ].join("\n");
     return { content: [{ type: "text", text }], structuredContent: data };
   },
 });
+
+/** What is in effect, a line each, saying why where something is not. */
+function statusLines(status: HostStatus): string[] {
+  const { landlock, ripgrep, efferent_copy: efferent } = status;
+  const lines = [
+    landlock.active
+      ? `Landlock: active (ABI ${landlock.abi})`
+      : `Landlock: NOT active (${landlock.reason})`,
+    ripgrep.active
+      ? `ripgrep: in use (${ripgrep.path})`
+      : `ripgrep: NOT in use (${ripgrep.reason}); searches use the JS walker`,
+  ];
+  if (efferent.state === "off") lines.push("efferent copy: off");
+  else {
+    const sinks = efferent.sinks.map((sink) => `${sink.name}${sink.connected ? "" : " (down)"}`);
+    lines.push(
+      `efferent copy: ${efferent.state}; sinks: ${sinks.join(", ") || "none"}${
+        efferent.not_sinks.map((peer) => `; "${peer.name}" is not a sink: ${peer.reason}`).join("")
+      }${efferent.held_dropped > 0 ? `; ${efferent.held_dropped} held copies dropped` : ""}`,
+    );
+  }
+  for (const upstream of status.upstreams) {
+    lines.push(
+      upstream.state === "connected"
+        ? `upstream ${upstream.name}: connected (${upstream.tools} tools)`
+        : `upstream ${upstream.name}: DOWN (${upstream.error})`,
+    );
+  }
+  for (const warning of status.warnings) lines.push(`config: ${warning}`);
+  return lines;
+}

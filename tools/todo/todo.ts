@@ -49,8 +49,19 @@ function store(ctx: ToolContext): TodoStore {
  */
 export function formatTodos(items: readonly TodoItem[]): string {
   if (items.length === 0) return "(no todos)";
+  return items.map((item, i) => formatTodo(item, i + 1)).join("\n");
+}
+
+/**
+ * One item as a line.
+ *
+ * @param item The item.
+ * @param number Its place in the list, from 1.
+ * @returns E.g. `[>] 2. current`.
+ */
+export function formatTodo(item: TodoItem, number: number): string {
   const mark = { completed: "[x]", in_progress: "[>]", pending: "[ ]" } as const;
-  return items.map((item, i) => `${mark[item.status]} ${i + 1}. ${item.content}`).join("\n");
+  return `${mark[item.status]} ${number}. ${item.content}`;
 }
 
 /** Replace the todo list. */

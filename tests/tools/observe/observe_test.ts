@@ -174,7 +174,7 @@ Deno.test("read_interactions: filters, limit, order, missing and corrupt files, 
   });
 });
 
-Deno.test("bootstrap_body_state shows today's counts, paths and anchors, never file contents", async () => {
+Deno.test("bootstrap_body_state shows today's counts, paths, anchors and every open todo, never file contents", async () => {
   await using root = await tempDir();
   await Deno.writeTextFile(`${root.path}/secret.txt`, "TOP-SECRET-CONTENT\n");
   await using host = await createHost({
@@ -185,12 +185,19 @@ Deno.test("bootstrap_body_state shows today's counts, paths and anchors, never f
   await host.call("read_file", { path: "secret.txt" });
   await host.call("read_file", { path: "secret.txt" });
   await host.call("read_file", { path: "/etc/passwd" });
-  await host.call("todo_write", { todos: [{ content: "ship it", status: "in_progress" }] });
+  await host.call("todo_write", {
+    todos: [
+      { content: "ship it", status: "in_progress" },
+      { content: "old chore", status: "completed" },
+      { content: "next step", status: "pending" },
+    ],
+  });
   const result = await host.call("bootstrap_body_state", {});
   const state = result.structuredContent as {
     today: { total: number; by_tool: Record<string, number>; by_outcome: Record<string, number> };
     top_paths: Array<{ path: string; calls: number }>;
     anchors: Array<{ key: string }>;
+    open_todos: Array<{ number: number; content: string; status: string }>;
     roots: string[];
   };
   assertEquals(state.today.total, 4);
@@ -199,9 +206,14 @@ Deno.test("bootstrap_body_state shows today's counts, paths and anchors, never f
   assertEquals(state.top_paths[0], { path: "secret.txt", calls: 2 });
   assertEquals(state.anchors.map((anchor) => anchor.key), ["todo_state"]);
   assertEquals(state.roots, [root.path]);
+  assertEquals(state.open_todos, [
+    { number: 1, content: "ship it", status: "in_progress" },
+    { number: 3, content: "next step", status: "pending" },
+  ]);
+  assertStringIncludes(textOf(result), "open todos: 2\n[>] 1. ship it\n[ ] 3. next step");
   const everything = JSON.stringify(result);
   assertFalse(everything.includes("TOP-SECRET-CONTENT"), "no file contents");
-  assertFalse(everything.includes("ship it"), "no anchor bodies either");
+  assertFalse(everything.includes("old chore"), "no anchor bodies, no completed todos");
 
   const perf = await host.call("get_host_performance", {});
   const tools =
