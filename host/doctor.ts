@@ -325,7 +325,7 @@ async function servedProbe(
   if (line.includes("tool workers confined by Landlock") !== here.landlock.active) {
     problems.push(`Landlock ${here.landlock.active ? "active" : "not active"} here`);
   }
-  if (/ripgrep [^;]* in use/.test(line) !== here.ripgrep.active) {
+  if (/ripgrep [^;:]* in use \(/.test(line) !== here.ripgrep.active) {
     problems.push(`ripgrep ${here.ripgrep.active ? "in use" : "not in use"} here`);
   }
   const ok = problems.length === 0;

@@ -211,8 +211,8 @@ export async function createHost(options: HostOptions = {}): Promise<Host> {
       logger.log("info", efferentLine(efferent.status()));
       return sinks.length;
     }, (error) => {
-      efferent.ready([], [{ name: config.mcpJson, reason: String(error) }]);
-      logger.log("warn", "Sink discovery failed", String(error));
+      efferent.ready([], [{ name: config.mcpJson, reason: `discovery failed: ${error}` }]);
+      logger.log("warn", efferentLine(efferent.status()));
       return 0;
     });
   const flush = () => {

@@ -150,7 +150,9 @@ export async function scopedCommand(
   // Efferent copy, as this process's environment sets it (at `start`, the client's): run and
   // net for exactly the peers in .mcp.json (never this host itself).
   const sinks: { run: string[]; net: string[]; read: string[] } = { run: [], net: [], read: [] };
-  if (efferentCopyEnabled()) {
+  const efferent = efferentCopyEnabled();
+  const clients = efferent || Object.keys(config.upstream).length > 0;
+  if (efferent) {
     const peers = await peerNeeds(config.mcpJson, selfEntries());
     // As written (how they are spawned) and as absolute paths (relative ones, symlinks, PATH lookups).
     const absolute = await sinkCommands(config.mcpJson, selfEntries(), {
@@ -158,7 +160,7 @@ export async function scopedCommand(
     });
     sinks.run.push(...peers.run, ...absolute);
     sinks.net.push(...peers.net);
-    sinks.read.push(config.mcpJson);
+    sinks.read.push(config.mcpJson, ...peers.read);
   }
   const read = [
     ...SOURCE_DIRS.map((url) => fromFileUrl(url)),
@@ -177,7 +179,8 @@ export async function scopedCommand(
     read,
     run,
     net: [...upstream.net, ...sinks.net, ...(extra.net ?? [])],
-    env: [...EFFERENT_ENV, ...(upstream.run.length + sinks.run.length > 0 ? CLIENT_ENV : [])],
+    // The MCP client code reads these when it loads (for upstreams, and for sink discovery).
+    env: [...EFFERENT_ENV, ...(clients ? CLIENT_ENV : [])],
     libc: config.landlock ? findLibc() : null,
   });
   const args = ["run", ...flags, V8_FLAGS, fromFileUrl(ENTRY), "serve"];

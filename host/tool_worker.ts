@@ -223,6 +223,7 @@ async function call(
         keep(resolved.display, file.bytes);
       },
       expected: (path) => (checksStale ? message.expect?.[path] : undefined),
+      writes: state.registry.writes(message.name),
     }),
     signal: controller.signal,
     messageWaiting: () => channel.inbox?.waiting() ?? false,

@@ -56,6 +56,11 @@ export interface FsHooks {
    * agent last read), or `undefined` when there is none to check.
    */
   expected?(path: string): string | undefined;
+  /**
+   * The call may write: every path it resolves is refused up front when it
+   * is protected (an editor says `protected_path` before it parses anything).
+   */
+  writes?: boolean;
 }
 
 /**
@@ -129,7 +134,7 @@ export class SafeFs {
    * @returns The checked path.
    */
   async resolve(raw: string, want: "file" | "directory" | "any" = "any"): Promise<ResolvedPath> {
-    const resolved = await this.resolver.resolve(raw, { want });
+    const resolved = await this.resolver.resolve(raw, { want, write: this.#hooks.writes ?? false });
     this.#touch(resolved.display);
     return resolved;
   }

@@ -13,6 +13,9 @@ export type PeerEntry =
   | { command: string; args?: string[]; env?: Record<string, string>; cwd?: string }
   | { type?: "http" | "streamable-http" | "sse"; url: string };
 
+/** A peer started as a process. */
+type StdioPeer = Extract<PeerEntry, { command: string }>;
+
 /** The marker a wrapper script carries when it starts this host. */
 export const SELF_REF_MARKER = "toolhost-self-ref-target:";
 
@@ -47,16 +50,11 @@ export async function isSelfReference(
 ): Promise<boolean> {
   if (!("command" in entry)) return false;
   const self = typeof selfEntry === "string" ? [selfEntry] : selfEntry;
-  for (const word of [entry.command, ...(entry.args ?? [])]) {
-    if (!word.includes("/") && !word.endsWith(".ts") && !word.endsWith(".sh")) continue;
-    const path = word.startsWith("file://") ? new URL(word).pathname : word;
-    const lexical = path.startsWith("/") ? path : entry.cwd ? `${entry.cwd}/${path}` : path;
+  for (const lexical of scriptWords(entry)) {
     if (self.includes(lexical)) return true; // decided without reading anything (a scoped host may not)
     let real: string;
     try {
-      real = await Deno.realPath(
-        entry.cwd && !path.startsWith("/") ? `${entry.cwd}/${path}` : path,
-      );
+      real = await Deno.realPath(lexical);
     } catch {
       continue;
     }
@@ -78,19 +76,23 @@ export async function isSelfReference(
 }
 
 /**
- * The commands and hosts a `.mcp.json`'s peers need (for the launcher's
- * `--allow-run` and `--allow-net`), leaving out this host itself.
+ * What a `.mcp.json`'s peers need (for the launcher's `--allow-run`,
+ * `--allow-net` and `--allow-read`): their commands and URL hosts, leaving
+ * out this host itself, and the scripts that the self-reference defence
+ * reads (so that the served process tells this host apart just as the
+ * launcher did).
  *
  * @param path The `.mcp.json`.
  * @param selfEntry This host's entry scripts.
- * @returns The commands as written, and the URL hosts.
+ * @returns The commands as written, the URL hosts, and the scripts to read.
  */
 export async function peerNeeds(
   path: string,
   selfEntry: string | readonly string[],
-): Promise<{ run: string[]; net: string[] }> {
+): Promise<{ run: string[]; net: string[]; read: string[] }> {
   const run: string[] = [];
   const net: string[] = [];
+  const read: string[] = [];
   for (const entry of Object.values(await readMcpJson(path))) {
     if ("url" in entry) {
       try {
@@ -98,11 +100,36 @@ export async function peerNeeds(
       } catch {
         // not a URL: discovery will say so
       }
-    } else if (!(await isSelfReference(entry, selfEntry))) {
-      run.push(entry.command);
+      continue;
+    }
+    read.push(...(await scriptsOf(entry)));
+    if (!(await isSelfReference(entry, selfEntry))) run.push(entry.command);
+  }
+  return { run, net, read };
+}
+
+/** The words of a stdio peer that may name a script, as paths (relative ones against its cwd). */
+function scriptWords(entry: StdioPeer): string[] {
+  const out: string[] = [];
+  for (const word of [entry.command, ...(entry.args ?? [])]) {
+    if (!word.includes("/") && !word.endsWith(".ts") && !word.endsWith(".sh")) continue;
+    const path = word.startsWith("file://") ? new URL(word).pathname : word;
+    out.push(path.startsWith("/") || !entry.cwd ? path : `${entry.cwd}/${path}`);
+  }
+  return out;
+}
+
+/** The files among a stdio peer's command and arguments (what the self-reference defence reads). */
+async function scriptsOf(entry: StdioPeer): Promise<string[]> {
+  const out: string[] = [];
+  for (const lexical of scriptWords(entry)) {
+    try {
+      if ((await Deno.stat(lexical)).isFile) out.push(lexical, await Deno.realPath(lexical));
+    } catch {
+      // not a file here
     }
   }
-  return { run, net };
+  return out;
 }
 
 /** Options for {@linkcode sinkCommands}. */

@@ -1,14 +1,29 @@
 /**
- * A real MCP client over stdio, started with the command `toolhost
- * mcp-config` prints: the black-box view of the host.
+ * The launch users run, as a test sees it: the command `toolhost mcp-config`
+ * prints, started the way an MCP client starts it (from `/`, with a minimal
+ * environment plus what the client's `env` adds), and a real SDK client
+ * over stdio. Security, black-box, search and sink tests go through here.
  *
  * @module
  */
 
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 
 const ENTRY = new URL("../mod.ts", import.meta.url);
+
+/** What the user gives `mcp-config`, and what the client's `env` adds. */
+export interface LaunchOptions {
+  /** `--config FILE`. */
+  config?: string;
+  /** `--ripgrep auto|off|PATH`. */
+  ripgrep?: string;
+  /** `--unprotect GLOB` flags. */
+  unprotect?: readonly string[];
+  /** Variables the client's `env` sets for the server (beside PATH and HOME). */
+  env?: Record<string, string>;
+}
 
 /** A connected client; `await using` closes it and the server. */
 export interface StdioSession extends AsyncDisposable {
@@ -16,16 +31,26 @@ export interface StdioSession extends AsyncDisposable {
   readonly client: Client;
   /** What the server wrote to stderr. */
   stderr(): string;
+  /**
+   * Call a tool.
+   *
+   * @param name The tool.
+   * @param args Its arguments.
+   * @returns The result.
+   */
+  call(name: string, args?: Record<string, unknown>): Promise<CallToolResult>;
 }
 
 /**
  * The `.mcp.json` entry for some roots, from the real CLI.
  *
  * @param roots The roots.
+ * @param options What else the user gives `mcp-config`.
  * @returns The command and arguments.
  */
 export async function mcpConfigFor(
   roots: readonly string[],
+  options: LaunchOptions = {},
 ): Promise<{ command: string; args: string[] }> {
   const args = [
     "run",
@@ -33,6 +58,9 @@ export async function mcpConfigFor(
     ENTRY.pathname,
     "mcp-config",
     ...roots.flatMap((root) => ["--root", root]),
+    ...(options.config ? ["--config", options.config] : []),
+    ...(options.ripgrep ? [`--ripgrep=${options.ripgrep}`] : []),
+    ...(options.unprotect ?? []).map((glob) => `--unprotect=${glob}`),
   ];
   const output = await new Deno.Command(Deno.execPath(), { args, cwd: "/", stderr: "inherit" })
     .output();
@@ -40,21 +68,34 @@ export async function mcpConfigFor(
   return JSON.parse(new TextDecoder().decode(output.stdout)).mcpServers.toolhost;
 }
 
+/** The environment an MCP client gives a server: PATH and HOME, and its `env`. */
+export function clientEnv(extra: Record<string, string> = {}): Record<string, string> {
+  return {
+    PATH: Deno.env.get("PATH") ?? "/usr/bin:/bin",
+    HOME: Deno.env.get("HOME") ?? "/root",
+    ...extra,
+  };
+}
+
 /**
- * Start the sandboxed server exactly as an MCP client configured with
- * `mcp-config` would (from `/`, with a minimal environment), and connect.
+ * Start the server exactly as an MCP client configured with `mcp-config`
+ * would (from `/`, with a minimal environment), and connect.
  *
  * @param roots The roots.
+ * @param options What else the user gives `mcp-config`, and the client's `env`.
  * @returns The session.
  */
-export async function connectStdio(roots: readonly string[]): Promise<StdioSession> {
-  const { command, args } = await mcpConfigFor(roots);
+export async function connectStdio(
+  roots: readonly string[],
+  options: LaunchOptions = {},
+): Promise<StdioSession> {
+  const { command, args } = await mcpConfigFor(roots, options);
   const transport = new StdioClientTransport({
     command,
     args,
     cwd: "/",
     stderr: "pipe",
-    env: { PATH: Deno.env.get("PATH") ?? "/usr/bin:/bin", HOME: Deno.env.get("HOME") ?? "/root" },
+    env: clientEnv(options.env),
   });
   let stderr = "";
   transport.stderr?.on("data", (chunk: Uint8Array) => (stderr += new TextDecoder().decode(chunk)));
@@ -63,8 +104,47 @@ export async function connectStdio(roots: readonly string[]): Promise<StdioSessi
   return {
     client,
     stderr: () => stderr,
+    call: (name, args = {}) =>
+      client.callTool({ name, arguments: args }) as Promise<CallToolResult>,
     async [Symbol.asyncDispose]() {
       await client.close();
     },
   };
+}
+
+/**
+ * The text of a result's content blocks, joined.
+ *
+ * @param result A tool result from the client.
+ * @returns The text.
+ */
+export function resultText(result: CallToolResult): string {
+  return (result.content as Array<{ type: string; text?: string }>)
+    .map((block) => (block.type === "text" ? block.text : "")).join("\n");
+}
+
+/**
+ * Wait until the server has said something on stderr (start-up, discovery).
+ *
+ * @param session The session.
+ * @param pattern What to wait for.
+ * @param timeoutMs The longest wait.
+ * @returns The stderr text so far.
+ * @throws {Error} When it was not said in time.
+ */
+export async function waitForStderr(
+  session: StdioSession,
+  pattern: RegExp,
+  timeoutMs = 30_000,
+): Promise<string> {
+  const until = Date.now() + timeoutMs;
+  while (!pattern.test(session.stderr())) {
+    if (Date.now() > until) {
+      throw new Error(
+        `The server did not say ${pattern} within ${timeoutMs} ms: ${session.stderr()}`,
+      );
+    }
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+  return session.stderr();
 }

@@ -5,7 +5,10 @@
  * deleted: web-tree-sitter frees wasm memory only on `delete()`.
  *
  * A cached tree stays valid until the next `parseFile` call may evict it, so
- * use it synchronously after the `await` that returned it.
+ * use it synchronously after the `await` that returned it. Concurrent calls
+ * for the same version of a file share one parse (a second parse would
+ * replace, and delete, the tree the first call is about to use), and an
+ * evicted tree is deleted only after the current turn of the event loop.
  *
  * @module
  */
@@ -80,6 +83,7 @@ export class TreeSitter {
   #languages = new Map<Grammar, Promise<Language>>();
   #parsers = new Map<Grammar, Parser>();
   #cache = new Map<string, Entry>();
+  #parsing = new Map<string, Promise<Entry>>();
   #bytes = 0;
   #budget: number;
 
@@ -106,13 +110,25 @@ export class TreeSitter {
       this.#cache.set(key, hit);
       return hit;
     }
-    const tree = await this.parseText(source, grammar);
-    this.#forgetPath(resolved.path);
-    const entry: Entry = { key, tree, source, grammar };
-    this.#cache.set(key, entry);
-    this.#bytes += source.length;
-    this.#evict(entry);
-    return entry;
+    const pending = this.#parsing.get(key);
+    if (pending) {
+      const shared = await pending;
+      if (shared.source === source) return shared;
+    }
+    const parsing = this.parseText(source, grammar).then((tree) => {
+      this.#forgetPath(resolved.path);
+      const entry: Entry = { key, tree, source, grammar };
+      this.#cache.set(key, entry);
+      this.#bytes += source.length;
+      this.#evict(entry);
+      return entry;
+    });
+    this.#parsing.set(key, parsing);
+    try {
+      return await parsing;
+    } finally {
+      if (this.#parsing.get(key) === parsing) this.#parsing.delete(key);
+    }
   }
 
   /**
@@ -157,7 +173,8 @@ export class TreeSitter {
   #drop(key: string, entry: Entry): void {
     this.#cache.delete(key);
     this.#bytes -= entry.source.length;
-    entry.tree.delete();
+    // A call may still be using it in this turn (it got the tree just before an await ended).
+    setTimeout(() => entry.tree.delete(), 0);
   }
 
   async #parser(grammar: Grammar): Promise<Parser> {

@@ -90,6 +90,16 @@ export class Registry {
   }
 
   /**
+   * Whether a tool may write (it is not `readOnlyHint`): every path it
+   * touches is then held to the protected paths.
+   *
+   * @param name The tool's name.
+   */
+  writes(name: string): boolean {
+    return this.#tools.get(name)?.annotations.readOnlyHint !== true;
+  }
+
+  /**
    * Whether a tool is enabled.
    *
    * @param name The tool's name.

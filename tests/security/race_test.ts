@@ -1,69 +1,92 @@
 /**
- * The race: a concurrent process swaps a directory of the root for a symlink
- * to outside, as fast as it can, while thousands of reads and writes run
- * through the host. Zero reads may return outside content and zero writes
- * may land outside.
+ * The race, in the launch users run: a concurrent process swaps a directory
+ * of the root for a symlink to outside, as fast as it can, while two real MCP
+ * clients of the server `mcp-config` prints work in it. One reads (its
+ * replies carry `[FILES UPDATED]` notices: it read a file once that the
+ * other keeps changing), the other writes. Zero bytes from outside may
+ * appear in any reply, notices included, and zero writes may land outside.
  */
 
 import { assert, assertEquals } from "../_assert.ts";
-import { tempDir, testHost, textOf } from "../_helpers.ts";
+import { tempDir } from "../_helpers.ts";
+import { connectStdio, resultText, type StdioSession } from "../_mcp.ts";
 
 const SWAPPER = new URL("../../fixtures/race_swapper.ts", import.meta.url);
 const READS = 3000;
-const WRITES = 1500;
-const CONCURRENCY = 16;
+const WRITES = 2000;
+const IN_FLIGHT = 8;
+const OUTSIDE = "OUTSIDE-BYTES";
 
-Deno.test("race: swapping a directory for a symlink lets no read or write escape", async () => {
+/** Run `count` jobs with `IN_FLIGHT` at a time. */
+async function inFlight(count: number, job: (i: number) => Promise<void>): Promise<void> {
+  let next = 0;
+  await Promise.all(Array.from({ length: IN_FLIGHT }, async () => {
+    while (next < count) await job(next++);
+  }));
+}
+
+Deno.test("race: a directory swapped for a symlink lets no byte out through any reply, notices included, and no write out", async () => {
   await using base = await tempDir("toolhost-race-");
   const root = `${base.path}/root`;
   const outside = `${base.path}/outside`;
   await Deno.mkdir(`${root}/dir`, { recursive: true });
   await Deno.mkdir(outside);
-  await Deno.writeTextFile(`${root}/dir/f.txt`, "inside\n");
-  await Deno.writeTextFile(`${outside}/f.txt`, "OUTSIDE\n");
-  await using host = await testHost({ roots: [root] });
+  const lines = (word: string) => Array.from({ length: 40 }, (_, i) => `${word} ${i}`).join("\n");
+  await Deno.writeTextFile(`${root}/dir/f.txt`, `${lines("inside")}\n`);
+  await Deno.writeTextFile(`${root}/dir/g.txt`, `${lines("watched")}\n`);
+  for (const name of ["f.txt", "g.txt"]) {
+    await Deno.writeTextFile(`${outside}/${name}`, `${lines(OUTSIDE)}\n`);
+  }
+  const before = new Map<string, string>();
+  for (const entry of Deno.readDirSync(outside)) {
+    before.set(entry.name, await Deno.readTextFile(`${outside}/${entry.name}`));
+  }
+  await using reader = await connectStdio([root]);
+  await using writer = await connectStdio([root]);
+  // Read once before, so that every later reply of the reader is checked against it.
+  assertEquals(
+    resultText(await reader.call("read_file", { path: "dir/g.txt" })).split("\n")[0],
+    "watched 0",
+  );
 
   const swapper = new Deno.Command(Deno.execPath(), {
-    args: ["run", "--allow-read", "--allow-write", SWAPPER.pathname, root, outside, "30"],
+    args: ["run", "--allow-read", "--allow-write", SWAPPER.pathname, root, outside, "60"],
     stdout: "piped",
     stderr: "piped",
   }).spawn();
-  const counts = {
-    reads: 0,
-    readOk: 0,
-    escapedReads: 0,
-    writes: 0,
-    writeOk: 0,
-    writeErrors: new Set<string>(),
+  const counts = { reads: 0, readOk: 0, notices: 0, leaks: [] as string[], writes: 0, writeOk: 0 };
+  const check = (session: StdioSession, text: string) => {
+    if (text.includes(OUTSIDE)) {
+      counts.leaks.push(`${session === reader ? "reader" : "writer"}: ${text.slice(0, 300)}`);
+    }
   };
   try {
-    // Let the swapper get going.
-    await new Promise((resolve) => setTimeout(resolve, 200));
-    const jobs: Array<() => Promise<void>> = [];
-    for (let i = 0; i < READS; i++) {
-      jobs.push(async () => {
-        const result = await host.call("read_file", { path: "dir/f.txt" });
+    await Promise.all([
+      inFlight(READS, async (i) => {
+        const result = i % 2 === 0
+          ? await reader.call("read_file", { path: "dir/f.txt" })
+          : await reader.call("get_file_slice", { path: "dir/f.txt", start_line: 1, end_line: 40 });
+        const text = resultText(result);
         counts.reads++;
         if (!result.isError) counts.readOk++;
-        if (textOf(result).includes("OUTSIDE")) counts.escapedReads++;
-      });
-    }
-    for (let i = 0; i < WRITES; i++) {
-      jobs.push(async () => {
-        const result = await host.call("write_file", {
-          path: `dir/w${i % 50}.txt`,
-          content: `write ${i}\n`,
-        });
+        if (text.includes("[FILES UPDATED]")) counts.notices++;
+        check(reader, JSON.stringify(result));
+      }),
+      inFlight(WRITES, async (i) => {
+        const result = i % 2 === 0
+          ? await writer.call("write_file", { path: `dir/w${i % 50}.txt`, content: `write ${i}\n` })
+          : await writer.call("set_file_slice", {
+            path: "dir/g.txt",
+            start_line: 1 + (i % 40),
+            end_line: 1 + (i % 40),
+            new_content: `changed ${i}`,
+            force: true,
+          });
         counts.writes++;
         if (!result.isError) counts.writeOk++;
-        else counts.writeErrors.add(textOf(result).replace(/w\d+/, "wN").slice(0, 120));
-      });
-    }
-    jobs.sort(() => Math.random() - 0.5);
-    let next = 0;
-    await Promise.all(Array.from({ length: CONCURRENCY }, async () => {
-      while (next < jobs.length) await jobs[next++]!();
-    }));
+        check(writer, JSON.stringify(result));
+      }),
+    ]);
   } finally {
     try {
       swapper.kill("SIGTERM");
@@ -72,18 +95,20 @@ Deno.test("race: swapping a directory for a symlink lets no read or write escape
     }
   }
   const swapperOutput = await swapper.output();
-  const swapperError = new TextDecoder().decode(swapperOutput.stderr);
-  assertEquals(swapperError, "", "the swapper ran without errors until it was stopped");
-  assertEquals(counts.reads, READS);
-  assertEquals(counts.writes, WRITES);
-  assertEquals(counts.escapedReads, 0, "reads that returned outside content");
-  const outsideNames = [...Deno.readDirSync(outside)].map((entry) => entry.name);
-  assertEquals(outsideNames, ["f.txt"], "files that landed outside");
-  assertEquals(await Deno.readTextFile(`${outside}/f.txt`), "OUTSIDE\n");
-  // The race was real: some calls succeeded and some were refused or missed the directory.
-  assert(counts.readOk > 0 && counts.readOk < READS, `reads ok: ${counts.readOk}/${READS}`);
-  assert(
-    counts.writeOk > 0,
-    `writes ok: ${counts.writeOk}/${WRITES}: ${[...counts.writeErrors].join(" | ")}`,
+  assertEquals(
+    new TextDecoder().decode(swapperOutput.stderr),
+    "",
+    "the swapper ran without errors",
   );
+  assertEquals([counts.reads, counts.writes], [READS, WRITES]);
+  assertEquals(counts.leaks, [], "replies that carried outside bytes");
+  const after = new Map<string, string>();
+  for (const entry of Deno.readDirSync(outside)) {
+    after.set(entry.name, await Deno.readTextFile(`${outside}/${entry.name}`));
+  }
+  assertEquals(after, before, "nothing landed outside, nothing outside changed");
+  // The race was real, and the notices were computed through it.
+  assert(counts.readOk > 0 && counts.readOk < READS, `reads ok: ${counts.readOk}/${READS}`);
+  assert(counts.writeOk > 0 && counts.writeOk < WRITES, `writes ok: ${counts.writeOk}/${WRITES}`);
+  assert(counts.notices > 0, "the reader was told of the writer's changes");
 });

@@ -1,27 +1,29 @@
 /**
- * Efferent copy with real subprocess sinks (fixtures/sinks/sink_server.ts):
- * results are the same with zero, one, three and faulty sinks; every sink
- * sees one pre and one post observe per call, errors included; peers of
- * another shape and this host itself are not sinks.
+ * Efferent copy in the launch users run: the server `mcp-config` prints,
+ * with `EFFERENT_COPY_ENABLE=1` set only in the client's `env`, and real
+ * subprocess sinks (fixtures/sinks/sink_server.ts): results are the same
+ * with zero, one, three and faulty sinks; every sink sees one pre and one
+ * post observe per call, errors included, the calls made before discovery
+ * finished among them; peers of another shape and this host itself are
+ * not sinks, and the server says so.
  */
 
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
-import { assert, assertEquals, assertFalse } from "../_assert.ts";
+import { assert, assertEquals, assertFalse, assertMatch } from "../_assert.ts";
 import { tempDir } from "../_helpers.ts";
-import { createHost } from "../../host/host.ts";
-import { createGateway } from "../../host/gateway.ts";
+import { connectStdio, mcpConfigFor, resultText, waitForStderr } from "../_mcp.ts";
 import { EfferentCopy, type ObserveChannel, Sink } from "../../sinks/efferent.ts";
 
 const SINK = new URL("../../fixtures/sinks/sink_server.ts", import.meta.url).pathname;
 interface SinkHealth {
   name: string;
+  connected: boolean;
   last_success: string | null;
   drops: number;
   failures: number;
 }
 
 const ENTRY = new URL("../../mod.ts", import.meta.url).pathname;
+const ON = { EFFERENT_COPY_ENABLE: "1" };
 
 const CALLS: Array<[string, Record<string, unknown>]> = [
   ["read_file", { path: "a.txt" }],
@@ -42,87 +44,145 @@ function sink(mode: string, ...rest: string[]) {
   };
 }
 
-/** Run the call sequence through a real MCP client and return the JSON-RPC results as text. */
+/** Wait (up to 30 s) until a sink's record file has at least `count` lines. */
+async function recordedAtLeast(file: string, count: number): Promise<Recorded[]> {
+  const until = Date.now() + 30_000;
+  for (;;) {
+    const lines = await recorded(file);
+    if (lines.length >= count || Date.now() > until) return lines;
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+}
+
+/** A config outside the root whose `sinks.mcpJson` lists the peers (the root stays the same). */
+async function outsideConfig(dir: string, peers: Record<string, unknown>): Promise<string> {
+  await Deno.writeTextFile(`${dir}/mcp.json`, JSON.stringify({ mcpServers: peers }));
+  await Deno.writeTextFile(
+    `${dir}/toolhost.json`,
+    JSON.stringify({ sinks: { mcpJson: "mcp.json" } }),
+  );
+  return `${dir}/toolhost.json`;
+}
+
+/**
+ * Run the call sequence through the launch, at once after connecting (before
+ * discovery ends), and return the JSON-RPC results as text, how many sinks
+ * the server found, and their health once every good sink saw every call.
+ */
 async function run(
   root: string,
   peers: Record<string, unknown> | undefined,
-): Promise<{ results: string[]; sinks: number; health: SinkHealth[] }> {
+  records: string[] = [],
+  settled: (health: SinkHealth[]) => boolean = () => true,
+): Promise<{ results: string[]; sinks: number; health: SinkHealth[]; stderr: string }> {
   await Deno.writeTextFile(`${root}/a.txt`, "alpha\n");
   await Deno.remove(`${root}/b.txt`).catch(() => {});
-  // The peers are listed outside the root (sinks.mcpJson), so the root looks the same in every run.
   await using outside = await tempDir();
-  await Deno.writeTextFile(`${outside.path}/mcp.json`, JSON.stringify({ mcpServers: peers ?? {} }));
-  await Deno.writeTextFile(
-    `${outside.path}/toolhost.json`,
-    JSON.stringify({ sinks: { mcpJson: "mcp.json" } }),
-  );
-  await using host = await createHost({
-    roots: [root],
-    configFile: `${outside.path}/toolhost.json`,
-    ripgrep: "off",
-    logger: { log: () => {} },
-    efferentCopy: peers !== undefined,
-  });
-  const sinks = await host.sinksReady();
-  const [serverSide, clientSide] = InMemoryTransport.createLinkedPair();
-  await createGateway(host).connect(serverSide);
-  const client = new Client({ name: "efferent-test", version: "1" });
-  await client.connect(clientSide);
+  const config = await outsideConfig(outside.path, peers ?? {});
+  await using session = await connectStdio([root], { config, env: peers ? ON : {} });
   const results: string[] = [];
-  for (const [name, args] of CALLS) {
-    results.push(JSON.stringify(await client.callTool({ name, arguments: args })));
+  for (const [name, args] of CALLS) results.push(JSON.stringify(await session.call(name, args)));
+  let sinks = 0;
+  if (peers) {
+    const said = await waitForStderr(session, /efferent copy: \d+ sinks?/);
+    sinks = Number(said.match(/efferent copy: (\d+) sinks?/)![1]);
   }
-  await new Promise((resolve) => setTimeout(resolve, 400)); // let the fire-and-forget copies land
-  // An observation tool: never mirrored (assertOnePreOnePost would see it), and it shows sink health.
-  const state = await client.callTool({ name: "bootstrap_body_state", arguments: {} });
-  await client.close();
-  const health = (state.structuredContent as { sinks: SinkHealth[] }).sinks;
-  return { results, sinks, health };
+  for (const file of records) await recordedAtLeast(file, CALLS.length * 2);
+  // An observation tool: never mirrored (assertOnePreOnePost would see it), and it shows sink
+  // health; asked until the health has settled as the test expects (or 30 s).
+  const until = Date.now() + 30_000;
+  let health: SinkHealth[];
+  do {
+    const state = await session.call("bootstrap_body_state");
+    health = (state.structuredContent as { sinks: SinkHealth[] }).sinks;
+  } while (!settled(health) && Date.now() < until && await pause(50));
+  return { results, sinks, health, stderr: session.stderr() };
 }
 
-async function recorded(
-  file: string,
-): Promise<Array<{ tool_name: string; result?: Record<string, unknown> }>> {
+function pause(ms: number): Promise<true> {
+  return new Promise((resolve) => setTimeout(() => resolve(true), ms));
+}
+
+type Recorded = {
+  tool_name: string;
+  result?: Record<string, unknown>;
+  _meta?: unknown;
+  pid?: number;
+};
+
+async function recorded(file: string): Promise<Recorded[]> {
   const text = await Deno.readTextFile(file).catch(() => "");
   return text.split("\n").filter((line) => line !== "").map((line) => JSON.parse(line));
 }
 
-function assertOnePreOnePost(lines: Awaited<ReturnType<typeof recorded>>): void {
+function assertOnePreOnePost(lines: Recorded[], calls = CALLS): void {
   const pre = lines.filter((line) => !("result" in line)).map((line) => line.tool_name);
   const post = lines.filter((line) => "result" in line).map((line) => line.tool_name);
-  const expected = CALLS.map(([name]) => name).sort();
+  const expected = calls.map(([name]) => name).sort();
   assertEquals(pre.sort(), expected, "one pre observe per call");
   assertEquals(post.sort(), expected, "one post observe per call");
 }
 
+Deno.test("efferent copy: a sink in the root's .mcp.json, switched on only in the client's env, sees the six calls made right after connecting", async () => {
+  await using root = await tempDir();
+  await using records = await tempDir();
+  await Deno.writeTextFile(`${root.path}/a.txt`, "alpha\n");
+  const file = `${records.path}/obs.jsonl`;
+  // The .mcp.json a user would have: this host as mcp-config prints it, and an observer.
+  const self = await mcpConfigFor([root.path]);
+  await Deno.writeTextFile(
+    `${root.path}/.mcp.json`,
+    JSON.stringify({ mcpServers: { toolhost: self, obs: sink("good", file) } }),
+  );
+  await using session = await connectStdio([root.path], { env: ON });
+  const six: Array<[string, Record<string, unknown>]> = [
+    ["read_file", { path: "a.txt" }],
+    ["list_directory", { path: "." }],
+    ["get_file_info", { path: "a.txt" }],
+    ["grep", { pattern: "alpha" }],
+    ["search_files", { pattern: "*.txt" }],
+    ["get_file_slice", { path: "a.txt", start_line: 1, end_line: 1 }],
+  ];
+  for (const [name, args] of six) assertFalse((await session.call(name, args)).isError);
+  const lines = await recordedAtLeast(file, 12);
+  assertEquals(lines.length, 12);
+  assertOnePreOnePost(lines, six);
+  assertEquals(
+    lines.filter((line) => !("result" in line)).map((line) => line.tool_name),
+    six.map(([name]) => name),
+    "held copies are delivered in order",
+  );
+  const said = await waitForStderr(session, /efferent copy: 1 sink \(obs\)/);
+  assertFalse(said.includes("not sinks"), "the host itself is left out quietly");
+});
+
 Deno.test("efferent copy: results are identical with zero, one and three sinks; each sink sees every call twice", async () => {
   await using root = await tempDir();
   await using records = await tempDir();
+  const file = (name: string) => `${records.path}/${name}.jsonl`;
   const none = await run(root.path, undefined);
   assertEquals(none.sinks, 0);
-  const one = await run(root.path, { s1: sink("good", `${records.path}/one.jsonl`) });
+  const one = await run(root.path, { s1: sink("good", file("one")) }, [file("one")]);
   assertEquals(one.sinks, 1);
   const three = await run(root.path, {
-    a: sink("good", `${records.path}/a.jsonl`),
-    b: sink("good", `${records.path}/b.jsonl`),
-    c: sink("good", `${records.path}/c.jsonl`),
-  });
+    a: sink("good", file("a")),
+    b: sink("good", file("b")),
+    c: sink("good", file("c")),
+  }, [file("a"), file("b"), file("c")]);
   assertEquals(three.sinks, 3);
   assertEquals(one.results, none.results);
   assertEquals(three.results, none.results);
-  for (const file of ["one", "a", "b", "c"]) {
-    assertOnePreOnePost(await recorded(`${records.path}/${file}.jsonl`));
-  }
-  const lines = await recorded(`${records.path}/a.jsonl`);
+  for (const name of ["one", "a", "b", "c"]) assertOnePreOnePost(await recorded(file(name)));
+  const lines = await recorded(file("a"));
   const failed = lines.find((line) => line.tool_name === "get_file_info" && line.result)!;
   assertEquals(failed.result!.error_type, "not_found", "errors carry {error, error_type}");
   const ok = lines.find((line) =>
     line.tool_name === "read_file" && line.result && !line.result.error
   )!;
   assert(Array.isArray(ok.result!.content), "an object result passes as it is");
-  const meta = (lines[0] as unknown as { _meta: Record<string, unknown> })._meta;
+  const meta = lines[0]!._meta as Record<string, unknown>;
   assertEquals(meta["gen_ai.tool.name"], lines[0]!.tool_name);
-  const failedMeta = (failed as unknown as { _meta: Record<string, unknown> })._meta;
+  const failedMeta = failed._meta as Record<string, unknown>;
   assertEquals(failedMeta["error.type"], "not_found", "OpenTelemetry-style error.type");
   assertEquals(failedMeta["toolhost.phase"], "post");
   assert(typeof failedMeta["toolhost.duration_ms"] === "number", "the call's duration");
@@ -130,7 +190,7 @@ Deno.test("efferent copy: results are identical with zero, one and three sinks; 
   assert(three.health.every((each) => each.last_success !== null), "freshness is shown");
 });
 
-Deno.test("efferent copy: a peer of another shape and this host itself are not sinks", async () => {
+Deno.test("efferent copy: a peer of another shape and this host itself are not sinks, and the server says why", async () => {
   await using root = await tempDir();
   await using records = await tempDir();
   const wrapper = `${records.path}/toolhost-wrapper.sh`;
@@ -139,76 +199,71 @@ Deno.test("efferent copy: a peer of another shape and this host itself are not s
     `#!/bin/sh\n# toolhost-self-ref-target: ${ENTRY}\nexec deno run -A ${ENTRY} serve "$@"\n`,
   );
   await Deno.chmod(wrapper, 0o755);
-  const { sinks } = await run(root.path, {
+  const good = `${records.path}/good.jsonl`;
+  const { sinks, stderr } = await run(root.path, {
     shaped: sink("schema"),
     self: {
       command: Deno.execPath(),
       args: ["run", "-A", ENTRY, "serve", "--root", root.path, "--allow-broad-permissions"],
     },
     wrapped: { command: wrapper, args: ["--root", root.path] },
-    good: sink("good", `${records.path}/good.jsonl`),
-  });
+    good: sink("good", good),
+  }, [good]);
   assertEquals(sinks, 1);
-  assertOnePreOnePost(await recorded(`${records.path}/good.jsonl`));
+  assertOnePreOnePost(await recorded(good));
+  assertMatch(
+    stderr,
+    /not sinks: "shaped" \(it has no observe\(tool_name: string, args: object\) tool\)/,
+  );
+  assertFalse(/"self"|"wrapped"/.test(stderr), "this host itself is left out, not reported");
 });
 
 Deno.test("efferent copy: faulty sinks leave every result correct", async () => {
   await using root = await tempDir();
   await using records = await tempDir();
+  const good = `${records.path}/good.jsonl`;
   const none = await run(root.path, undefined);
-  const faulty = await run(root.path, {
-    hang: sink("hang"),
-    exitsAtStart: sink("exit-start"),
-    exitsMidRun: sink("exit-mid", "3"),
-    garbage: sink("garbage"),
-    slow: sink("slow"),
-    good: sink("good", `${records.path}/good.jsonl`),
-  });
+  const faulty = await run(
+    root.path,
+    {
+      hang: sink("hang"),
+      exitsAtStart: sink("exit-start"),
+      exitsMidRun: sink("exit-mid", "3"),
+      garbage: sink("garbage"),
+      slow: sink("slow"),
+      good: sink("good", good),
+    },
+    [good],
+    (health) => {
+      const by = Object.fromEntries(health.map((each) => [each.name, each]));
+      return (by.hang?.failures ?? 0) > 0 && (by.slow?.failures ?? 0) > 0;
+    },
+  );
   assertEquals(faulty.results, none.results);
-  assertOnePreOnePost(await recorded(`${records.path}/good.jsonl`));
+  assertOnePreOnePost(await recorded(good));
   const health = Object.fromEntries(faulty.health.map((each) => [each.name, each]));
   assertFalse("exitsAtStart" in health, "a peer that exits at start is not a sink");
+  assertMatch(faulty.stderr, /not sinks: .*"exitsAtStart"/);
   assert(health.hang!.failures > 0 && health.hang!.last_success === null, "timeouts are counted");
   assert(health.slow!.failures > 0, "a 1 s observe times out at 250 ms");
   assertEquals(health.good!.failures, 0);
 });
 
-Deno.test("efferent copy: a peer that never answers does not delay serving, and is dropped after 5 s", async () => {
+Deno.test("efferent copy: a peer that never answers does not delay serving, and is given up after its timeout", async () => {
   await using root = await tempDir();
   await using outside = await tempDir();
   await Deno.writeTextFile(`${root.path}/a.txt`, "alpha\n");
-  await Deno.writeTextFile(
-    `${outside.path}/mcp.json`,
-    JSON.stringify({
-      mcpServers: {
-        mute: { command: Deno.execPath(), args: ["eval", "setTimeout(() => {}, 60_000)"] },
-      },
-    }),
-  );
-  await Deno.writeTextFile(
-    `${outside.path}/toolhost.json`,
-    JSON.stringify({ sinks: { mcpJson: "mcp.json" } }),
-  );
-  const start = performance.now();
-  await using host = await createHost({
-    roots: [root.path],
-    configFile: `${outside.path}/toolhost.json`,
-    ripgrep: "off",
-    logger: { log: () => {} },
-    efferentCopy: true,
+  const config = await outsideConfig(outside.path, {
+    mute: { command: Deno.execPath(), args: ["eval", "setTimeout(() => {}, 60_000)"] },
   });
-  let discovered = false;
-  const ready = host.sinksReady().then((count) => {
-    discovered = true;
-    return count;
-  });
-  const result = await host.call("read_file", { path: "a.txt" });
-  assertFalse(result.isError);
-  assertFalse(discovered, "the call was served while discovery still waited");
-  assert(performance.now() - start < 4_000, "serving did not wait for the peer");
-  assertEquals(await ready, 0);
-  const waited = performance.now() - start;
-  assert(waited >= 4_900 && waited < 8_000, `discovery gave up after 5 s, not ${waited} ms`);
+  await using session = await connectStdio([root.path], { config, env: ON });
+  const result = await session.call("read_file", { path: "a.txt" });
+  assertEquals(resultText(result), "alpha\n");
+  assertFalse(/efferent copy: \d/.test(session.stderr()), "served while discovery still waited");
+  const said = await waitForStderr(session, /efferent copy: 0 sinks/);
+  assertMatch(said, /not sinks: "mute" \(no answer within 5 s\)/);
+  const performance = await session.call("get_host_performance");
+  assertMatch(resultText(performance), /"mute" is not a sink: no answer within 5 s/);
 });
 
 Deno.test("efferent copy: a sink that dies is reconnected, and its health says what happened", async () => {
@@ -216,39 +271,22 @@ Deno.test("efferent copy: a sink that dies is reconnected, and its health says w
   await using outside = await tempDir();
   await Deno.writeTextFile(`${root.path}/a.txt`, "alpha\n");
   const file = `${outside.path}/dies.jsonl`;
-  await Deno.writeTextFile(
-    `${outside.path}/mcp.json`,
-    JSON.stringify({ mcpServers: { dies: sink("exit-mid", "4", file) } }),
-  );
-  await Deno.writeTextFile(
-    `${outside.path}/toolhost.json`,
-    JSON.stringify({ sinks: { mcpJson: "mcp.json" } }),
-  );
-  await using host = await createHost({
-    roots: [root.path],
-    configFile: `${outside.path}/toolhost.json`,
-    ripgrep: "off",
-    logger: { log: () => {} },
-    efferentCopy: true,
-  });
-  assertEquals(await host.sinksReady(), 1);
-  for (let i = 0; i < 6; i++) {
-    await host.call("read_file", { path: "a.txt" });
-    await new Promise((resolve) => setTimeout(resolve, 30));
+  const config = await outsideConfig(outside.path, { dies: sink("exit-mid", "4", file) });
+  await using session = await connectStdio([root.path], { config, env: ON });
+  await waitForStderr(session, /efferent copy: 1 sink/);
+  for (let i = 0; i < 6; i++) await session.call("read_file", { path: "a.txt" });
+  const first = (await recordedAtLeast(file, 4))[0]!.pid;
+  // Calls keep coming; once the restarted peer is up (after a second), it takes them again.
+  const pids = async () => new Set((await recorded(file)).map((line) => line.pid));
+  const until = Date.now() + 30_000;
+  while ((await pids()).size < 2 && Date.now() < until) {
+    await session.call("read_file", { path: "a.txt" });
+    await pause(100);
   }
-  const before = (await recorded(file)).length;
-  assertEquals(before, 4, "it recorded four observe calls, then exited");
-  await new Promise((resolve) => setTimeout(resolve, 1_500)); // the reconnect waits a second
-  for (let i = 0; i < 2; i++) {
-    await host.call("read_file", { path: "a.txt" });
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-  await new Promise((resolve) => setTimeout(resolve, 300));
-  assert((await recorded(file)).length > before, "a new process took observe calls again");
-  const state = await host.call("bootstrap_body_state", {});
-  const sinks =
-    (state.structuredContent as { sinks: Array<{ name: string; failures: number; drops: number }> })
-      .sinks;
+  const seen = await pids();
+  assert(seen.size >= 2 && seen.has(first), "a new process took observe calls again");
+  const state = await session.call("bootstrap_body_state");
+  const sinks = (state.structuredContent as { sinks: SinkHealth[] }).sinks;
   assertEquals(sinks.map((each) => each.name), ["dies"]);
   assert(sinks[0]!.failures + sinks[0]!.drops > 0, "the losses are counted");
 });
@@ -283,10 +321,11 @@ Deno.test("efferent copy: Streamable HTTP and SSE peers are sinks too", async ()
     const { sinks, health } = await run(root.path, {
       streamable: { type: "http", url: `http://127.0.0.1:${ports.http}/mcp` },
       events: { type: "sse", url: `http://127.0.0.1:${ports.sse}/sse` },
-    });
+    }, [file]);
     assertEquals(sinks, 2);
+    await recordedAtLeast(file, CALLS.length * 4);
     assertEquals(health.map((each) => each.failures), [0, 0]);
-    const lines = await recorded(file) as Array<{ tool_name: string; transport: string }>;
+    const lines = await recorded(file) as Array<Recorded & { transport: string }>;
     assertOnePreOnePost(lines.filter((line) => line.transport === "http"));
     assertOnePreOnePost(lines.filter((line) => line.transport === "sse"));
   } finally {

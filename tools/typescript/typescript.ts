@@ -154,6 +154,8 @@ export const tsJsUpdateDefinition: Tool = defineTool({
   }),
   annotations: { title: "Update TS/JS definition", destructiveHint: true },
   async run({ path, name, new_content, allow_syntax_errors }, ctx) {
+    // What is wrong with the path itself (protected, missing) is said before what kind of file it is.
+    await ctx.fs.resolve(path, "file");
     const grammar = grammarOf(path);
     const source = await loadSource(ctx, path, grammar);
     const before = errorCount(source.tree);

@@ -568,3 +568,19 @@ Deno.test("py_get_code_outline on a directory keeps each reply within the output
   assertEquals(new Set(seen).size, 30);
   assert(offset > 0, "it took more than one page");
 });
+
+Deno.test("py tools: concurrent calls on one worker share the parse of a file (none sees a deleted tree)", async () => {
+  await using root = await tempDir();
+  await Deno.writeTextFile(`${root.path}/shapes.py`, SAMPLE);
+  await using host = await testHost({ roots: [root.path], config: { workers: 1 } });
+  const results = await Promise.all(
+    Array.from(
+      { length: 24 },
+      (_, i) =>
+        i % 2 === 0
+          ? host.call("py_get_definition", { path: "shapes.py", name: "Shape.Meta.describe" })
+          : host.call("py_get_code_outline", { path: "shapes.py" }),
+    ),
+  );
+  for (const result of results) assertEquals(result.isError, undefined, textOf(result));
+});

@@ -1,0 +1,87 @@
+/**
+ * No silent fallbacks, in the launch users run: ripgrep serves searches when
+ * it is installed; a ripgrep that cannot run is said (start-up line,
+ * `get_host_performance`, `doctor`) while the JS walker answers; every local
+ * tool says it stays inside (`openWorldHint: false`) and every tool that
+ * writes says `destructiveHint`.
+ */
+
+import type { Tool } from "@modelcontextprotocol/sdk/types.js";
+import { assert, assertEquals, assertFalse, assertMatch } from "../_assert.ts";
+import { canRun, tempDir } from "../_helpers.ts";
+import { connectStdio, resultText } from "../_mcp.ts";
+
+const ENTRY = new URL("../../mod.ts", import.meta.url).pathname;
+
+Deno.test("capabilities: with ripgrep installed, the launch users run searches with it, confined", {
+  ignore: !canRun("rg"),
+}, async () => {
+  await using root = await tempDir();
+  await Deno.writeTextFile(`${root.path}/a.py`, "def needle():\n    pass\n");
+  await using session = await connectStdio([root.path]);
+  const grep = await session.call("grep", { pattern: "needle" });
+  assertEquals(resultText(grep), "a.py:1: def needle():");
+  assertEquals(grep.structuredContent?.engine, "ripgrep");
+  const files = await session.call("search_files", { pattern: "*.py" });
+  assertEquals(files.structuredContent?.engine, "ripgrep");
+  assertMatch(session.stderr(), /ripgrep \S+ in use \(\/\S*rg\)/);
+  assertMatch(session.stderr(), /tool workers confined by Landlock|Landlock is not active/);
+  const status = (await session.call("get_host_performance")).structuredContent?.status as {
+    ripgrep: { active: boolean };
+  };
+  assertEquals(status.ripgrep.active, true);
+});
+
+Deno.test("capabilities: an rg that cannot run is said at start, by get_host_performance and by doctor, and the walker answers", async () => {
+  await using root = await tempDir();
+  await using elsewhere = await tempDir();
+  await Deno.writeTextFile(`${root.path}/a.py`, "def needle():\n    pass\n");
+  const fake = `${elsewhere.path}/rg`;
+  await Deno.writeTextFile(fake, "not a program\n");
+  await Deno.chmod(fake, 0o644);
+  await using session = await connectStdio([root.path], { ripgrep: fake });
+  const grep = await session.call("grep", { pattern: "needle" });
+  assertEquals(resultText(grep), "a.py:1: def needle():");
+  assertEquals(grep.structuredContent?.engine, "walker");
+  const line = session.stderr();
+  assertMatch(line, new RegExp(`ripgrep not in use: cannot run "${fake}": .*Permission denied`));
+  assertMatch(line, /searches use the JS walker/);
+  const performance = await session.call("get_host_performance");
+  assertMatch(resultText(performance), /ripgrep: NOT in use \(cannot run .*Permission denied/);
+
+  const doctor = await new Deno.Command(Deno.execPath(), {
+    args: ["run", "-A", ENTRY, "doctor", "--root", root.path, `--ripgrep=${fake}`, "--json"],
+    cwd: "/",
+    stdin: "null",
+  }).output();
+  const report = JSON.parse(new TextDecoder().decode(doctor.stdout)) as {
+    ok: boolean;
+    probes: Array<{ name: string; ok: boolean; detail: string }>;
+  };
+  const probe = report.probes.find((each) => each.name.startsWith("ripgrep"))!;
+  assertFalse(probe.ok, "a ripgrep the user named that cannot run fails the doctor");
+  assertMatch(
+    probe.detail,
+    /not in use: cannot run .*Permission denied.*; searches use the JS walker/,
+  );
+  const served = report.probes.find((each) => each.name.startsWith("served process"))!;
+  assert(served.ok, `the served process agrees: ${served.detail}`);
+  assertEquals(doctor.code, 1);
+});
+
+Deno.test("capabilities: every local tool says openWorldHint false; every tool that writes says destructiveHint", async () => {
+  await using root = await tempDir();
+  await using session = await connectStdio([root.path]);
+  const tools: Tool[] = (await session.client.listTools()).tools;
+  assert(tools.length > 40, `${tools.length} tools`);
+  for (const tool of tools) {
+    assertEquals(tool.annotations?.openWorldHint, false, tool.name);
+    if (tool.annotations?.readOnlyHint !== true) {
+      assertEquals(typeof tool.annotations?.destructiveHint, "boolean", tool.name);
+    }
+  }
+  const writers = tools.filter((tool) => tool.annotations?.destructiveHint === true);
+  for (const name of ["write_file", "edit_file", "move_file", "py_update_definition"]) {
+    assert(writers.some((tool) => tool.name === name), name);
+  }
+});
