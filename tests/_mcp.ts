@@ -9,7 +9,8 @@
 
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
-import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import type { CallToolResult, Tool } from "@modelcontextprotocol/sdk/types.js";
+import type { ToolResult } from "../tools/tool.ts";
 
 const ENTRY = new URL("../mod.ts", import.meta.url);
 
@@ -147,4 +148,50 @@ export async function waitForStderr(
     await new Promise((resolve) => setTimeout(resolve, 20));
   }
   return session.stderr();
+}
+
+/** Options for {@linkcode launchHost}. */
+export interface LaunchHostOptions extends LaunchOptions {
+  /** The roots. */
+  roots: readonly string[];
+  /** The toolhost.json to write at the first root before starting (the launcher reads it). */
+  file?: Record<string, unknown>;
+}
+
+/** A served host seen through a real MCP client: the calls a test makes, with the replies' shape. */
+export interface LaunchedHost extends AsyncDisposable {
+  /** The session underneath. */
+  readonly session: StdioSession;
+  /** The tools listed at start. */
+  list(): Array<{ name: string }>;
+  /**
+   * Call a tool.
+   *
+   * @param name The tool.
+   * @param args Its arguments.
+   * @returns The result as the client got it.
+   */
+  call(name: string, args?: Record<string, unknown>): Promise<ToolResult>;
+}
+
+/**
+ * Start the launch users run for some roots (optionally with a toolhost.json
+ * at the first root) and give it the shape of an in-process host's calls.
+ *
+ * @param options The roots, the config file to write, the launch options.
+ * @returns The host; `await using` closes it.
+ */
+export async function launchHost(options: LaunchHostOptions): Promise<LaunchedHost> {
+  if (options.file) {
+    await Deno.writeTextFile(`${options.roots[0]}/toolhost.json`, JSON.stringify(options.file));
+  }
+  const session = await connectStdio(options.roots, options);
+  const listed: Tool[] = (await session.client.listTools()).tools;
+  const tools = listed.map((tool) => ({ name: tool.name }));
+  return {
+    session,
+    list: () => tools,
+    call: async (name, args = {}) => (await session.call(name, args)) as ToolResult,
+    [Symbol.asyncDispose]: () => session[Symbol.asyncDispose](),
+  };
 }

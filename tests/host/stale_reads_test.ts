@@ -118,3 +118,24 @@ Deno.test("stale reads: an outside change between a read and an edit is refused,
     assertFalse(textOf(again).includes("a.py:"), textOf(again));
   });
 });
+
+Deno.test("stale reads: the notice is a line diff, an edit at line 1 and one at line 1000 two small hunks", async () => {
+  await using root = await tempDir();
+  const lines = Array.from({ length: 1200 }, (_, i) => `line ${i + 1}`);
+  await Deno.writeTextFile(`${root.path}/big.txt`, `${lines.join("\n")}\n`);
+  await Deno.writeTextFile(`${root.path}/other.txt`, "other\n");
+  await using host = await testHost({ roots: [root.path] });
+  await host.call("read_file", { path: "big.txt" });
+  lines[0] = "first changed";
+  lines[999] = "thousandth changed";
+  await new Promise((resolve) => setTimeout(resolve, 10)); // a distinct mtime
+  await Deno.writeTextFile(`${root.path}/big.txt`, `${lines.join("\n")}\n`);
+  const result = await host.call("read_file", { path: "other.txt" });
+  const notice = textOf(result).split("[FILES UPDATED]")[1] ?? "";
+  assertEquals(
+    notice,
+    " Files you read changed outside this session since:\nbig.txt:\n" +
+      "@@ -1,1 +1,1 @@\n- line 1\n+ first changed\n" +
+      "@@ -1000,1 +1000,1 @@\n- line 1000\n+ thousandth changed",
+  );
+});

@@ -1,12 +1,13 @@
 /**
- * Every escape class, through the whole host (resolver + worker), for every
- * tool that takes a path. Nothing outside the root may be read, written,
+ * Every escape class, through the whole host in the launch users run (the
+ * server `mcp-config` prints, over a real MCP client), for every tool that
+ * takes a path. Nothing outside the root may be read, written,
  * listed or named as existing.
  */
 
 import { assert, assertEquals, assertFalse, assertMatch } from "../_assert.ts";
-import { tempDir, testHost, textOf } from "../_helpers.ts";
-import type { Host } from "../../host/host.ts";
+import { tempDir, textOf } from "../_helpers.ts";
+import { type LaunchedHost, launchHost } from "../_mcp.ts";
 
 const SECRET = "OUTSIDE-SECRET-CONTENT";
 
@@ -29,7 +30,7 @@ function pathCalls(path: string): Array<[string, Record<string, unknown>]> {
 }
 
 async function expectDenied(
-  host: Host,
+  host: LaunchedHost,
   path: string,
   code = /^(path_denied|invalid_path): /,
 ): Promise<void> {
@@ -70,7 +71,7 @@ async function outsideUnchanged(outside: string, evil: string): Promise<void> {
 Deno.test("escapes: sibling prefix, `..` in every position, absolute paths, URLs and /proc", async () => {
   const { base, root, evil, outside } = await layout();
   await using _base = base;
-  await using host = await testHost({ roots: [root] });
+  await using host = await launchHost({ roots: [root] });
   const paths = [
     "../root-evil/secret.txt",
     `${evil}/secret.txt`,
@@ -109,7 +110,7 @@ Deno.test("escapes: symlinks to outside files and directories, loops and danglin
   await Deno.symlink(`${root}/loop-a`, `${root}/loop-b`);
   await Deno.symlink(`${outside}/not-yet`, `${root}/dangling-file`);
   await Deno.symlink(`${outside}/no-dir`, `${root}/dangling-dir`);
-  await using host = await testHost({ roots: [root] });
+  await using host = await launchHost({ roots: [root] });
   for (
     const path of [
       "link-file",
@@ -156,7 +157,7 @@ Deno.test("escapes: symlinks to outside files and directories, loops and danglin
 Deno.test("escapes: odd spellings are refused before touching the disk", async () => {
   const { base, root } = await layout();
   await using _base = base;
-  await using host = await testHost({ roots: [root] });
+  await using host = await launchHost({ roots: [root] });
   const odd = [
     "inside.txt ",
     " inside.txt",
@@ -188,7 +189,7 @@ Deno.test("escapes: hard links, FIFOs and the blacklist", async (t) => {
   await Deno.writeTextFile(`${root}/.env`, "TOKEN=1");
   await Deno.mkdir(`${root}/secrets`);
   await Deno.writeTextFile(`${root}/secrets/key.pem`, "k");
-  await using host = await testHost({ roots: [root], config: { blacklist: [".env", "secrets"] } });
+  await using host = await launchHost({ roots: [root], file: { blacklist: [".env", "secrets"] } });
 
   await t.step("a file with several hard links is refused, naming the config key", async () => {
     for (const [tool, args] of pathCalls("hardlink.txt").slice(0, 6)) {
@@ -232,7 +233,7 @@ Deno.test("escapes: hard links, FIFOs and the blacklist", async (t) => {
   });
 
   await t.step("allowHardlinks lets a hard-linked file be read", async () => {
-    await using other = await testHost({ roots: [root], config: { allowHardlinks: true } });
+    await using other = await launchHost({ roots: [root], file: { allowHardlinks: true } });
     assertEquals(textOf(await other.call("read_file", { path: "hardlink.txt" })), SECRET);
   });
 });
@@ -240,7 +241,7 @@ Deno.test("escapes: hard links, FIFOs and the blacklist", async (t) => {
 Deno.test("escapes: move_file cannot pull an outside file in or push one out", async () => {
   const { base, root, evil, outside } = await layout();
   await using _base = base;
-  await using host = await testHost({ roots: [root] });
+  await using host = await launchHost({ roots: [root] });
   for (
     const [source, destination] of [
       [`${outside}/secret.txt`, "pulled.txt"],
@@ -264,7 +265,7 @@ Deno.test("escapes: a second root is allowed, a sibling of it is not", async () 
   const second = `${base.path}/second`;
   await Deno.mkdir(second);
   await Deno.writeTextFile(`${second}/b.txt`, "second\n");
-  await using host = await testHost({ roots: [root, second] });
+  await using host = await launchHost({ roots: [root, second] });
   assertEquals(textOf(await host.call("read_file", { path: `${second}/b.txt` })), "second\n");
   assertEquals(textOf(await host.call("read_file", { path: "../second/b.txt" })), "second\n");
   await expectDenied(host, `${outside}/secret.txt`);

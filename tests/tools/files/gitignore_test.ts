@@ -1,5 +1,6 @@
-import { assert, assertEquals, assertFalse } from "../../_assert.ts";
-import { canRun, tempDir, testHost } from "../../_helpers.ts";
+import { assert, assertEquals, assertFalse, assertMatch } from "../../_assert.ts";
+import { canRun, tempDir } from "../../_helpers.ts";
+import { launchHost } from "../../_mcp.ts";
 import { IgnoreMatcher, parseGitignore } from "../../../tools/files/_gitignore.ts";
 
 function matcher(text: string, base = ""): IgnoreMatcher {
@@ -103,9 +104,9 @@ Deno.test("search_files applies .gitignore the same way with ripgrep and with th
 }, async () => {
   await using root = await tempDir();
   await trickyTree(root.path);
-  await using js = await testHost({ roots: [root.path] });
-  await using rg = await testHost({ roots: [root.path], ripgrep: "auto" });
-  assert(rg.config.ripgrep !== null, "ripgrep is installed on this machine");
+  await using js = await launchHost({ roots: [root.path], ripgrep: "off" });
+  await using rg = await launchHost({ roots: [root.path] });
+  assertMatch(rg.session.stderr(), /ripgrep \S+ in use/, "ripgrep is installed and runs");
   const list = async (host: typeof js, args: Record<string, unknown>) =>
     (await host.call("search_files", { pattern: "*", max_results: 5000, ...args }))
       .structuredContent?.files as string[];

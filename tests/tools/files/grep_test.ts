@@ -6,7 +6,7 @@ import {
   assertStringIncludes,
 } from "../../_assert.ts";
 import { canRun, tempDir, testHost, textOf } from "../../_helpers.ts";
-import { createHost, type Host } from "../../../host/host.ts";
+import { type LaunchedHost, launchHost } from "../../_mcp.ts";
 
 async function write(path: string, content: string | Uint8Array): Promise<void> {
   await Deno.mkdir(path.slice(0, path.lastIndexOf("/")), { recursive: true });
@@ -27,16 +27,16 @@ class Foo:
         return foo(1)
 `;
 
-/** A host that uses ripgrep, and the warnings it logged (a fallback to the walker logs one). */
-async function rgHost(root: string): Promise<{ host: Host; warnings: string[] }> {
-  const warnings: string[] = [];
-  const host = await createHost({
-    roots: [root],
-    ripgrep: "auto",
-    logger: { log: (_level, message) => void warnings.push(message) },
-  });
-  assert(host.ripgrep.active, "ripgrep is installed on this machine and runs in the workers");
-  return { host, warnings };
+/** The launch users run, with ripgrep; a fallback to the walker would be warned on its stderr. */
+async function rgHost(root: string): Promise<LaunchedHost> {
+  const host = await launchHost({ roots: [root] });
+  assertMatch(host.session.stderr(), /ripgrep \S+ in use/, "ripgrep is installed and runs");
+  return host;
+}
+
+/** What the server warned about ripgrep (a fallback to the walker is warned). */
+function rgWarnings(host: LaunchedHost): string[] {
+  return host.session.stderr().split("\n").filter((line) => /warn: ripgrep/.test(line));
 }
 
 Deno.test("grep finds lines, grouped by file, with context and a bounded page", async (t) => {
@@ -152,7 +152,7 @@ Deno.test("grep never searches through a symlink to outside the root", async () 
   await Deno.symlink(`${outside.path}/secret.txt`, `${root.path}/secret_link.txt`);
   await write(`${root.path}/in.txt`, "needle\n");
   for (const ripgrep of ["off", "auto"]) {
-    await using host = await testHost({ roots: [root.path], ripgrep });
+    await using host = await launchHost({ roots: [root.path], ripgrep });
     const result = await host.call("grep", { pattern: "needle" });
     assertEquals(textOf(result), "in.txt:1: needle", ripgrep);
     const direct = await host.call("grep", { path: "secret_link.txt", pattern: "needle" });
@@ -209,9 +209,8 @@ Deno.test(
     await using root = await tempDir();
     await trickyTexts(root.path);
 
-    await using js = await testHost({ roots: [root.path] });
-    const { host: rg, warnings } = await rgHost(root.path);
-    await using _rg = rg;
+    await using js = await launchHost({ roots: [root.path], ripgrep: "off" });
+    await using rg = await rgHost(root.path);
     const cases: Array<Record<string, unknown>> = [
       { pattern: "foo" },
       { pattern: "\\bfoo\\b" },
@@ -257,7 +256,7 @@ Deno.test(
         JSON.stringify(args),
       );
     }
-    assertEquals(warnings, [], "ripgrep ran for every search (no fallback)");
+    assertEquals(rgWarnings(rg), [], "ripgrep ran for every search (no fallback)");
     const late = await js.call("grep", { pattern: "after nul" });
     assertStringIncludes(textOf(late), "nul_late.bin:3: foo after nul");
     assertFalse(textOf(await js.call("grep", { pattern: "foo" })).includes("nul_early"));

@@ -1,6 +1,6 @@
-import { assert, assertEquals, assertFalse, assertMatch } from "../../_assert.ts";
+import { assertEquals, assertFalse, assertMatch } from "../../_assert.ts";
 import { canRun, tempDir, testHost, textOf } from "../../_helpers.ts";
-import { createHost } from "../../../host/host.ts";
+import { launchHost } from "../../_mcp.ts";
 
 async function write(path: string, text = "x\n"): Promise<void> {
   await Deno.mkdir(path.slice(0, path.lastIndexOf("/")), { recursive: true });
@@ -98,14 +98,10 @@ Deno.test("search_files gives the same results with ripgrep and with the walker"
   await write(`${root.path}/.gitignore`, "d1/\n*.txt\n");
   await write(`${root.path}/d2/.gitignore`, "!*.txt\n");
 
-  const warnings: string[] = [];
-  await using js = await testHost({ roots: [root.path] });
-  await using rg = await createHost({
-    roots: [root.path],
-    ripgrep: "auto",
-    logger: { log: (_level, message) => void warnings.push(message) },
-  });
-  assert(rg.ripgrep.active, "ripgrep is installed on this machine and runs in the workers");
+  // Both in the launch users run: the walker alone, and ripgrep.
+  await using js = await launchHost({ roots: [root.path], ripgrep: "off" });
+  await using rg = await launchHost({ roots: [root.path] });
+  assertMatch(rg.session.stderr(), /ripgrep \S+ in use/, "ripgrep is installed and runs");
   for (
     const args of [
       { pattern: "*" },
@@ -126,6 +122,7 @@ Deno.test("search_files gives the same results with ripgrep and with the walker"
     assertEquals([viaRg, viaWalker], [expected, "walker"], JSON.stringify(args));
     assertEquals(textOf(b), textOf(a));
   }
+  const warnings = rg.session.stderr().split("\n").filter((line) => /warn: ripgrep/.test(line));
   assertEquals(warnings, [], "ripgrep ran for every search (no fallback)");
 });
 
@@ -135,15 +132,10 @@ Deno.test(
   async () => {
     await using root = await tempDir();
     await write(`${root.path}/a.py`);
-    const warnings: string[] = [];
-    await using host = await createHost({
-      roots: [root.path],
-      ripgrep: "auto",
-      logger: { log: (_level, message) => void warnings.push(message) },
-    });
-    assert(host.config.ripgrep !== null, "ripgrep is installed on this machine");
+    await using host = await launchHost({ roots: [root.path] });
     const result = await host.call("search_files", { pattern: "*.py" });
     assertEquals((result.structuredContent as Files).files, ["a.py"]);
-    assertEquals(warnings, [], "the worker could run ripgrep (no fallback to the walker)");
+    assertEquals(result.structuredContent?.engine, "ripgrep", "no fallback to the walker");
+    assertMatch(host.session.stderr(), /confined by Landlock|Landlock is not active/);
   },
 );
