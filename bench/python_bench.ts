@@ -5,7 +5,8 @@
  * copies of python3's standard library (made under `bench/.data/` when
  * missing).
  *
- * Run: `deno run -A --unstable-worker-options bench/python_bench.ts [--files N] [--runs N]`
+ * Run: `deno run -A bench/python_bench.ts [--files N] [--runs N]` (the script; the server it
+ * measures is started exactly as `mcp-config` prints it)
  *
  * Measures:
  * - outline of `argparse.py` (≈2,600 lines), first parse (a fresh copy each

@@ -4,10 +4,15 @@
  * `@modelcontextprotocol/server-filesystem`, on a tree of copies of python3's
  * standard library (made under `bench/.data/` when missing, ≥ 50,000 files).
  *
- * Run: `deno run -A --unstable-worker-options bench/search_bench.ts [--runs N]`
+ * Run: `deno run -A bench/search_bench.ts [--runs N]`
  *
- * Rows: ours with ripgrep (the worker runs rg), ours with the JS walker
- * (`--ripgrep off`), bare `rg`, and server-filesystem's `search_files`.
+ * Ours is the launch users run: the command `mcp-config` prints (the
+ * launcher, which becomes `serve` with scoped flags, Landlock in the
+ * workers), started from `/` with a client's minimal environment. Rows: ours
+ * (ripgrep found on the PATH, run by the confined worker), ours with the JS
+ * walker (`mcp-config --ripgrep off`), bare `rg`, and server-filesystem's
+ * `search_files`. Each of our calls says which engine served it; the bench
+ * stops if ripgrep did not serve the first row.
  *
  * @module
  */
@@ -16,9 +21,9 @@
 
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { clientEnv, mcpConfigFor } from "../tests/_mcp.ts";
 
 const HERE = new URL(".", import.meta.url).pathname;
-const MAIN = new URL("../mod.ts", import.meta.url).pathname;
 const DATA = `${HERE}.data`;
 const TREE = `${DATA}/pystdlib`;
 const MIN_FILES = 50_000;
@@ -53,9 +58,17 @@ async function ensureTree(): Promise<number> {
   return files;
 }
 
-async function connect(command: string, args: string[]): Promise<Client> {
+/** Connect to a server; ours as an MCP client starts it (from `/`, a minimal environment). */
+async function connect(command: string, args: string[], asClient = true): Promise<Client> {
   const client = new Client({ name: "search-bench", version: "1.0.0" });
-  await client.connect(new StdioClientTransport({ command, args, stderr: "ignore" }));
+  await client.connect(
+    new StdioClientTransport({
+      command,
+      args,
+      stderr: "ignore",
+      ...(asClient ? { cwd: "/", env: clientEnv() } : {}),
+    }),
+  );
   return client;
 }
 
@@ -71,6 +84,9 @@ async function time(fn: () => Promise<unknown>): Promise<number> {
   return samples[Math.floor(samples.length / 2)]!;
 }
 
+/** Which engine served each of our tools' last call. */
+const engines = new Map<Client, string>();
+
 async function callOk(
   client: Client,
   name: string,
@@ -79,28 +95,22 @@ async function callOk(
   const result = await client.callTool({ name, arguments: args }, undefined, { timeout: 600_000 });
   const text = (result.content as Array<{ text?: string }>).map((c) => c.text ?? "").join("\n");
   if (result.isError) throw new Error(`${name} failed: ${text.slice(0, 300)}`);
+  const engine = (result.structuredContent as { engine?: string } | undefined)?.engine;
+  if (engine) engines.set(client, engine);
   return text;
 }
 
 const files = await ensureTree();
-const serve = [
-  "run",
-  "-A",
-  "--unstable-worker-options",
-  MAIN,
-  "serve",
-  "--root",
-  TREE,
-  "--allow-broad-permissions",
-];
-const oursRg = await connect("deno", [...serve, "--ripgrep", "auto"]);
-const oursJs = await connect("deno", [...serve, "--ripgrep", "off"]);
+const launch = await mcpConfigFor([TREE]);
+const launchWalker = await mcpConfigFor([TREE], { ripgrep: "off" });
+const oursRg = await connect(launch.command, launch.args);
+const oursJs = await connect(launchWalker.command, launchWalker.args);
 const fsServer = await connect("deno", [
   "run",
   "-A",
   "npm:@modelcontextprotocol/server-filesystem@2026.8.31",
   TREE,
-]);
+], false);
 const fsTools = await fsServer.listTools();
 const fsSearch = fsTools.tools.find((t: { name: string }) => t.name === "search_files");
 console.error(
@@ -150,7 +160,11 @@ const cases: Array<
 const rows: string[][] = [];
 for (const each of cases) {
   const withRg = await time(() => callOk(oursRg, each.tool, each.args));
+  if (engines.get(oursRg) !== "ripgrep") {
+    throw new Error(`${each.label}: ripgrep did not serve the launch (${engines.get(oursRg)})`);
+  }
   const walker = await time(() => callOk(oursJs, each.tool, each.args));
+  if (engines.get(oursJs) !== "walker") throw new Error(`${each.label}: the walker row used rg`);
   const bare = await time(rg(each.rg));
   let fsMs = "-";
   if (each.fs) {
@@ -180,7 +194,7 @@ const head = [
   "fs/ours",
 ];
 console.log(
-  `${files} files under ${TREE}; median of ${RUNS} runs after a warm-up; every call through MCP over stdio`,
+  `${files} files under ${TREE}; median of ${RUNS} runs after a warm-up; every call through MCP over stdio; ours started as mcp-config prints it (scoped flags, Landlock)`,
 );
 console.log(`| ${head.join(" | ")} |`);
 console.log(`|${head.map(() => " --- ").join("|")}|`);

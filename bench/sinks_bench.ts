@@ -2,16 +2,18 @@
  * Side by side: the p95 latency of 1,000 tool calls through the host with no
  * sinks, and with a good sink plus every faulty kind (hangs, exits at start,
  * exits mid-run, writes garbage, takes 1 s). Target (issue 4): within 1.1x.
+ * The host is the launch users run (the command `mcp-config` prints, with
+ * `EFFERENT_COPY_ENABLE=1` in the client's env for the sinks side), over
+ * stdio from a real SDK client.
  *
- * Usage: deno run -A --unstable-worker-options bench/sinks_bench.ts [CALLS] [ROUNDS] [all|MODE,MODE,...]
+ * Usage: deno run -A bench/sinks_bench.ts [CALLS] [ROUNDS] [all|MODE,MODE,...]
  *
  * @module
  */
 
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
-import { createHost } from "../host/host.ts";
-import { createGateway } from "../host/gateway.ts";
+import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { clientEnv, mcpConfigFor } from "../tests/_mcp.ts";
 
 const CALLS = Number(Deno.args[0] ?? 1000);
 const ROUNDS = Number(Deno.args[1] ?? 3);
@@ -56,19 +58,24 @@ interface Run {
   sinks: number;
 }
 
+const launch = await mcpConfigFor([root], { config: `${outside}/toolhost.json` });
+
 async function timed(efferentCopy: boolean): Promise<Run> {
-  const host = await createHost({
-    roots: [root],
-    configFile: `${outside}/toolhost.json`,
-    ripgrep: "off",
-    logger: { log: () => {} },
-    efferentCopy,
+  const transport = new StdioClientTransport({
+    ...launch,
+    cwd: "/",
+    stderr: "pipe",
+    env: clientEnv(efferentCopy ? { EFFERENT_COPY_ENABLE: "1" } : {}),
   });
-  const sinks = await host.sinksReady();
-  const [serverSide, clientSide] = InMemoryTransport.createLinkedPair();
-  await createGateway(host).connect(serverSide);
+  let said = "";
+  transport.stderr?.on("data", (chunk: Uint8Array) => (said += new TextDecoder().decode(chunk)));
   const client = new Client({ name: "bench", version: "1" });
-  await client.connect(clientSide);
+  await client.connect(transport);
+  // Timed once the sinks are known (the held calls delivered), as a session's steady state.
+  while (efferentCopy && !/efferent copy: \d+ sinks?/.test(said)) {
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+  const sinks = Number(said.match(/efferent copy: (\d+) sinks?/)?.[1] ?? 0);
   const call = (i: number) =>
     client.callTool({
       name: i % 5 === 0 ? "get_file_info" : "read_file",
@@ -82,7 +89,6 @@ async function timed(efferentCopy: boolean): Promise<Run> {
     times.push(performance.now() - start);
   }
   await client.close();
-  await host.close();
   times.sort((a, b) => a - b);
   return { times, sinks };
 }
