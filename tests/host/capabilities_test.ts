@@ -9,7 +9,7 @@
 import type { Tool } from "@modelcontextprotocol/sdk/types.js";
 import { assert, assertEquals, assertFalse, assertMatch } from "../_assert.ts";
 import { canRun, tempDir } from "../_helpers.ts";
-import { connectStdio, resultText } from "../_mcp.ts";
+import { connectStdio, resultText, waitForStderr } from "../_mcp.ts";
 
 const ENTRY = new URL("../../mod.ts", import.meta.url).pathname;
 
@@ -84,4 +84,46 @@ Deno.test("capabilities: every local tool says openWorldHint false; every tool t
   for (const name of ["write_file", "edit_file", "move_file", "py_update_definition"]) {
     assert(writers.some((tool) => tool.name === name), name);
   }
+});
+
+Deno.test("capabilities: an upstream server or a sink peer that cannot start is said at start, by get_host_performance and by doctor", async () => {
+  await using root = await tempDir();
+  await using elsewhere = await tempDir();
+  const missing = `${elsewhere.path}/no-such-server`;
+  await Deno.writeTextFile(
+    `${elsewhere.path}/toolhost.json`,
+    JSON.stringify({
+      upstream: { mcpServers: { gone: { command: missing } } },
+      sinks: { mcpJson: "mcp.json" },
+    }),
+  );
+  await Deno.writeTextFile(
+    `${elsewhere.path}/mcp.json`,
+    JSON.stringify({ mcpServers: { ghost: { command: `${missing}-sink` } } }),
+  );
+  const config = `${elsewhere.path}/toolhost.json`;
+  const env = { EFFERENT_COPY_ENABLE: "1" };
+  await using session = await connectStdio([root.path], { config, env });
+  assertMatch(session.stderr(), /upstream "gone" not connected: .*; retrying in the background/);
+  const said = await waitForStderr(session, /efferent copy: 0 sinks/);
+  assertMatch(said, /not sinks: "ghost" \(/);
+  const text = resultText(await session.call("get_host_performance"));
+  assertMatch(text, /upstream gone: DOWN \(/);
+  assertMatch(text, /"ghost" is not a sink: /);
+
+  const doctor = await new Deno.Command(Deno.execPath(), {
+    args: ["run", "-A", ENTRY, "doctor", "--root", root.path, "--config", config, "--json"],
+    cwd: "/",
+    env,
+    stdin: "null",
+  }).output();
+  const report = JSON.parse(new TextDecoder().decode(doctor.stdout)) as {
+    probes: Array<{ name: string; ok: boolean; detail: string }>;
+  };
+  const probe = (prefix: string) => report.probes.find((each) => each.name.startsWith(prefix))!;
+  assertFalse(probe('upstream "gone"').ok);
+  assertMatch(probe('upstream "gone"').detail, /^not connected: /);
+  assertFalse(probe('efferent copy: sink "ghost"').ok);
+  assertMatch(probe('efferent copy: sink "ghost"').detail, /^not a sink: /);
+  assertEquals(doctor.code, 1);
 });
