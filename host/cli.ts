@@ -132,7 +132,8 @@ export async function main(
     case "tools":
       return await toolsCommand(config, values.json, printer);
     case "flags":
-      printer.out(shellQuote(await scopedCommand(config)));
+      // Printed once and run later, whatever env the client gives it: grant the sinks' needs.
+      printer.out(shellQuote(await scopedCommand(config, { efferent: "any" })));
       return 0;
     case "mcp-config":
       printer.out(JSON.stringify(mcpConfig(launchCommand(config, overrides)), null, 2));

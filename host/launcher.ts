@@ -127,18 +127,30 @@ export interface CommandLine {
   args: string[];
 }
 
+/** Options for {@linkcode scopedCommand}. */
+export interface ScopeOptions {
+  /**
+   * When to grant what efferent copy's peers need: `"now"` when this
+   * process's environment switches it on (the launcher, at each start, with
+   * the client's environment), or `"any"` whenever `.mcp.json` lists peers
+   * (`toolhost flags`: a command line printed once must work whatever the
+   * client's `env` later says). Default `"now"`.
+   */
+  efferent?: "now" | "any";
+}
+
 /**
  * The command line that serves `config`'s roots with the narrowest permissions:
  * read/write on the roots and state directory, read on the config and the
  * grammar files, run for exactly ripgrep and the configured servers.
  *
  * @param config The resolved configuration.
- * @param extra Binaries (sinks, upstreams) and files the process must reach.
+ * @param options When to grant what sinks need.
  * @returns The program and arguments.
  */
 export async function scopedCommand(
   config: HostConfig,
-  extra: { run?: readonly string[]; read?: readonly string[]; net?: readonly string[] } = {},
+  options: ScopeOptions = {},
 ): Promise<CommandLine> {
   if (isCompiled()) {
     // Permissions are baked into a compiled binary; `start` serves in-process.
@@ -147,13 +159,14 @@ export async function scopedCommand(
     return { command: Deno.execPath(), args };
   }
   const upstream = upstreamNeeds(config);
-  // Efferent copy, as this process's environment sets it (at `start`, the client's): run and
-  // net for exactly the peers in .mcp.json (never this host itself).
+  // Efferent copy: run and net for exactly the peers in .mcp.json (never this host itself).
   const sinks: { run: string[]; net: string[]; read: string[] } = { run: [], net: [], read: [] };
-  const efferent = efferentCopyEnabled();
+  const peers = await peerNeeds(config.mcpJson, selfEntries());
+  const efferent = options.efferent === "any"
+    ? peers.run.length + peers.net.length > 0
+    : efferentCopyEnabled();
   const clients = efferent || Object.keys(config.upstream).length > 0;
   if (efferent) {
-    const peers = await peerNeeds(config.mcpJson, selfEntries());
     // As written (how they are spawned) and as absolute paths (relative ones, symlinks, PATH lookups).
     const absolute = await sinkCommands(config.mcpJson, selfEntries(), {
       cwd: config.policy.roots[0]!,
@@ -166,19 +179,17 @@ export async function scopedCommand(
     ...SOURCE_DIRS.map((url) => fromFileUrl(url)),
     ...(await assetPaths()),
     ...sinks.read,
-    ...(extra.read ?? []),
   ];
   const run = [
     ...(config.ripgrep.path !== null ? [config.ripgrep.path] : []),
     ...upstream.run,
     ...sinks.run,
-    ...(extra.run ?? []),
   ];
   const flags = processFlags(config.policy, {
     config: config.configFile ? [config.configFile] : [],
     read,
     run,
-    net: [...upstream.net, ...sinks.net, ...(extra.net ?? [])],
+    net: [...upstream.net, ...sinks.net],
     // The MCP client code reads these when it loads (for upstreams, and for sink discovery).
     env: [...EFFERENT_ENV, ...(clients ? CLIENT_ENV : [])],
     libc: config.landlock ? findLibc() : null,

@@ -80,6 +80,19 @@ Deno.test("cli: flags print the scoped server; mcp-config prints the launcher th
   assertEquals(flagsOf.filter((flag) => flag.startsWith("--allow-ffi=")).length, 1);
 });
 
+Deno.test("cli: flags grant what the sink peers need whatever env the client later gives", async () => {
+  await using root = await tempDir();
+  await Deno.writeTextFile(
+    `${root.path}/.mcp.json`,
+    JSON.stringify({ mcpServers: { obs: { command: Deno.execPath(), args: ["run", "x.ts"] } } }),
+  );
+  const flags = await toolhost(["flags", "--root", root.path]);
+  assertEquals(flags.code, 0);
+  assertMatch(flags.stdout, new RegExp(`--allow-run=[^ ]*${Deno.execPath()}`));
+  assertMatch(flags.stdout, /--allow-env=[^ ]*EFFERENT_COPY_ENABLE[^ ]*OSTYPE/);
+  assertMatch(flags.stdout, new RegExp(`--allow-read=[^ ]*${root.path}/\\.mcp\\.json`));
+});
+
 Deno.test("cli: serve refuses broad permissions and prints the flags to use", async () => {
   await using root = await tempDir();
   const result = await toolhost(["serve", "--root", root.path]);
