@@ -84,20 +84,18 @@ async function time(fn: () => Promise<unknown>): Promise<number> {
   return samples[Math.floor(samples.length / 2)]!;
 }
 
-/** Which engine served each of our tools' last call. */
-const engines = new Map<Client, string>();
-
+/** Call a tool; throw on an error result. Returns which engine served it (ours), if it says. */
 async function callOk(
   client: Client,
   name: string,
   args: Record<string, unknown>,
-): Promise<string> {
+): Promise<string | undefined> {
   const result = await client.callTool({ name, arguments: args }, undefined, { timeout: 600_000 });
-  const text = (result.content as Array<{ text?: string }>).map((c) => c.text ?? "").join("\n");
-  if (result.isError) throw new Error(`${name} failed: ${text.slice(0, 300)}`);
-  const engine = (result.structuredContent as { engine?: string } | undefined)?.engine;
-  if (engine) engines.set(client, engine);
-  return text;
+  if (result.isError) {
+    const text = (result.content as Array<{ text?: string }>).map((c) => c.text ?? "").join("\n");
+    throw new Error(`${name} failed: ${text.slice(0, 300)}`);
+  }
+  return (result.structuredContent as { engine?: string } | undefined)?.engine;
 }
 
 const files = await ensureTree();
@@ -159,12 +157,13 @@ const cases: Array<
 
 const rows: string[][] = [];
 for (const each of cases) {
-  const withRg = await time(() => callOk(oursRg, each.tool, each.args));
-  if (engines.get(oursRg) !== "ripgrep") {
-    throw new Error(`${each.label}: ripgrep did not serve the launch (${engines.get(oursRg)})`);
+  const engine = await callOk(oursRg, each.tool, each.args);
+  if (engine !== "ripgrep") throw new Error(`${each.label}: ripgrep did not serve (${engine})`);
+  if (await callOk(oursJs, each.tool, each.args) !== "walker") {
+    throw new Error(`${each.label}: the walker row used ripgrep`);
   }
+  const withRg = await time(() => callOk(oursRg, each.tool, each.args));
   const walker = await time(() => callOk(oursJs, each.tool, each.args));
-  if (engines.get(oursJs) !== "walker") throw new Error(`${each.label}: the walker row used rg`);
   const bare = await time(rg(each.rg));
   let fsMs = "-";
   if (each.fs) {

@@ -5,7 +5,7 @@
  */
 
 import { parseArgs } from "node:util";
-import type { HostStatus } from "../tools/observe/_observation.ts";
+import { type HostStatus, statusParts } from "../tools/observe/_observation.ts";
 import { auditProcess, processFlags } from "../security/permissions.ts";
 import { type ConfigOverrides, type HostConfig, loadConfig } from "./config.ts";
 import { runDoctor } from "./doctor.ts";
@@ -180,7 +180,6 @@ async function serveCommand(
     return 2;
   }
   const host = await createHost({ config });
-  for (const warning of config.warnings) printer.err(`toolhost warn: ${warning}`);
   printer.err(`toolhost: ${statusLine(config, host.status())}`);
   try {
     await serve(host);
@@ -200,31 +199,8 @@ async function serveCommand(
  * @returns The line, from "serving" on.
  */
 export function statusLine(config: HostConfig, status: HostStatus): string {
-  const parts = [`serving ${config.policy.roots.join(", ")}`];
-  const { landlock, ripgrep, efferent_copy: efferent } = status;
-  parts.push(
-    landlock.active
-      ? `tool workers confined by Landlock (ABI ${landlock.abi})`
-      : `Landlock is not active (${landlock.reason}); the resolver and Deno's permissions still confine the tools`,
-  );
-  parts.push(
-    ripgrep.active
-      ? `ripgrep ${ripgrep.version?.replace(/^ripgrep\s+/, "") ?? ""} in use (${ripgrep.path})`
-      : `ripgrep not in use: ${ripgrep.reason}; searches use the JS walker`,
-  );
-  parts.push(
-    efferent.state === "off"
-      ? "efferent copy off"
-      : `efferent copy on: looking for sinks in ${config.mcpJson} (calls are held until then)`,
-  );
-  for (const upstream of status.upstreams) {
-    parts.push(
-      upstream.state === "connected"
-        ? `upstream "${upstream.name}" connected (${upstream.tools} tools)`
-        : `upstream "${upstream.name}" not connected: ${upstream.error}; retrying in the background`,
-    );
-  }
-  return parts.join("; ");
+  return [`serving ${config.policy.roots.join(", ")}`, ...statusParts(status, config.mcpJson)]
+    .join("; ");
 }
 
 async function callCommand(

@@ -6,9 +6,12 @@
  */
 
 import * as posix from "node:path/posix";
+import { fileURLToPath as fromFileUrl } from "node:url";
 import { z } from "zod";
-import { type Policy, resolvePolicy } from "../security/policy.ts";
+import { isInside, type Policy, resolvePolicy } from "../security/policy.ts";
+import type { ProtectedFile } from "../security/protected.ts";
 import type { RegistryOptions } from "../tools/registry.ts";
+import { commandPath, programFiles, readMcpJson } from "../sinks/peers.ts";
 
 /** The config file's name, looked up at the first root. */
 export const CONFIG_FILE = "toolhost.json";
@@ -173,6 +176,7 @@ export async function loadConfig(overrides: ConfigOverrides = {}): Promise<HostC
       );
     } else unprotect.push(...raw.unprotect);
   }
+  const upstream = raw.upstream?.mcpServers ?? {};
   const policy = await resolvePolicy({
     roots,
     ...(raw.stateDir ? { stateDir: posix.resolve(base, raw.stateDir) } : {}),
@@ -181,19 +185,27 @@ export async function loadConfig(overrides: ConfigOverrides = {}): Promise<HostC
     ...(raw.allowHardlinks !== undefined ? { allowHardlinks: raw.allowHardlinks } : {}),
     ...(raw.protect ? { protect: raw.protect } : {}),
     unprotect,
-    configFiles: [configFile, mcpJson],
+    protectedFiles: await startedFiles(configFile, mcpJson, upstream, roots[0]!),
     createStateDir: overrides.createStateDir ?? true,
   });
+  let ripgrep = await findRipgrep(overrides.ripgrep ?? raw.ripgrep ?? "auto");
+  if (ripgrep.path !== null && isInside(ripgrep.path, policy.roots)) {
+    // A tool could rewrite it, and its process has no Deno sandbox.
+    ripgrep = {
+      path: null,
+      reason: `"${ripgrep.path}" lies inside a root, where a tool could rewrite it`,
+    };
+  }
   return Object.freeze({
     policy,
     tools: Object.freeze(definedOnly(raw.tools ?? {})),
     workers: raw.workers ?? 2,
     callTimeoutMs: raw.callTimeoutMs ?? 60_000,
     landlock: raw.landlock ?? true,
-    ripgrep: Object.freeze(await findRipgrep(overrides.ripgrep ?? raw.ripgrep ?? "auto")),
+    ripgrep: Object.freeze(ripgrep),
     configFile: file ? configFile : null,
     log: Object.freeze(logSettings(raw.log)),
-    upstream: Object.freeze({ ...(raw.upstream?.mcpServers ?? {}) }),
+    upstream: Object.freeze({ ...upstream }),
     mcpJson,
     unprotectFlags: Object.freeze([...(overrides.unprotect ?? [])]),
     warnings: Object.freeze(warnings),
@@ -204,14 +216,44 @@ export async function loadConfig(overrides: ConfigOverrides = {}): Promise<HostC
 /** Whether a path (existing or not) lies inside one of the roots, judged on real paths. */
 async function insideRoots(path: string, roots: readonly string[]): Promise<boolean> {
   const real = await Deno.realPath(path).catch(() => path);
-  for (const root of roots) {
-    const realRoot = await Deno.realPath(root).catch(() => root);
-    if (real === realRoot || real.startsWith(realRoot.endsWith("/") ? realRoot : `${realRoot}/`)) {
-      return true;
-    }
-  }
-  return false;
+  const realRoots = await Promise.all(roots.map((root) => Deno.realPath(root).catch(() => root)));
+  return isInside(real, realRoots);
 }
+
+/**
+ * Files this host, or the user's MCP client, will run or obey at the next
+ * start: its configuration, the programs of its upstream servers and of the
+ * `.mcp.json` peers, its own code and Deno. Protected where they lie inside
+ * a root (the policy keeps those).
+ */
+async function startedFiles(
+  configFile: string,
+  mcpJson: string,
+  upstream: Readonly<Record<string, unknown>>,
+  cwd: string,
+): Promise<ProtectedFile[]> {
+  const config = "a configuration file toolhost reads";
+  const files: ProtectedFile[] = [
+    { path: configFile, why: config },
+    { path: mcpJson, why: config },
+    { path: fromFileUrl(new URL("../", import.meta.url)).replace(/\/$/, ""), why: OWN_CODE },
+  ];
+  try {
+    files.push({ path: Deno.execPath(), why: "the Deno that runs toolhost" });
+  } catch {
+    // not visible from here, so not inside a root either
+  }
+  const started = (where: string) => ({ path, server }: { path: string; server: string }) => ({
+    path,
+    why: `a program started for "${server}" (${where})`,
+  });
+  files.push(...programFiles(upstream, cwd).map(started("upstream.mcpServers")));
+  files.push(...programFiles(await readMcpJson(mcpJson), cwd).map(started(".mcp.json")));
+  return files;
+}
+
+/** Why toolhost's own directory is protected when a root holds it. */
+const OWN_CODE = "toolhost's own code (it runs, unconfined, at the next start)";
 
 /** The same object without its `undefined` values (for `exactOptionalPropertyTypes`). */
 function definedOnly<T extends object>(value: T): { [K in keyof T]: Exclude<T[K], undefined> } {
@@ -286,16 +328,6 @@ export async function findRipgrep(setting: string): Promise<RipgrepSetting> {
   if (Deno.permissions.querySync({ name: "env", variable: "PATH" }).state !== "granted") {
     return { path: null, reason: "the PATH could not be read to look for rg" };
   }
-  for (const dir of (Deno.env.get("PATH") ?? "").split(":")) {
-    if (!dir) continue;
-    try {
-      const info = await Deno.stat(`${dir}/rg`);
-      if (info.isFile && ((info.mode ?? 0) & 0o111) !== 0) {
-        return { path: await Deno.realPath(`${dir}/rg`) };
-      }
-    } catch {
-      // not in this directory (or not readable from here)
-    }
-  }
-  return notFound;
+  const found = commandPath("rg", "/");
+  return found === undefined ? notFound : { path: await Deno.realPath(found) };
 }

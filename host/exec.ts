@@ -59,9 +59,14 @@ export function execProcess(
     return array;
   };
   const path = strings.subarray(0, encoded[0]!.length);
-  lib.symbols.execve(path, pointers(0, argv.length), pointers(argv.length, envp.length));
+  const args8 = pointers(0, argv.length);
+  const env8 = pointers(argv.length, envp.length);
+  // Ready before the call, so that nothing runs between execve failing and errno being read.
   const errno = new Int32Array(new ArrayBuffer(4));
-  lib.symbols.readAt(new Uint8Array(errno.buffer), BigInt(lib.symbols.__errno_location()), 4n);
+  const errnoBytes = new Uint8Array(errno.buffer);
+  const errnoAt = BigInt(lib.symbols.__errno_location());
+  lib.symbols.execve(path, args8, env8);
+  lib.symbols.readAt(errnoBytes, errnoAt, 4n);
   lib.close();
   const name = Object.entries(constants.errno).find(([, value]) => value === errno[0])?.[0];
   return `execve of "${command}" failed (${name ?? `errno ${errno[0]}`})`;

@@ -22,13 +22,13 @@ import { AnchorStore } from "./anchors.ts";
 import { ReadTracker } from "./stale_reads.ts";
 import { InteractionLog } from "../sinks/interaction_log.ts";
 import { HostToolProvider, PerformanceStats, TodoFileStore } from "./host_tools.ts";
-import type { HostStatus, Observation } from "../tools/observe/_observation.ts";
+import { efferentParts, type HostStatus, type Observation } from "../tools/observe/_observation.ts";
 import { HOST_TOOLS } from "../tools/host_tools.ts";
 import { EfferentCopy } from "../sinks/efferent.ts";
 import { efferentCopyEnabled, selfEntries } from "./sinks_config.ts";
 import type { UpstreamProvider } from "./upstream.ts";
 import type { Directive } from "../tools/directives.ts";
-import type { RipgrepStatus } from "./worker_protocol.ts";
+import type { FileChange, RipgrepStatus } from "./worker_protocol.ts";
 
 /** Options for {@linkcode createHost}. */
 export interface HostOptions extends ConfigOverrides {
@@ -168,23 +168,7 @@ export async function createHost(options: HostOptions = {}): Promise<Host> {
     } satisfies Observation,
     todos: await TodoFileStore.open(config.policy.stateDir),
   });
-  const local: ToolProvider = {
-    name: "local",
-    list: () => pool.tools,
-    call: async (name, args, ctx) => {
-      const call: Parameters<WorkerPool["call"]>[2] = { watch: reads.watch(ctx.session) };
-      if (ctx.signal) call.signal = ctx.signal;
-      if (ctx.onProgress) call.onProgress = ctx.onProgress;
-      const expect = reads.expectations(ctx.session, args);
-      if (expect) call.expect = expect;
-      const done = await pool.call(name, args, call);
-      if (done.changes) reads.changed(ctx.session, done.changes);
-      // A failed call's reads are not the agent's: it never saw that content.
-      if (done.seen && !done.result.isError) reads.record(ctx.session, done.seen);
-      return done;
-    },
-  };
-  const dispatcher = new Dispatcher([local, observationTools, ...upstreams], {
+  const dispatcher = new Dispatcher([localTools(pool, reads), observationTools, ...upstreams], {
     observers: [
       ...(log ? [log] : []),
       stats,
@@ -196,25 +180,7 @@ export async function createHost(options: HostOptions = {}): Promise<Host> {
     now,
   });
   reportCollisions(dispatcher, logger);
-  // Discovery never delays serving: it runs in the background, and the calls made meanwhile are held.
-  const sinksReady = !efferent
-    ? Promise.resolve(0)
-    : import("../sinks/discovery.ts").then((discovery) =>
-      discovery.discoverSinks({
-        mcpJson: config.mcpJson,
-        selfEntry: selfEntries(),
-        cwd: config.policy.roots[0]!,
-        warn: (message) => logger.log("warn", message),
-      })
-    ).then(({ sinks, rejected }) => {
-      efferent.ready(sinks, rejected);
-      logger.log("info", efferentLine(efferent.status()));
-      return sinks.length;
-    }, (error) => {
-      efferent.ready([], [{ name: config.mcpJson, reason: `discovery failed: ${error}` }]);
-      logger.log("warn", efferentLine(efferent.status()));
-      return 0;
-    });
+  const sinksReady = efferent ? discover(config, efferent, logger) : Promise.resolve(0);
   const flush = () => {
     dispatcher.settle();
     return log?.flush() ?? Promise.resolve();
@@ -249,7 +215,7 @@ export async function createHost(options: HostOptions = {}): Promise<Host> {
       const local = pool.tools.some((tool) => tool.name === name);
       const checked = local ? undefined : pool.check(reads.watch(full.session));
       const result = await dispatcher.call(name, args, full);
-      if (checked) reads.changed(full.session, await checked);
+      if (checked) await awaitCheck(checked, (changes) => reads.changed(full.session, changes));
       return reads.decorate(full.session, result);
     },
     flush,
@@ -260,27 +226,81 @@ export async function createHost(options: HostOptions = {}): Promise<Host> {
 }
 
 /**
- * Where efferent copy stands, in one line for stderr.
- *
- * @param status The status.
- * @returns E.g. `efferent copy: 1 sink (obs); not sinks: "x" (no observe tool)`.
+ * The local tools, run by the worker pool: each call takes the session's
+ * watched files and expectations along, and brings back what it read and
+ * what changed behind it.
  */
-export function efferentLine(status: ReturnType<EfferentCopy["status"]>): string {
-  const sinks = status.sinks.map((sink) => sink.name);
-  const parts = [
-    `efferent copy: ${sinks.length} sink${sinks.length === 1 ? "" : "s"}${
-      sinks.length > 0 ? ` (${sinks.join(", ")})` : ""
-    }`,
-  ];
-  if (status.not_sinks.length > 0) {
-    parts.push(
-      `not sinks: ${status.not_sinks.map((peer) => `"${peer.name}" (${peer.reason})`).join(", ")}`,
-    );
+function localTools(pool: WorkerPool, reads: ReadTracker): ToolProvider {
+  return {
+    name: "local",
+    list: () => pool.tools,
+    call: async (name, args, ctx) => {
+      const call: Parameters<WorkerPool["call"]>[2] = { watch: reads.watch(ctx.session) };
+      if (ctx.signal) call.signal = ctx.signal;
+      if (ctx.onProgress) call.onProgress = ctx.onProgress;
+      const expect = reads.expectations(ctx.session, args);
+      if (expect) call.expect = expect;
+      const done = await pool.call(name, args, call);
+      if (done.changes) reads.changed(ctx.session, done.changes);
+      // A failed call's reads are not the agent's: it never saw that content.
+      if (done.seen && !done.result.isError) reads.record(ctx.session, done.seen);
+      return done;
+    },
+  };
+}
+
+/**
+ * Find the sinks in the background (discovery never delays serving; the
+ * calls made meanwhile are held by `efferent`), then say what was found.
+ *
+ * @returns How many sinks there are, once known.
+ */
+async function discover(
+  config: HostConfig,
+  efferent: EfferentCopy,
+  logger: PoolLogger,
+): Promise<number> {
+  try {
+    const { discoverSinks } = await import("../sinks/discovery.ts");
+    const { sinks, rejected } = await discoverSinks({
+      mcpJson: config.mcpJson,
+      selfEntry: selfEntries(),
+      cwd: config.policy.roots[0]!,
+      warn: (message) => logger.log("warn", message),
+    });
+    efferent.ready(sinks, rejected);
+    logger.log("info", efferentParts(efferent.status()).join("; "));
+    return sinks.length;
+  } catch (error) {
+    efferent.ready([], [{ name: config.mcpJson, reason: `discovery failed: ${error}` }]);
+    logger.log("warn", efferentParts(efferent.status()).join("; "));
+    return 0;
   }
-  if (status.held_dropped > 0) {
-    parts.push(`${status.held_dropped} copies made before discovery were dropped`);
-  }
-  return parts.join("; ");
+}
+
+/**
+ * How long a host-side or upstream call's reply waits for a worker's check
+ * of the session's files (a busy worker answers it late).
+ */
+const CHECK_WAIT_MS = 100;
+
+/**
+ * Take a worker's check into account now if it answers soon, else when it
+ * does (its notices then go with the next reply): a host-side call never
+ * waits on a worker's long call.
+ */
+async function awaitCheck(
+  checked: Promise<FileChange[]>,
+  apply: (changes: FileChange[]) => void,
+): Promise<void> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const late = new Promise<undefined>((resolve) => {
+    timer = setTimeout(() => resolve(undefined), CHECK_WAIT_MS);
+  });
+  const changes = await Promise.race([checked, late]);
+  clearTimeout(timer);
+  if (changes) apply(changes);
+  else void checked.then(apply);
 }
 
 /** The host's part of directives: anchors are kept (the todo list is an anchor too). */

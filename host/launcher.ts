@@ -18,7 +18,7 @@ import { parseArgs } from "node:util";
 import { fileURLToPath as fromFileUrl } from "node:url";
 import { processFlags } from "../security/permissions.ts";
 import { findLibc } from "../security/landlock.ts";
-import { peerNeeds, sinkCommands } from "../sinks/peers.ts";
+import { commandPath, peerNeeds, sinkCommands } from "../sinks/peers.ts";
 import { EFFERENT_ENV, efferentCopyEnabled, selfEntries } from "./sinks_config.ts";
 import { TOOL_ASSETS } from "../tools/assets.ts";
 import { type ConfigOverrides, type HostConfig, loadConfig, RIPGREP_NOT_FOUND } from "./config.ts";
@@ -95,28 +95,12 @@ export function upstreamNeeds(config: HostConfig): { run: string[]; net: string[
       net.push(new URL(entry.url).host);
     } else if ("command" in entry && typeof entry.command === "string") {
       run.push(entry.command);
-      const resolved = which(entry.command);
+      const cwd = typeof entry.cwd === "string" ? entry.cwd : config.policy.roots[0]!;
+      const resolved = commandPath(entry.command, cwd);
       if (resolved && resolved !== entry.command) run.push(resolved);
     }
   }
   return { run, net };
-}
-
-/** A command's absolute path on the PATH (when the process may read PATH). */
-function which(command: string): string | undefined {
-  if (command.includes("/")) return command;
-  if (Deno.permissions.querySync({ name: "env", variable: "PATH" }).state !== "granted") {
-    return undefined;
-  }
-  for (const dir of (Deno.env.get("PATH") ?? "").split(":")) {
-    try {
-      const path = `${dir}/${command}`;
-      if (Deno.statSync(path).isFile) return path;
-    } catch {
-      // not here
-    }
-  }
-  return undefined;
 }
 
 /** A command line: the program and its arguments. */
@@ -152,12 +136,7 @@ export async function scopedCommand(
   config: HostConfig,
   options: ScopeOptions = {},
 ): Promise<CommandLine> {
-  if (isCompiled()) {
-    // Permissions are baked into a compiled binary; `start` serves in-process.
-    const args = ["start", ...config.policy.roots.flatMap((root) => ["--root", root])];
-    if (config.configFile) args.push("--config", config.configFile);
-    return { command: Deno.execPath(), args };
-  }
+  if (isCompiled()) return compiledStart(config);
   const upstream = upstreamNeeds(config);
   // Efferent copy: run and net for exactly the peers in .mcp.json (never this host itself).
   const sinks: { run: string[]; net: string[]; read: string[] } = { run: [], net: [], read: [] };
@@ -173,11 +152,13 @@ export async function scopedCommand(
     });
     sinks.run.push(...peers.run, ...absolute);
     sinks.net.push(...peers.net);
-    sinks.read.push(config.mcpJson, ...peers.read);
+    sinks.read.push(...peers.read);
   }
   const read = [
     ...SOURCE_DIRS.map((url) => fromFileUrl(url)),
     ...(await assetPaths()),
+    // The server reads it for the programs its peers run (protected when inside a root).
+    config.mcpJson,
     ...sinks.read,
   ];
   const run = [
@@ -202,6 +183,16 @@ export async function scopedCommand(
     `--ripgrep=${rg.path ?? (rg.reason.startsWith("switched off") ? "off" : RIPGREP_NOT_FOUND)}`,
   );
   for (const glob of config.unprotectFlags) args.push(`--unprotect=${glob}`);
+  return { command: Deno.execPath(), args };
+}
+
+/**
+ * A `deno compile` binary's permissions are fixed when it is built: its
+ * `start` serves in its own process (tool workers still scoped and confined).
+ */
+function compiledStart(config: HostConfig): CommandLine {
+  const args = ["start", ...config.policy.roots.flatMap((root) => ["--root", root])];
+  if (config.configFile) args.push("--config", config.configFile);
   return { command: Deno.execPath(), args };
 }
 
@@ -231,11 +222,7 @@ export function launcherFlags(): string[] {
  * @returns The program and arguments.
  */
 export function launchCommand(config: HostConfig, overrides: ConfigOverrides): CommandLine {
-  if (isCompiled()) {
-    const args = ["start", ...config.policy.roots.flatMap((root) => ["--root", root])];
-    if (config.configFile) args.push("--config", config.configFile);
-    return { command: Deno.execPath(), args };
-  }
+  if (isCompiled()) return compiledStart(config);
   const args = ["run", ...launcherFlags(), fromFileUrl(LAUNCHER)];
   for (const root of config.policy.roots) args.push("--root", root);
   if (config.configFile) args.push("--config", config.configFile);
@@ -367,14 +354,12 @@ export async function launchMain(argv: readonly string[]): Promise<number> {
     say(`toolhost: ${(error as Error).message}`);
     return 2;
   }
-  let config: HostConfig;
   try {
-    config = await loadConfig({ ...overrides, createStateDir: false });
+    return await startScoped(await loadConfig({ ...overrides, createStateDir: false }));
   } catch (error) {
-    say(`toolhost: ${(error as Error).message}`);
+    say(`toolhost: ${error instanceof Error ? error.message : String(error)}`);
     return 2;
   }
-  return await startScoped(config);
 }
 
 /** The tool assets' paths and, where they are symlinks (node_modules), their real paths. */

@@ -5,7 +5,6 @@
  */
 
 import { fileURLToPath } from "node:url";
-import type { HostConfig } from "./config.ts";
 
 /** The variables that switch efferent copy on and off (seed 000). */
 export const EFFERENT_ENV: readonly string[] = Object.freeze([
@@ -27,17 +26,6 @@ export function efferentCopyEnabled(explicit?: boolean): boolean {
       ? Deno.env.get(name)
       : undefined;
   return read("EFFERENT_COPY_ENABLE") === "1" && read("EFFERENT_COPY_DISABLE") !== "1";
-}
-
-/**
- * The `.mcp.json` that lists the peers: `sinks.mcpJson` from the config
- * (relative to the config file), else the first root's.
- *
- * @param config The configuration.
- * @returns Its absolute path.
- */
-export function mcpJsonPath(config: HostConfig): string {
-  return config.mcpJson;
 }
 
 /** This host's entry script (`mod.ts`), for the self-reference defence. */

@@ -219,10 +219,14 @@ export function lineDiff(before: string, after: string): string {
     stripTrailingCr: true,
   });
   if (patch === undefined) return "changed throughout (too many lines to show a diff)";
+  if (patch.hunks.length === 0) return "line endings changed (the lines are the same)";
   const out: string[] = [];
   for (const hunk of patch.hunks) {
+    // Unified diff: a side of no lines is numbered by the line before it (as `formatPatch` does).
+    const oldStart = hunk.oldLines === 0 ? hunk.oldStart - 1 : hunk.oldStart;
+    const newStart = hunk.newLines === 0 ? hunk.newStart - 1 : hunk.newStart;
     out.push(
-      `@@ -${hunk.oldStart},${hunk.oldLines} +${hunk.newStart},${hunk.newLines} @@`,
+      `@@ -${oldStart},${hunk.oldLines} +${newStart},${hunk.newLines} @@`,
       ...shown(hunk.lines.filter((line) => line.startsWith("-")), "-"),
       ...shown(hunk.lines.filter((line) => line.startsWith("+")), "+"),
     );

@@ -105,6 +105,9 @@ async function init(message: Extract<ToWorker, { type: "init" }>): Promise<Worke
   };
 }
 
+/** How long `rg --version` may take before ripgrep is taken for broken. */
+const RIPGREP_PROBE_MS = 10_000;
+
 /** Run `rg --version` from this (confined) thread: ripgrep is used only if that works. */
 async function probeRipgrep(path: string): Promise<RipgrepStatus> {
   try {
@@ -115,6 +118,7 @@ async function probeRipgrep(path: string): Promise<RipgrepStatus> {
       stdin: "piped",
       stdout: "piped",
       stderr: "piped",
+      signal: AbortSignal.timeout(RIPGREP_PROBE_MS),
     }).spawn();
     await child.stdin.close();
     const output = await child.output();

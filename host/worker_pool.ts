@@ -280,6 +280,7 @@ export class WorkerPool {
   close(): void {
     this.#closed = true;
     if (this.#sweeper !== undefined) clearInterval(this.#sweeper);
+    for (const check of [...this.#checks.values()]) check.finish([]);
     for (const slot of this.#slots) {
       slot.worker.terminate();
       slot.outbox.close();

@@ -44,8 +44,12 @@ export interface PolicyInput {
   protect?: readonly string[];
   /** Entries of the fixed list to lift (exactly as listed); only the user, from outside the roots. */
   unprotect?: readonly string[];
-  /** Files the host reads as configuration: protected when they lie inside a root. */
-  configFiles?: readonly string[];
+  /**
+   * Files to protect by path when they lie inside a root (judged on real
+   * paths; they need not exist yet): the host's configuration, the programs
+   * its configured servers run, its own code.
+   */
+  protectedFiles?: readonly ProtectedFile[];
   /** Create the state directory when missing (default true; the launcher only computes it). */
   createStateDir?: boolean;
 }
@@ -120,14 +124,17 @@ export async function resolvePolicy(input: PolicyInput = {}): Promise<Policy> {
   }
   const blacklist = [...ALWAYS_BLACKLISTED, ...(input.blacklist ?? [])];
   for (const glob of blacklist) globToRegExp(glob);
+  const rules = protectedRules(input);
   return Object.freeze({
     roots: Object.freeze(roots),
     stateDir,
     blacklist: Object.freeze(blacklist),
     limits: Object.freeze(limits),
     allowHardlinks: input.allowHardlinks ?? false,
-    protected: Object.freeze(protectedRules(input)),
-    protectedFiles: Object.freeze(await protectedFiles(roots, stateDir, input.configFiles ?? [])),
+    protected: Object.freeze(rules),
+    protectedFiles: Object.freeze(
+      await protectedFiles(roots, stateDir, input.protectedFiles ?? [], rules),
+    ),
   });
 }
 
@@ -159,21 +166,66 @@ function protectedRules(input: PolicyInput): ProtectedRule[] {
   return [...PROTECTED_PATHS.filter((rule) => !lifted.has(rule.glob)), ...added];
 }
 
-/** The state directory and the config files that lie inside a root, by real path. */
+/**
+ * Whether an absolute path is one of the roots or lies beneath one.
+ *
+ * @param path An absolute path (real, for a decision that holds).
+ * @param roots The roots (real paths).
+ * @returns True when inside.
+ */
+export function isInside(path: string, roots: readonly string[]): boolean {
+  return roots.some((root) =>
+    path === root || path.startsWith(root.endsWith("/") ? root : `${root}/`)
+  );
+}
+
+/**
+ * What is protected by path, by real path, inside the roots: the state
+ * directory, the given files, and where a protected name at the top of a
+ * root really points (`.git/hooks -> ../tools/hooks` protects `tools/hooks`;
+ * the name alone would leave the target writable under its own), and the
+ * hooks directory `core.hooksPath` names.
+ */
 async function protectedFiles(
   roots: readonly string[],
   stateDir: string,
-  configFiles: readonly string[],
+  candidates: readonly ProtectedFile[],
+  rules: readonly ProtectedRule[],
 ): Promise<ProtectedFile[]> {
-  const inside = (path: string) =>
-    roots.some((root) => path === root || path.startsWith(root.endsWith("/") ? root : `${root}/`));
   const files: ProtectedFile[] = [];
-  if (inside(stateDir)) files.push({ path: stateDir, why: "toolhost's own state" });
-  for (const file of configFiles) {
-    const real = await realOrLexical(file);
-    if (inside(real)) files.push({ path: real, why: "a configuration file toolhost reads" });
+  const add = async (path: string, why: string) => {
+    const real = await realOrLexical(path);
+    if (isInside(real, roots) && !files.some((file) => file.path === real)) {
+      files.push(Object.freeze({ path: real, why }));
+    }
+  };
+  await add(stateDir, "toolhost's own state");
+  for (const file of candidates) await add(file.path, file.why);
+  for (const root of roots) {
+    for (const rule of rules) {
+      const name = rule.glob.replace(/\/\*\*$/, "");
+      if (/[*?[{]/.test(name)) continue;
+      const real = await Deno.realPath(`${root}/${name}`).catch(() => undefined);
+      if (real !== undefined && real !== `${root}/${name}`) await add(real, rule.why);
+    }
+    const hooks = await hooksPath(root);
+    if (hooks !== undefined) await add(hooks, "git runs the hooks core.hooksPath names");
   }
-  return files.map((file) => Object.freeze(file));
+  return files;
+}
+
+/** The directory `core.hooksPath` in a root's `.git/config` names, if any. */
+async function hooksPath(root: string): Promise<string | undefined> {
+  let text: string;
+  try {
+    text = await Deno.readTextFile(`${root}/.git/config`);
+  } catch {
+    return undefined;
+  }
+  const core = /^\s*\[core\]([\s\S]*?)(?=^\s*\[|(?![\s\S]))/im.exec(text)?.[1] ?? "";
+  const value = /^\s*hookspath\s*=\s*(.*?)\s*$/im.exec(core)?.[1]?.replace(/^"(.*)"$/, "$1");
+  if (!value || value.startsWith("~")) return undefined;
+  return value.startsWith("/") ? value : `${root}/${value}`;
 }
 
 async function realDirectory(path: string): Promise<string> {

@@ -424,9 +424,9 @@ export class SafeFs {
         if (why !== undefined) {
           throw new ToolError(
             "protected_path",
-            `${JSON.stringify(raw)} holds a protected path ("${
+            `${JSON.stringify(raw)} is protected: it holds "${
               this.resolver.display(path)
-            }": ${why}); move what is around it instead`,
+            }" (${why}); move what is around it instead`,
           );
         }
         if (entry.isDirectory && !entry.isSymlink) pending.push(path);

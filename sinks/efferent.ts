@@ -155,9 +155,9 @@ export class Sink {
     this.#pump();
   }
 
-  /** Send from the backlog while there is room in flight. */
+  /** Send from the backlog while there is room in flight (one at a time while backing off). */
   #pump(): void {
-    while (this.#backlog.length > 0 && this.#inFlight < MAX_IN_FLIGHT) {
+    while (this.#backlog.length > 0 && this.#inFlight < this.#limit()) {
       if (this.#closed || !this.#channel || performance.now() < this.#openUntil) {
         // Down or backing off: what waits now is lost, as live copies are then.
         this.#drops += this.#backlog.length;
@@ -178,9 +178,7 @@ export class Sink {
       this.#reconnect();
       return;
     }
-    // A sink that just failed or timed out gets one probe at a time, and none while it backs off.
-    const limit = this.#backoffMs > 0 ? 1 : MAX_IN_FLIGHT;
-    if (this.#inFlight >= limit || performance.now() < this.#openUntil) {
+    if (this.#inFlight >= this.#limit() || performance.now() < this.#openUntil) {
       this.#drops++;
       return;
     }
@@ -213,6 +211,11 @@ export class Sink {
       this.#inFlight--;
       if (this.#backlog.length > 0) this.#pump();
     });
+  }
+
+  /** How many observes may be in flight: a sink that just failed or timed out gets one probe. */
+  #limit(): number {
+    return this.#backoffMs > 0 ? 1 : MAX_IN_FLIGHT;
   }
 
   /** The sink's counters. */

@@ -163,29 +163,81 @@ export async function sinkCommands(
   options: SinkCommandOptions,
 ): Promise<string[]> {
   const out = new Set<string>();
-  const search = options.searchPath ?? readablePath();
   for (const entry of Object.values(await readMcpJson(path))) {
     if (!("command" in entry) || typeof entry.command !== "string" || entry.command === "") {
       continue;
     }
     if (await isSelfReference(entry, selfEntry)) continue;
-    const candidates = entry.command.includes("/")
-      ? [posix.resolve(entry.cwd ?? options.cwd, entry.command)]
-      : search.split(":").filter((dir) => dir.startsWith("/")).map((dir) =>
-        `${dir}/${entry.command}`
-      );
-    for (const candidate of candidates) {
-      try {
-        if (!(await Deno.stat(candidate)).isFile) continue;
-      } catch {
-        continue;
-      }
-      out.add(candidate);
-      out.add(await Deno.realPath(candidate).catch(() => candidate));
-      break;
-    }
+    const found = commandPath(entry.command, entry.cwd ?? options.cwd, options.searchPath);
+    if (found === undefined) continue;
+    out.add(found);
+    out.add(await Deno.realPath(found).catch(() => found));
   }
   return [...out];
+}
+
+/**
+ * Where a command runs from: a name with `/` against the working directory,
+ * a bare name on the search path (absolute directories only, so that the
+ * client's working directory never decides).
+ *
+ * @param command The command as configured.
+ * @param cwd The working directory it would start in.
+ * @param searchPath The search path (default: `PATH`, when the process may read it).
+ * @returns The file, or `undefined` when there is none.
+ */
+export function commandPath(
+  command: string,
+  cwd: string,
+  searchPath: string = readablePath(),
+): string | undefined {
+  if (command.includes("/")) return posix.resolve(cwd, command);
+  for (const dir of searchPath.split(":")) {
+    if (!dir.startsWith("/")) continue;
+    try {
+      const info = Deno.statSync(`${dir}/${command}`);
+      if (info.isFile && ((info.mode ?? 0o111) & 0o111) !== 0) return `${dir}/${command}`;
+    } catch {
+      // not in this directory (or not visible from here)
+    }
+  }
+  return undefined;
+}
+
+/** Script extensions: an argument ending so is a file the server runs. */
+const SCRIPT = /\.(?:[cm]?[jt]sx?|py|sh|bash|rb|pl|php|lua)$/;
+
+/**
+ * The files a configured server runs: its command (found as it would be
+ * started), and each argument that names a file (it has a `/` or a script
+ * extension), against its working directory. They may not exist yet. An
+ * agent that could write one would run code in this host's process, or in
+ * the user's MCP client, at the next start: they are protected when they
+ * lie inside a root.
+ *
+ * @param servers Servers by name, in the `.mcp.json` shape.
+ * @param cwd The working directory of servers without their own (the first root).
+ * @returns Absolute paths, each with the server's name.
+ */
+export function programFiles(
+  servers: Readonly<Record<string, unknown>>,
+  cwd: string,
+): Array<{ path: string; server: string }> {
+  const out: Array<{ path: string; server: string }> = [];
+  for (const [server, raw] of Object.entries(servers)) {
+    const entry = raw as Partial<StdioPeer>;
+    if (typeof entry.command !== "string" || entry.command === "") continue;
+    const dir = typeof entry.cwd === "string" ? posix.resolve(cwd, entry.cwd) : cwd;
+    const command = commandPath(entry.command, dir);
+    if (command !== undefined) out.push({ path: command, server });
+    for (const arg of Array.isArray(entry.args) ? entry.args : []) {
+      if (typeof arg !== "string" || arg.startsWith("-")) continue;
+      if (!arg.includes("/") && !SCRIPT.test(arg)) continue;
+      const path = arg.startsWith("file://") ? new URL(arg).pathname : arg;
+      out.push({ path: posix.resolve(dir, path), server });
+    }
+  }
+  return out;
 }
 
 function readablePath(): string {

@@ -94,6 +94,7 @@ export class Registry {
    * touches is then held to the protected paths.
    *
    * @param name The tool's name.
+   * @returns True unless the tool is read-only.
    */
   writes(name: string): boolean {
     return this.#tools.get(name)?.annotations.readOnlyHint !== true;

@@ -12,6 +12,7 @@ import {
   assertStringIncludes,
 } from "../_assert.ts";
 import { tempDir, testHost, textOf } from "../_helpers.ts";
+import { lineDiff } from "../../host/stale_reads.ts";
 
 Deno.test("stale reads: an outside change between a read and an edit is refused, and reported", async (t) => {
   await using root = await tempDir();
@@ -138,4 +139,11 @@ Deno.test("stale reads: the notice is a line diff, an edit at line 1 and one at 
       "@@ -1,1 +1,1 @@\n- line 1\n+ first changed\n" +
       "@@ -1000,1 +1000,1 @@\n- line 1000\n+ thousandth changed",
   );
+});
+
+Deno.test("stale reads: hunk headers follow unified diff for insertions and deletions; line endings alone are said", () => {
+  assertEquals(lineDiff("a\nb\nc\n", "a\nx\nb\nc\n"), "@@ -1,0 +2,1 @@\n+ x");
+  assertEquals(lineDiff("a\nb\nc\n", "a\nc\n"), "@@ -2,1 +1,0 @@\n- b");
+  assertEquals(lineDiff("a\nb\n", "x\na\nb\n"), "@@ -0,0 +1,1 @@\n+ x");
+  assertEquals(lineDiff("a\nb\n", "a\r\nb\r\n"), "line endings changed (the lines are the same)");
 });

@@ -12,6 +12,8 @@ import { assert, assertEquals, assertFalse, assertMatch } from "../_assert.ts";
 import { tempDir } from "../_helpers.ts";
 import { clientEnv, connectStdio, resultText } from "../_mcp.ts";
 import { PROTECTED_PATHS } from "../../security/protected.ts";
+import { Resolver } from "../../security/resolver.ts";
+import { loadConfig } from "../../host/config.ts";
 
 const REPO = new URL("../../", import.meta.url).pathname;
 const CONTENT = "def f():\n    return 1\n\nx = 1\n";
@@ -113,7 +115,7 @@ Deno.test("protected paths: every writing tool, every spelling, refused with pro
       const text = resultText(result);
       if (
         !result.isError ||
-        !/^protected_path: "[^"]+" (is protected|holds a protected path)/.test(text)
+        !/^protected_path: "[^"]+" is protected: /.test(text)
       ) {
         wrong.push(`${tool} ${JSON.stringify(args)}: ${text.slice(0, 200)}`);
       }
@@ -130,11 +132,74 @@ Deno.test("protected paths: every writing tool, every spelling, refused with pro
   await Deno.mkdir(`${root}/pkg/.vscode`, { recursive: true });
   await Deno.writeTextFile(`${root}/pkg/.vscode/settings.json`, "{}\n");
   const moved = await session.call("move_file", { source: "pkg", destination: "pkg2" });
-  assertMatch(resultText(moved), /^protected_path: "pkg" holds a protected path \("pkg\/\.vscode"/);
+  assertMatch(resultText(moved), /^protected_path: "pkg" is protected: it holds "pkg\/\.vscode"/);
   assertEquals(await Deno.readTextFile(`${root}/pkg/.vscode/settings.json`), "{}\n");
   // Ordinary files are written as ever.
   const ok = await session.call("write_file", { path: "src/new.py", content: "y = 1\n" });
   assertFalse(ok.isError, resultText(ok));
+});
+
+Deno.test("protected paths: missing protected directories are not made, links and core.hooksPath lead to protected places, and the programs configured servers run are protected", async () => {
+  await using dir = await tempDir("toolhost-protected-");
+  const root = dir.path;
+  await Deno.mkdir(`${root}/.git`);
+  await Deno.mkdir(`${root}/tools/hooks`, { recursive: true });
+  await Deno.symlink("../tools/hooks", `${root}/.git/hooks`);
+  await Deno.writeTextFile(
+    `${root}/.git/config`,
+    "[core]\n\tbare = false\n\thooksPath = ci/hooks\n",
+  );
+  await Deno.writeTextFile(
+    `${root}/.mcp.json`,
+    JSON.stringify({
+      mcpServers: {
+        obs: { command: "./scripts/obs.sh" },
+        py: { command: "python3", args: ["-u", "tools/server.py", "--port=1"] },
+      },
+    }),
+  );
+  await using session = await connectStdio([root]);
+  const before = await snapshot(root);
+  const refused: Array<[string, Record<string, unknown>, RegExp]> = [
+    [
+      "write_file",
+      { path: "fresh/.vscode/tasks.json", content: "{}", create_parents: true },
+      /VS Code/,
+    ],
+    [
+      "write_file",
+      { path: "fresh/.git/hooks/pre-commit", content: "x", create_parents: true },
+      /git/,
+    ],
+    ["create_directory", { path: "fresh/.idea" }, /JetBrains/],
+    ["write_file", { path: "tools/hooks/pre-commit", content: "x" }, /git runs its hooks/],
+    [
+      "write_file",
+      { path: "ci/hooks/pre-commit", content: "x", create_parents: true },
+      /hooksPath/,
+    ],
+    ["write_file", { path: "scripts/obs.sh", content: "x", create_parents: true }, /"obs"/],
+    ["write_file", { path: "tools/server.py", content: "x" }, /"py" \(\.mcp\.json\)/],
+  ];
+  for (const [tool, args, why] of refused) {
+    const text = resultText(await session.call(tool, args));
+    assertMatch(text, /^protected_path: /, `${tool} ${JSON.stringify(args)}: ${text}`);
+    assertMatch(text, why);
+  }
+  assertEquals(await snapshot(root), before, "nothing was made or changed");
+  const ok = await session.call("write_file", { path: "tools/other.py", content: "y = 1\n" });
+  assertFalse(ok.isError, resultText(ok));
+});
+
+Deno.test("protected paths: toolhost's own code, when a root holds it, and a ripgrep inside a root", async () => {
+  const own = new URL("../../", import.meta.url).pathname.replace(/\/$/, "");
+  const parent = own.slice(0, own.lastIndexOf("/")) || "/";
+  const config = await loadConfig({ roots: [parent], createStateDir: false, ripgrep: `${own}/rg` });
+  const resolver = new Resolver(config.policy);
+  assertMatch(resolver.protectedWhy(`${own}/host/cli.ts`) ?? "", /toolhost's own code/);
+  assertMatch(resolver.protectedWhy(`${own}/deno.json`) ?? "", /toolhost's own code/);
+  assertEquals(config.ripgrep.path, null);
+  assertMatch((config.ripgrep as { reason: string }).reason, /lies inside a root/);
 });
 
 Deno.test("protected paths: the user lifts one with --unprotect; a config inside the root cannot", async () => {

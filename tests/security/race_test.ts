@@ -54,7 +54,15 @@ Deno.test("race: a directory swapped for a symlink lets no byte out through any 
     stdout: "piped",
     stderr: "piped",
   }).spawn();
-  const counts = { reads: 0, readOk: 0, notices: 0, leaks: [] as string[], writes: 0, writeOk: 0 };
+  const counts = {
+    reads: 0,
+    readOk: 0,
+    notices: 0,
+    diffs: 0,
+    leaks: [] as string[],
+    writes: 0,
+    writeOk: 0,
+  };
   const check = (session: StdioSession, text: string) => {
     if (text.includes(OUTSIDE)) {
       counts.leaks.push(`${session === reader ? "reader" : "writer"}: ${text.slice(0, 300)}`);
@@ -70,6 +78,7 @@ Deno.test("race: a directory swapped for a symlink lets no byte out through any 
         counts.reads++;
         if (!result.isError) counts.readOk++;
         if (text.includes("[FILES UPDATED]")) counts.notices++;
+        if (/\[FILES UPDATED\][^]*@@ -\d+/.test(text)) counts.diffs++;
         check(reader, JSON.stringify(result));
       }),
       inFlight(WRITES, async (i) => {
@@ -111,4 +120,5 @@ Deno.test("race: a directory swapped for a symlink lets no byte out through any 
   assert(counts.readOk > 0 && counts.readOk < READS, `reads ok: ${counts.readOk}/${READS}`);
   assert(counts.writeOk > 0 && counts.writeOk < WRITES, `writes ok: ${counts.writeOk}/${WRITES}`);
   assert(counts.notices > 0, "the reader was told of the writer's changes");
+  assert(counts.diffs > 0, "with diffs of what was read through the race");
 });

@@ -128,11 +128,17 @@ Deno.test("efferent copy: a sink in the root's .mcp.json, switched on only in th
   await using records = await tempDir();
   await Deno.writeTextFile(`${root.path}/a.txt`, "alpha\n");
   const file = `${records.path}/obs.jsonl`;
-  // The .mcp.json a user would have: this host as mcp-config prints it, and an observer.
+  const gate = `${records.path}/gate`;
+  // The .mcp.json a user would have: this host as mcp-config prints it, and an observer that
+  // answers nothing (so discovery cannot end) until the test has made its calls.
   const self = await mcpConfigFor([root.path]);
+  const obs = {
+    command: Deno.execPath(),
+    args: ["run", "--allow-write", "--allow-read", SINK, "gated", gate, file],
+  };
   await Deno.writeTextFile(
     `${root.path}/.mcp.json`,
-    JSON.stringify({ mcpServers: { toolhost: self, obs: sink("good", file) } }),
+    JSON.stringify({ mcpServers: { toolhost: self, obs } }),
   );
   await using session = await connectStdio([root.path], { env: ON });
   const six: Array<[string, Record<string, unknown>]> = [
@@ -144,6 +150,12 @@ Deno.test("efferent copy: a sink in the root's .mcp.json, switched on only in th
     ["get_file_slice", { path: "a.txt", start_line: 1, end_line: 1 }],
   ];
   for (const [name, args] of six) assertFalse((await session.call(name, args)).isError);
+  // Discovery is still waiting for the observer: the copies are held, not lost.
+  const status = (await session.call("get_host_performance")).structuredContent?.status as {
+    efferent_copy: { state: string; held: number };
+  };
+  assertEquals(status.efferent_copy, { ...status.efferent_copy, state: "discovering", held: 12 });
+  await Deno.writeTextFile(gate, "open\n");
   const lines = await recordedAtLeast(file, 12);
   assertEquals(lines.length, 12);
   assertOnePreOnePost(lines, six);
@@ -263,7 +275,7 @@ Deno.test("efferent copy: a peer that never answers does not delay serving, and 
   const said = await waitForStderr(session, /efferent copy: 0 sinks/);
   assertMatch(said, /not sinks: "mute" \(no answer within 5 s\)/);
   const performance = await session.call("get_host_performance");
-  assertMatch(resultText(performance), /"mute" is not a sink: no answer within 5 s/);
+  assertMatch(resultText(performance), /not sinks: "mute" \(no answer within 5 s\)/);
 });
 
 Deno.test("efferent copy: a sink that dies is reconnected, and its health says what happened", async () => {

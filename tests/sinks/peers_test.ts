@@ -12,7 +12,7 @@ Deno.test("sinkCommands gives the absolute programs of the sink peers, never thi
   await using dir = await tempDir();
   await Deno.mkdir(`${dir.path}/bin`);
   await Deno.mkdir(`${dir.path}/project/scripts`, { recursive: true });
-  await Deno.writeTextFile(`${dir.path}/bin/observer`, "#!/bin/sh\n");
+  await Deno.writeTextFile(`${dir.path}/bin/observer`, "#!/bin/sh\n", { mode: 0o755 });
   await Deno.symlink(`${dir.path}/bin/observer`, `${dir.path}/bin/observer-link`);
   await Deno.writeTextFile(`${dir.path}/project/scripts/sink.sh`, "#!/bin/sh\n");
   const wrapper = `${dir.path}/project/scripts/self.sh`;

@@ -119,3 +119,67 @@ export function observation(ctx: ToolContext): Observation {
     throw new ToolError("unsupported", "Observation tools run only in the host's own process");
   });
 }
+
+/**
+ * What is in effect and what is not, a phrase each, saying why where
+ * something is not: the start-up line, `get_host_performance` and the line
+ * said when sink discovery ends all use these words.
+ *
+ * @param status The host's status.
+ * @param mcpJson Where the sinks are looked for (for the "looking" phrase).
+ * @returns The phrases, in a stable order.
+ */
+export function statusParts(status: HostStatus, mcpJson?: string): string[] {
+  const { landlock, ripgrep } = status;
+  return [
+    landlock.active
+      ? `tool workers confined by Landlock (ABI ${landlock.abi})`
+      : `Landlock is not active (${landlock.reason}); the resolver and Deno's permissions still confine the tools`,
+    ripgrep.active
+      ? `ripgrep ${ripgrep.version?.replace(/^ripgrep\s+/, "") ?? ""} in use (${ripgrep.path})`
+      : `ripgrep not in use: ${ripgrep.reason}; searches use the JS walker`,
+    ...efferentParts(status.efferent_copy, mcpJson),
+    ...status.upstreams.map((upstream) =>
+      upstream.state === "connected"
+        ? `upstream "${upstream.name}" connected (${upstream.tools} tools)`
+        : `upstream "${upstream.name}" not connected: ${upstream.error}; retrying in the background`
+    ),
+    ...status.warnings.map((warning) => `ignored: ${warning}`),
+  ];
+}
+
+/**
+ * Efferent copy's phrases: off, looking for sinks, or its sinks and the
+ * peers that are not (with why).
+ *
+ * @param efferent Where efferent copy stands.
+ * @param mcpJson Where the sinks are looked for.
+ * @returns The phrases.
+ */
+export function efferentParts(efferent: HostStatus["efferent_copy"], mcpJson?: string): string[] {
+  if (efferent.state === "off") return ["efferent copy off"];
+  if (efferent.state === "discovering") {
+    return [
+      `efferent copy on: looking for sinks${
+        mcpJson ? ` in ${mcpJson}` : ""
+      } (calls are held until then: ${efferent.held})`,
+    ];
+  }
+  const names = efferent.sinks.map((sink) => `${sink.name}${sink.connected ? "" : " (down)"}`);
+  const parts = [
+    `efferent copy: ${names.length} sink${names.length === 1 ? "" : "s"}${
+      names.length > 0 ? ` (${names.join(", ")})` : ""
+    }`,
+  ];
+  if (efferent.not_sinks.length > 0) {
+    parts.push(
+      `not sinks: ${
+        efferent.not_sinks.map((peer) => `"${peer.name}" (${peer.reason})`).join(", ")
+      }`,
+    );
+  }
+  if (efferent.held_dropped > 0) {
+    parts.push(`${efferent.held_dropped} copies made before discovery were dropped`);
+  }
+  return parts;
+}

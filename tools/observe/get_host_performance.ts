@@ -6,7 +6,7 @@
 
 import { z } from "zod";
 import { defineTool } from "../tool.ts";
-import { type HostStatus, observation } from "./_observation.ts";
+import { observation, statusParts } from "./_observation.ts";
 
 /** Per-tool latency, error rate, memory and sink drops since the host started. */
 export const getHostPerformance = defineTool({
@@ -74,40 +74,9 @@ export const getHostPerformance = defineTool({
       `since ${data.since}; memory rss ${(memory.rss / 1048576).toFixed(1)} MB, heap ${
         (memory.heapUsed / 1048576).toFixed(1)
       } MB; sink drops ${data.sink_drops}`,
-      ...statusLines(status),
+      ...statusParts(status),
       ...rows,
     ].join("\n");
     return { content: [{ type: "text", text }], structuredContent: data };
   },
 });
-
-/** What is in effect, a line each, saying why where something is not. */
-function statusLines(status: HostStatus): string[] {
-  const { landlock, ripgrep, efferent_copy: efferent } = status;
-  const lines = [
-    landlock.active
-      ? `Landlock: active (ABI ${landlock.abi})`
-      : `Landlock: NOT active (${landlock.reason})`,
-    ripgrep.active
-      ? `ripgrep: in use (${ripgrep.path})`
-      : `ripgrep: NOT in use (${ripgrep.reason}); searches use the JS walker`,
-  ];
-  if (efferent.state === "off") lines.push("efferent copy: off");
-  else {
-    const sinks = efferent.sinks.map((sink) => `${sink.name}${sink.connected ? "" : " (down)"}`);
-    lines.push(
-      `efferent copy: ${efferent.state}; sinks: ${sinks.join(", ") || "none"}${
-        efferent.not_sinks.map((peer) => `; "${peer.name}" is not a sink: ${peer.reason}`).join("")
-      }${efferent.held_dropped > 0 ? `; ${efferent.held_dropped} held copies dropped` : ""}`,
-    );
-  }
-  for (const upstream of status.upstreams) {
-    lines.push(
-      upstream.state === "connected"
-        ? `upstream ${upstream.name}: connected (${upstream.tools} tools)`
-        : `upstream ${upstream.name}: DOWN (${upstream.error})`,
-    );
-  }
-  for (const warning of status.warnings) lines.push(`config: ${warning}`);
-  return lines;
-}
