@@ -127,3 +127,21 @@ Deno.test("capabilities: an upstream server or a sink peer that cannot start is 
   assertMatch(probe('efferent copy: sink "ghost"').detail, /^not a sink: /);
   assertEquals(doctor.code, 1);
 });
+
+Deno.test("capabilities: after todo_write, bootstrap_body_state shows every open item's text", async () => {
+  await using root = await tempDir();
+  await using session = await connectStdio([root.path]);
+  await session.call("todo_write", {
+    todos: [
+      { content: "write the parser", status: "completed" },
+      { content: "test the parser on real code", status: "in_progress" },
+      { content: "document the parser", status: "pending" },
+    ],
+  });
+  const state = await session.call("bootstrap_body_state");
+  assertMatch(
+    resultText(state),
+    /open todos: 2\n\[>\] 2\. test the parser on real code\n\[ \] 3\. document the parser/,
+  );
+  assertFalse(resultText(state).includes("write the parser"), "completed items are not open");
+});
