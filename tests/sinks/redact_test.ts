@@ -1,0 +1,188 @@
+/**
+ * Secrets hidden by key and by shape, at every depth; ordinary arguments untouched.
+ */
+
+import { assert, assertEquals, assertFalse, assertStringIncludes } from "../_assert.ts";
+import { REDACTED, Redactor } from "../../sinks/redact.ts";
+import { ORDINARY_CASES, SECRET_CASES } from "./_secrets.ts";
+
+Deno.test("redactor: no secret survives, by key at depths 1 to 20 and by shape anywhere", async (t) => {
+  assert(SECRET_CASES.length >= 40, `only ${SECRET_CASES.length} cases`);
+  const redactor = new Redactor();
+  for (const { name, args, secret } of SECRET_CASES) {
+    await t.step(name, () => {
+      assertStringIncludes(JSON.stringify(args), secret, "the case holds its secret");
+      const out = JSON.stringify(redactor.apply(args));
+      assertFalse(out.includes(secret), `"${secret}" survived in ${out}`);
+      assertStringIncludes(out, REDACTED);
+    });
+  }
+});
+
+Deno.test("redactor: ordinary arguments come back unchanged", async (t) => {
+  const redactor = new Redactor();
+  for (const { name, args } of ORDINARY_CASES) {
+    await t.step(name, () => assertEquals(redactor.apply(args), args));
+  }
+});
+
+Deno.test("redactor: only the secret part of a string is replaced", async (t) => {
+  const redactor = new Redactor();
+  const cases: [string, string, string][] = [
+    [
+      "a DSN keeps user and host",
+      "postgres://app:FAKE-pw-9x@db:5432/prod",
+      "postgres://app:[redacted]@db:5432/prod",
+    ],
+    [
+      "a curl header keeps its scheme",
+      "curl -H 'Authorization: Bearer FAKEtok3n0paque' https://x.test",
+      "curl -H 'Authorization: Bearer [redacted]' https://x.test",
+    ],
+    [
+      "a query keeps the other parameters",
+      "/login?user=al&password=FAKE-9q&next=/",
+      "/login?user=al&password=[redacted]&next=/",
+    ],
+    [
+      "a connection string keeps its fields",
+      "Server=db;Password=FAKE-7;Encrypt=true",
+      "Server=db;Password=[redacted];Encrypt=true",
+    ],
+    [
+      "a curl -u keeps the user",
+      "curl -u admin:FAKE-pw1 https://x.test",
+      "curl -u admin:[redacted] https://x.test",
+    ],
+    [
+      "JSON in a string keeps its keys",
+      '{"user":"al","password":"FAKE 7 x"}',
+      '{"user":"al","password":"[redacted]"}',
+    ],
+    ["a token in prose", "set ghp_FAKE0123456789abcdefghijklmnopqrstuv now", "set [redacted] now"],
+    [
+      "a PEM key keeps its BEGIN and END lines",
+      "-----BEGIN PRIVATE KEY-----\nMIIFAKE\nABC=\n-----END PRIVATE KEY-----\n",
+      "-----BEGIN PRIVATE KEY-----[redacted]-----END PRIVATE KEY-----\n",
+    ],
+  ];
+  for (const [name, input, expected] of cases) {
+    await t.step(name, () => assertEquals(redactor.apply({ value: input }), { value: expected }));
+  }
+});
+
+Deno.test("redactor: key names are matched as words", async (t) => {
+  const redactor = new Redactor();
+  const secret = [
+    "pwd",
+    "passphrase",
+    "credentials",
+    "auth",
+    "X-Auth-Token",
+    "apiKey",
+    "APIKey",
+    "privateKey",
+    "access_key_id",
+    "clientSecret",
+    "sessionId",
+    "Set-Cookie",
+    "db.password",
+    "oauth2Token",
+  ];
+  const plain = [
+    "author",
+    "authority",
+    "tokenizer",
+    "session",
+    "signature",
+    "new_signature",
+    "password_file",
+    "token_url",
+    "auth_type",
+    "passenger",
+    "keyboard",
+  ];
+  for (const key of secret) {
+    await t.step(`"${key}" is secret`, () => assert(redactor.isSecretKey(key)));
+  }
+  for (const key of plain) {
+    await t.step(`"${key}" is not`, () => assertFalse(redactor.isSecretKey(key)));
+  }
+});
+
+Deno.test("redactor: under a secret key strings and numbers go, counts and booleans stay", () => {
+  const redactor = new Redactor();
+  const out = redactor.apply({
+    password: 123456,
+    credentials: { user: "al", pass: "FAKE-1", expires_in: 3600, rotated: true },
+    tokens: ["FAKE-a", "FAKE-b"],
+    max_tokens: 4096,
+    token_count: "12",
+    token_limit: "FAKE-not-a-count",
+    auth: null,
+  });
+  assertEquals(out, {
+    password: REDACTED,
+    credentials: { user: REDACTED, pass: REDACTED, expires_in: 3600, rotated: true },
+    tokens: [REDACTED, REDACTED],
+    max_tokens: 4096,
+    token_count: "12",
+    token_limit: REDACTED,
+    auth: null,
+  });
+});
+
+Deno.test("redactor: configured keys redact any key that contains them", () => {
+  const redactor = new Redactor(["pin", "license"]);
+  const out = redactor.apply({
+    card_pin: 1234,
+    license_code: "L-1",
+    items: [{ Pin: "9" }],
+    path: "a",
+  });
+  assertEquals(out, {
+    card_pin: REDACTED,
+    license_code: REDACTED,
+    items: [{ Pin: REDACTED }],
+    path: "a",
+  });
+});
+
+Deno.test("redactor: a subtree deeper than the limit is replaced whole, not returned as it is", () => {
+  let deep: unknown = { note: "FAKE-deep-value" };
+  for (let i = 0; i < 1000; i++) deep = i % 2 === 0 ? { child: deep } : [deep];
+  const out = JSON.stringify(new Redactor().apply({ deep }));
+  assertFalse(out.includes("FAKE-deep-value"));
+  assertStringIncludes(out, REDACTED);
+});
+
+Deno.test("redactor: a cycle ends, and what it held stays hidden", () => {
+  const looped: Record<string, unknown> = { path: "a.txt", password: "FAKE-cyclic" };
+  looped.self = looped;
+  const out = JSON.stringify(new Redactor().apply(looped));
+  assertFalse(out.includes("FAKE-cyclic"));
+  assertStringIncludes(out, '"path":"a.txt"');
+});
+
+Deno.test("redactor: past the value budget the rest is replaced, not returned as it is", () => {
+  const rows = Array.from({ length: 60_000 }, (_, i) => ({ row: i, note: `FAKE-row-${i}` }));
+  const out = new Redactor().apply({ rows }) as { rows: unknown[] };
+  assertEquals(out.rows[0], { row: 0, note: "FAKE-row-0" });
+  assertEquals(out.rows.at(-1), REDACTED);
+  assertFalse(JSON.stringify(out).includes("FAKE-row-59999"));
+});
+
+Deno.test("redactor: the input is left alone and __proto__ stays an own key", () => {
+  const args = JSON.parse(
+    '{"__proto__":{"password":"FAKE-proto"},"headers":{"Authorization":"Bearer FAKEx0x0x0x0"}}',
+  );
+  const before = structuredClone(args);
+  const out = new Redactor().apply(args) as Record<string, unknown>;
+  assertEquals(args, before);
+  assertEquals(Object.getPrototypeOf(out), Object.prototype);
+  assert(Object.hasOwn(out, "__proto__"));
+  assertEquals(
+    JSON.stringify(out),
+    '{"__proto__":{"password":"[redacted]"},"headers":{"Authorization":"[redacted]"}}',
+  );
+});
