@@ -6,6 +6,9 @@
  */
 
 import { ToolError } from "../security/errors.ts";
+import { formatBytes } from "../security/safe_fs.ts";
+import type { Skipped } from "./_skipped.ts";
+import type { ToolContext } from "./tool.ts";
 
 /** An encoding toolhost can read and write back unchanged. */
 export type Encoding = "utf-8" | "utf-16le" | "utf-16be" | "latin1";
@@ -187,4 +190,53 @@ export function describeBinary(bytes: Uint8Array): string {
     if (magic.every((b, i) => bytes[i] === b)) return name;
   }
   return "unknown binary data";
+}
+
+/** A file to read with {@linkcode readTexts}. */
+export interface BatchFile {
+  /** Its name in the directory. */
+  name: string;
+  /** Its path as shown to the model. */
+  display: string;
+}
+
+/**
+ * Read and decode several text files of one checked directory (in one
+ * anchored pass), for tools that search a whole tree: a file that cannot be
+ * read, is over `limit` or is binary is counted in `skipped`, never thrown.
+ *
+ * @param ctx The tool context.
+ * @param dir A checked directory (real path).
+ * @param files Files in it.
+ * @param options The largest size read, in bytes, and where to count what is left out.
+ * @returns One entry per file: its text, or `undefined` when it was skipped.
+ */
+export function readTexts(
+  ctx: ToolContext,
+  dir: string,
+  files: readonly BatchFile[],
+  options: { limit: number; skipped: Skipped },
+): Array<string | undefined> {
+  const { limit, skipped } = options;
+  let contents: Array<Uint8Array | Error>;
+  try {
+    contents = ctx.fs.readMany(dir, files.map((file) => file.name), limit);
+  } catch (error) {
+    // The directory itself changed or vanished: none of its files can be read.
+    for (const file of files) skipped.failed(file.display, error, ctx.logger);
+    return files.map(() => undefined);
+  }
+  return files.map((file, i) => {
+    const bytes = contents[i]!;
+    if (bytes instanceof RangeError) {
+      skipped.add(file.display, `over the ${formatBytes(limit)} size limit`);
+    } else if (bytes instanceof Error) {
+      skipped.failed(file.display, bytes, ctx.logger);
+    } else if (isBinary(bytes)) {
+      skipped.add(file.display, `binary file (${describeBinary(bytes)})`);
+    } else {
+      return decodeText(bytes, file.display).text;
+    }
+    return undefined;
+  });
 }

@@ -13,7 +13,8 @@
  * @module
  */
 
-import { Language, Parser, type Tree } from "web-tree-sitter";
+import { Language, type Node, Parser, type Tree } from "web-tree-sitter";
+import { ToolError } from "../security/errors.ts";
 import type { ResolvedPath } from "../security/resolver.ts";
 import { GRAMMAR_FILES, RUNTIME_WASM } from "./assets.ts";
 import type { ToolContext } from "./tool.ts";
@@ -29,6 +30,30 @@ export interface Parsed {
   readonly source: string;
   /** The grammar used. */
   readonly grammar: Grammar;
+}
+
+/**
+ * The deepest nesting of definitions (namespaces, classes, `#if` groups,
+ * blocks) the symbol collectors follow: clang's default bracket depth, and
+ * well past Python's own limit of 100 indentation levels. Deeper code is
+ * refused with {@linkcode tooDeep} rather than left to exhaust the call stack.
+ */
+export const MAX_NESTING = 256;
+
+/**
+ * The error for code nested deeper than {@linkcode MAX_NESTING}: the model
+ * sees it for one file; whole-tree tools count the file as skipped.
+ *
+ * @param node The node that is one level too deep.
+ * @returns A ToolError `unsupported` saying where.
+ */
+export function tooDeep(node: Node): ToolError {
+  return new ToolError(
+    "unsupported",
+    `Cannot read past line ${
+      node.startPosition.row + 1
+    }: the code nests more than ${MAX_NESTING} levels deep`,
+  );
 }
 
 /** Default budget for cached trees, in bytes of source (trees cost ~10× their source). */

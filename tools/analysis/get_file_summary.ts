@@ -7,7 +7,7 @@
 import { z } from "zod";
 import type { Node } from "web-tree-sitter";
 import { decodeText, describeBinary, isBinary } from "../_text.ts";
-import { grammarForPath, treeSitter } from "../_treesitter.ts";
+import { grammarForPath, MAX_NESTING, tooDeep, treeSitter } from "../_treesitter.ts";
 import { defineTool, type ToolContext } from "../tool.ts";
 import type { ResolvedPath } from "../../security/resolver.ts";
 import { cSymbols, flatten } from "../cfamily/_symbols.ts";
@@ -118,7 +118,9 @@ export const getFileSummary = defineTool({
 async function python(ctx: ToolContext, resolved: ResolvedPath, text: string): Promise<Sections> {
   const { tree } = await treeSitter(ctx).parseFile(resolved, text, "python");
   const sections: Sections = { imports: [], classes: [], functions: [], constants: [] };
-  const visit = (node: Node, depth: number) => {
+  // `depth` is 0 at module level (and in its if/try/with blocks); `nesting` counts those blocks.
+  const visit = (node: Node, depth: number, nesting: number) => {
+    if (nesting > MAX_NESTING) throw tooDeep(node);
     for (const child of node.namedChildren) {
       if (!child) continue;
       const inner = child.type === "decorated_definition"
@@ -146,11 +148,11 @@ async function python(ctx: ToolContext, resolved: ResolvedPath, text: string): P
         ["if_statement", "try_statement", "with_statement", "block"].includes(child.type) &&
         depth === 0
       ) {
-        visit(child, depth);
+        visit(child, depth, nesting + 1);
       }
     }
   };
-  visit(tree.rootNode, 0);
+  visit(tree.rootNode, 0, 0);
   return sections;
 }
 

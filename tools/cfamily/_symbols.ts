@@ -9,6 +9,7 @@
  */
 
 import type { Node, Tree } from "web-tree-sitter";
+import { MAX_NESTING, tooDeep } from "../_treesitter.ts";
 
 /** One symbol. */
 export interface CSymbol {
@@ -41,9 +42,10 @@ export interface CSymbol {
  *
  * @param tree The tree.
  * @returns Top-level symbols, children nested.
+ * @throws {ToolError} `unsupported` when declarations nest deeper than {@linkcode MAX_NESTING}.
  */
 export function cSymbols(tree: Tree): CSymbol[] {
-  return collect(tree.rootNode, [], false);
+  return collect(tree.rootNode, [], false, 0);
 }
 
 /**
@@ -66,19 +68,14 @@ export function flatten(symbols: readonly CSymbol[]): CSymbol[] {
  */
 export function parseWarnings(tree: Tree, max = 20): string[] {
   const out: string[] = [];
-  const visit = (node: Node) => {
-    if (out.length >= max) return;
-    if (node.isError || node.isMissing) {
-      out.push(
-        `line ${node.startPosition.row + 1}: ${
-          node.isMissing ? `missing ${node.type}` : "could not parse (often a macro)"
-        }`,
-      );
-      return;
-    }
-    if (node.hasError) { for (const child of node.children) if (child) visit(child); }
-  };
-  visit(tree.rootNode);
+  for (const node of errorNodes(tree)) {
+    if (out.length >= max) break;
+    out.push(
+      `line ${node.startPosition.row + 1}: ${
+        node.isMissing ? `missing ${node.type}` : "could not parse (often a macro)"
+      }`,
+    );
+  }
   return out;
 }
 
@@ -90,12 +87,30 @@ export function parseWarnings(tree: Tree, max = 20): string[] {
  */
 export function errorCount(tree: Tree): number {
   let count = 0;
-  const visit = (node: Node) => {
-    if (node.isError || node.isMissing) count++;
-    if (node.hasError) { for (const child of node.children) if (child) visit(child); }
-  };
-  visit(tree.rootNode);
+  for (const _ of errorNodes(tree, true)) count++;
   return count;
+}
+
+/**
+ * The ERROR and MISSING nodes of a tree, in source order, found with an
+ * explicit stack (an error deep in nested brackets is thousands of levels down).
+ *
+ * @param tree The tree.
+ * @param nested Also look inside ERROR nodes (for counting).
+ */
+function* errorNodes(tree: Tree, nested = false): Generator<Node> {
+  const stack: Node[] = [tree.rootNode];
+  while (stack.length > 0) {
+    const node = stack.pop()!;
+    const isError = node.isError || node.isMissing;
+    if (isError) yield node;
+    if (!node.hasError || (isError && !nested)) continue;
+    const children = node.children;
+    for (let i = children.length - 1; i >= 0; i--) {
+      const child = children[i];
+      if (child) stack.push(child);
+    }
+  }
 }
 
 /** Nodes whose children are looked through: bodies, `#if` branches, and ERROR nodes
@@ -110,13 +125,14 @@ const CONTAINERS = new Set([
   "preproc_elif",
 ]);
 
-function collect(node: Node, scope: string[], inClass: boolean): CSymbol[] {
+function collect(node: Node, scope: string[], inClass: boolean, depth: number): CSymbol[] {
+  if (depth > MAX_NESTING) throw tooDeep(node);
   const out: CSymbol[] = [];
   for (const child of node.namedChildren) {
     if (!child) continue;
-    const found = symbolOf(child, child, scope, inClass);
+    const found = symbolOf(child, child, scope, { inClass, depth });
     if (!found && inClass && child.type === "field_declaration") {
-      out.push(...fieldsOf(child, scope));
+      for (const field of fieldsOf(child, scope)) out.push(field);
       continue;
     }
     if (found) {
@@ -125,20 +141,28 @@ function collect(node: Node, scope: string[], inClass: boolean): CSymbol[] {
       out.push(found);
     } else if (CONTAINERS.has(child.type) || child.type === "linkage_specification") {
       const body = child.type === "linkage_specification" ? child.childForFieldName("body") : child;
-      if (body) out.push(...collect(body, scope, inClass));
+      if (body) { for (const symbol of collect(body, scope, inClass, depth + 1)) out.push(symbol); }
     }
   }
   return out;
 }
 
+/** Where a node is: in a class body or not, and how deep the collection has gone. */
+interface Place {
+  inClass: boolean;
+  depth: number;
+}
+
 /** A symbol for `node`; `outer` is what its range covers (a template wrapper, say). */
-function symbolOf(node: Node, outer: Node, scope: string[], inClass: boolean): CSymbol | undefined {
+function symbolOf(node: Node, outer: Node, scope: string[], place: Place): CSymbol | undefined {
+  const { inClass, depth } = place;
+  if (depth > MAX_NESTING) throw tooDeep(node);
   switch (node.type) {
     case "template_declaration": {
       const inner = node.namedChildren.find((each) =>
         each && each.type !== "template_parameter_list"
       );
-      return inner ? symbolOf(inner, outer, scope, inClass) : undefined;
+      return inner ? symbolOf(inner, outer, scope, { inClass, depth: depth + 1 }) : undefined;
     }
     case "function_definition": {
       const name = functionName(node);
@@ -163,7 +187,7 @@ function symbolOf(node: Node, outer: Node, scope: string[], inClass: boolean): C
       if (!name || !body) return undefined;
       const kind = node.type.replace("_specifier", "");
       const inner = [...scope, name.text];
-      const children = kind === "enum" ? [] : collect(body, inner, true);
+      const children = kind === "enum" ? [] : collect(body, inner, true, depth + 1);
       const bases = node.namedChildren.find((each) => each?.type === "base_class_clause");
       return {
         ...make(kind, name, outer, scope, body.startIndex, children),
@@ -175,7 +199,7 @@ function symbolOf(node: Node, outer: Node, scope: string[], inClass: boolean): C
       const body = node.childForFieldName("body");
       if (!body) return undefined;
       const label = name?.text ?? "(anonymous)";
-      const children = collect(body, [...scope, label], false);
+      const children = collect(body, [...scope, label], false, depth + 1);
       return {
         ...make("namespace", name ?? node, outer, scope, body.startIndex, children),
         name: label,
@@ -189,7 +213,7 @@ function symbolOf(node: Node, outer: Node, scope: string[], inClass: boolean): C
       const type = node.childForFieldName("type");
       const body = type?.childForFieldName("body");
       const children = body && type?.type !== "enum_specifier"
-        ? collect(body, [...scope, name.text], true)
+        ? collect(body, [...scope, name.text], true, depth + 1)
         : [];
       return make("typedef", name, outer, scope, undefined, children);
     }

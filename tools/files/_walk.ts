@@ -3,7 +3,10 @@
  * by name, never through a symlink, blacklist filtered, `.git` and
  * `node_modules` skipped and `.gitignore` honoured by default. Listing goes
  * through `ctx.fs.list` (anchored to each checked directory), so a directory
- * swapped for a symlink mid-walk is refused, not followed.
+ * swapped for a symlink mid-walk is refused, not followed. What cannot be
+ * walked (a directory that cannot be listed or lies more than
+ * {@linkcode MAX_WALK_DEPTH} levels down; symlinks and special files a tool
+ * would have read) is counted in the caller's {@linkcode Skipped}.
  *
  * @module
  */
@@ -12,6 +15,7 @@ import { ToolError } from "../../security/errors.ts";
 import { globToRegExp } from "../../security/glob.ts";
 import type { ResolvedPath } from "../../security/resolver.ts";
 import type { DirEntry } from "../../security/safe_fs.ts";
+import type { Skipped } from "../_skipped.ts";
 import { type ToolContext, yieldDue, yieldToWorker } from "../tool.ts";
 import { IgnoreMatcher, type IgnoreRule, parseGitignore } from "./_gitignore.ts";
 
@@ -25,6 +29,14 @@ export interface WalkOptions {
   maxDepth?: number;
   /** Yield only files. */
   filesOnly?: boolean;
+  /** Counts what could not be walked: directories not listed or too deep, and relevant symlinks and special files. */
+  skipped?: Skipped;
+  /**
+   * Which symlinks and special files (FIFOs, sockets, devices) count as
+   * skipped, by name: those the caller would have read (default: none, as for
+   * listings, which show only files and directories).
+   */
+  relevant?: (name: string) => boolean;
 }
 
 /** One entry found by {@linkcode walk}. */
@@ -43,6 +55,13 @@ export interface WalkEntry {
 
 /** Names skipped unless `skipDefaults` is false. */
 export const SKIPPED_NAMES: ReadonlySet<string> = new Set([".git", "node_modules"]);
+
+/**
+ * The deepest directory walked, in levels below the start: directories there
+ * are yielded but not listed (and counted as skipped). Listing a directory
+ * checks every directory above it, so each level costs more than the last.
+ */
+export const MAX_WALK_DEPTH = 64;
 
 /** The largest `.gitignore` file read, in bytes. */
 const MAX_GITIGNORE_BYTES = 1024 * 1024;
@@ -65,7 +84,8 @@ interface Frame {
  * Walk a directory tree depth-first, entries sorted by name. Yields to the
  * event loop regularly, honours `ctx.signal` (throws its reason when
  * aborted) and reports `ctx.progress`. Directories that cannot be listed
- * (vanished, unreadable, swapped for a symlink) are skipped.
+ * (vanished, unreadable, swapped for a symlink) or lie deeper than
+ * {@linkcode MAX_WALK_DEPTH} are not walked, and counted in `options.skipped`.
  *
  * @param ctx The tool context.
  * @param start A checked directory.
@@ -90,11 +110,15 @@ export async function* walk(
     gitignore: options.gitignore ?? true,
     skipDefaults: options.skipDefaults ?? true,
     maxDepth: options.maxDepth ?? Infinity,
+    skipped: options.skipped,
+    relevant: options.relevant ?? (() => false),
   };
   const pacer = new Pacer(ctx, "Walking");
   const base = settings.gitignore ? ancestorIgnores(ctx, start) : IgnoreMatcher.EMPTY;
   if (settings.maxDepth < 1) return;
-  const stack: Frame[] = [openFrame(ctx, start.path, start.relative, 0, base, settings, true)!];
+  const stack: Frame[] = [
+    openFrame(ctx, { path: start.path, relative: start.relative, depth: 0 }, base, settings)!,
+  ];
   while (stack.length > 0) {
     const frame = stack[stack.length - 1]!;
     if (frame.index >= frame.entries.length) {
@@ -116,7 +140,14 @@ export async function* walk(
       };
     }
     if (kind === "directory" && depth < settings.maxDepth) {
-      const child = openFrame(ctx, entry.path, relative, depth, frame.matcher, settings, false);
+      if (depth >= MAX_WALK_DEPTH) {
+        options.skipped?.add(
+          ctx.resolver.display(entry.path),
+          `nested more than ${MAX_WALK_DEPTH} directories deep (not walked)`,
+        );
+        continue;
+      }
+      const child = openFrame(ctx, { path: entry.path, relative, depth }, frame.matcher, settings);
       if (child) stack.push(child);
     }
   }
@@ -233,36 +264,55 @@ export class Pacer {
   }
 }
 
+/** What a walk skips and counts, resolved from {@linkcode WalkOptions}. */
+interface Settings {
+  gitignore: boolean;
+  skipDefaults: boolean;
+  skipped: Skipped | undefined;
+  relevant: (name: string) => boolean;
+}
+
+/**
+ * List a directory into a frame: its kept entries, sorted. A directory that
+ * cannot be listed is counted as skipped (the start's error is thrown).
+ */
 function openFrame(
   ctx: ToolContext,
-  dir: string,
-  relative: string,
-  depth: number,
+  dir: { path: string; relative: string; depth: number },
   parent: IgnoreMatcher,
-  settings: { gitignore: boolean; skipDefaults: boolean },
-  isStart: boolean,
+  settings: Settings,
 ): Frame | undefined {
   ctx.signal.throwIfAborted();
   let listed: DirEntry[];
   try {
-    listed = ctx.fs.list(dir);
+    listed = ctx.fs.list(dir.path);
   } catch (error) {
-    if (isStart) throw error;
+    if (dir.depth === 0) throw error;
+    settings.skipped?.failed(ctx.resolver.display(dir.path), error, ctx.logger);
     return undefined;
   }
   let matcher = parent;
   if (settings.gitignore && listed.some((e) => e.name === ".gitignore" && e.kind === "file")) {
-    const rules = readIgnoreFile(ctx, dir);
-    if (rules) matcher = matcher.with(relative, rules);
+    const rules = readIgnoreFile(ctx, dir.path);
+    if (rules) matcher = matcher.with(dir.relative, rules);
   }
   const entries = listed.filter((entry) => {
-    if (entry.kind !== "file" && entry.kind !== "directory") return false;
     if (settings.skipDefaults && SKIPPED_NAMES.has(entry.name)) return false;
-    if (matcher.empty) return true;
-    const path = relative === "" ? entry.name : `${relative}/${entry.name}`;
-    return !matcher.ignored(path, entry.kind === "directory");
+    const path = dir.relative === "" ? entry.name : `${dir.relative}/${entry.name}`;
+    const isDirectory = entry.kind === "directory";
+    if (!matcher.empty && matcher.ignored(path, isDirectory)) return false;
+    if (entry.kind === "file" || isDirectory) return true;
+    if (settings.skipped && settings.relevant(entry.name)) {
+      settings.skipped.add(
+        ctx.resolver.display(entry.path),
+        entry.kind === "symlink"
+          ? "symlink (never followed)"
+          : "not a regular file (a FIFO, socket or device)",
+      );
+    }
+    return false;
   });
-  return { dir, relative, depth, matcher, entries, index: 0 };
+  return { dir: dir.path, relative: dir.relative, depth: dir.depth, matcher, entries, index: 0 };
 }
 
 /** The rules of `dir/.gitignore`, or `undefined` when it is missing, hidden or unreadable. */

@@ -5,6 +5,7 @@
  */
 
 import { z } from "zod";
+import { Skipped } from "../_skipped.ts";
 import { defineTool } from "../tool.ts";
 import { walk } from "./_walk.ts";
 
@@ -12,7 +13,7 @@ import { walk } from "./_walk.ts";
 export const getTree = defineTool({
   name: "get_tree",
   description:
-    "Show the tree under a directory, indented two spaces per level, directories with a trailing `/`, sorted by name, down to max_depth levels. Skips .git, node_modules and .gitignore'd entries unless asked; symlinks are never followed (and not shown). Long trees are cut with a note; then ask for a subdirectory or a smaller max_depth. Use list_directory for sizes, search_files to find files by name.",
+    "Show the tree under a directory, indented two spaces per level, directories with a trailing `/`, sorted by name, down to max_depth levels. Skips .git, node_modules and .gitignore'd entries unless asked; symlinks are never followed (and not shown); directories that cannot be listed are counted as skipped. Long trees are cut with a note; then ask for a subdirectory or a smaller max_depth. Use list_directory for sizes, search_files to find files by name.",
   input: z.object({
     path: z.string().min(1).default(".").describe(
       "The directory, relative to the first root or absolute (default: the first root)",
@@ -31,10 +32,12 @@ export const getTree = defineTool({
     const start = await ctx.fs.resolve(input.path, "directory");
     const lines: string[] = [];
     let truncated = false;
+    const skipped = new Skipped();
     const entries = walk(ctx, start, {
       gitignore: !input.include_ignored,
       skipDefaults: !input.include_git_and_node_modules,
       maxDepth: input.max_depth,
+      skipped,
     });
     for await (const entry of entries) {
       if (lines.length >= input.max_lines) {
@@ -49,6 +52,6 @@ export const getTree = defineTool({
     const note = truncated
       ? `\n[truncated after ${input.max_lines} entries: call get_tree on a subdirectory, with a smaller max_depth, or a larger max_lines]`
       : "";
-    return `${tree}${note}`;
+    return skipped.appendTo(`${tree}${note}`);
   },
 });

@@ -7,15 +7,17 @@
 import { z } from "zod";
 import { isGlob } from "../../security/glob.ts";
 import type { ResolvedPath } from "../../security/resolver.ts";
+import { Skipped, SKIPPED_OUTPUT } from "../_skipped.ts";
 import { defineTool, type ToolContext } from "../tool.ts";
 import { rgFiles, usableRipgrep, type WalkRules } from "./_ripgrep.ts";
-import { comparePaths, globMatcher, walk } from "./_walk.ts";
+import { comparePaths, globMatcher, MAX_WALK_DEPTH, walk } from "./_walk.ts";
 
 /** Find files by name or path glob. */
 export const searchFiles = defineTool({
   name: "search_files",
   description:
-    "Find files under a directory by glob, like `rg --files -g`. A pattern without `/` matches the file name at any depth (`*.py`, `test_*.{ts,tsx}`, `Makefile`); a pattern with `/` matches the path relative to `path` (`src/**/*.c`). Returns file paths (never directories), sorted, a page at a time. Skips .git, node_modules and .gitignore'd files unless asked. For content search use grep.",
+    "Find files under a directory by glob, like `rg --files -g`. A pattern without `/` matches the file name at any depth (`*.py`, `test_*.{ts,tsx}`, `Makefile`); a pattern with `/` matches the path relative to `path` (`src/**/*.c`). Returns file paths (never directories), sorted, a page at a time. Skips .git, node_modules and .gitignore'd files unless asked; directories that cannot be listed or lie more than " +
+    `${MAX_WALK_DEPTH} levels down are skipped and counted. For content search use grep.`,
   input: z.object({
     path: z.string().min(1).default(".").describe(
       "Directory to search, relative to the first root or absolute (default: the first root)",
@@ -40,6 +42,7 @@ export const searchFiles = defineTool({
     engine: z.enum(["ripgrep", "walker"]).describe(
       "What listed the files: ripgrep in the confined worker, or the JS walker",
     ),
+    skipped: SKIPPED_OUTPUT,
   }),
   annotations: { title: "Search files", readOnlyHint: true, idempotentHint: true },
   async run(input, ctx) {
@@ -49,43 +52,56 @@ export const searchFiles = defineTool({
       gitignore: !input.include_ignored,
       skipDefaults: !input.include_git_and_node_modules,
     };
-    const all = await matchingFiles(ctx, start, rules, match);
+    const skipped = new Skipped();
+    const all = await matchingFiles(ctx, start, { ...rules, match, skipped });
     const { offset, max_results: max } = input;
     const page = all.files.slice(offset, offset + max);
-    const files = all.verify ? verifyListed(ctx, start, page) : page;
+    const files = all.verify ? verifyListed(ctx, start, page, skipped) : page;
     const shown = files.map((relative) => ctx.resolver.display(`${start.path}/${relative}`));
-    const total = all.files.length;
-    const truncated = offset + page.length < total;
+    // Files ripgrep listed that the check dropped (changed since, or not readable as listed).
+    const total = all.files.length - (page.length - files.length);
+    const next = offset + page.length;
+    const truncated = next < all.files.length;
     const data: Record<string, unknown> = {
       files: shown,
       total,
       truncated,
       engine: all.verify ? "ripgrep" : "walker",
     };
-    if (truncated) data.next_offset = offset + page.length;
+    if (truncated) data.next_offset = next;
+    data.skipped = skipped.summary();
+    const text = render(input, start, shown, {
+      total,
+      offset,
+      next,
+      more: all.files.length - next,
+    });
     return {
-      content: [{ type: "text", text: render(input, start, shown, total, offset) }],
+      content: [{ type: "text", text: skipped.appendTo(text) }],
       structuredContent: data,
     };
   },
 });
 
+/** How to search: the walk rules, the glob, and where to count what is left out. */
+interface Search extends WalkRules {
+  match: (relative: string) => boolean;
+  skipped: Skipped;
+}
+
 /** The matching files relative to `start`, in walk order; `verify` when ripgrep listed them. */
 async function matchingFiles(
   ctx: ToolContext,
   start: ResolvedPath,
-  rules: WalkRules,
-  match: (relative: string) => boolean,
+  search: Search,
 ): Promise<{ files: string[]; verify: boolean }> {
+  const { match, skipped, ...rules } = search;
   const rg = usableRipgrep(ctx, start, rules);
   const listed = rg ? await rgFiles(ctx, rg, start, rules, match) : undefined;
-  if (listed) {
-    const files = listed.sort(comparePaths);
-    return { files, verify: true };
-  }
+  if (listed) return { files: withinWalkDepth(ctx, start, listed, skipped), verify: true };
   const files: string[] = [];
   const cut = start.path.length + 1;
-  for await (const entry of walk(ctx, start, { ...rules, filesOnly: true })) {
+  for await (const entry of walk(ctx, start, { ...rules, filesOnly: true, skipped })) {
     const relative = entry.path.slice(cut);
     if (match(relative)) files.push(relative);
   }
@@ -93,12 +109,45 @@ async function matchingFiles(
 }
 
 /**
+ * Sort what ripgrep listed, and leave out what lies deeper than the walker
+ * goes (counting each directory it would not list once), so that both
+ * engines give the same files.
+ */
+function withinWalkDepth(
+  ctx: ToolContext,
+  start: ResolvedPath,
+  listed: string[],
+  skipped: Skipped,
+): string[] {
+  const tooDeep = new Set<string>();
+  const files = listed.filter((relative) => {
+    const parts = relative.split("/");
+    if (parts.length <= MAX_WALK_DEPTH) return true;
+    const dir = parts.slice(0, MAX_WALK_DEPTH).join("/");
+    if (!tooDeep.has(dir)) {
+      tooDeep.add(dir);
+      skipped.add(
+        ctx.resolver.display(`${start.path}/${dir}`),
+        `nested more than ${MAX_WALK_DEPTH} directories deep (not walked)`,
+      );
+    }
+    return false;
+  });
+  return files.sort(comparePaths);
+}
+
+/**
  * Check paths that ripgrep listed the way the walker would see them: each
  * directory listed anchored to its real path (no symlink on the way), the
  * name there as a regular file. Anything else is dropped.
  */
-function verifyListed(ctx: ToolContext, start: ResolvedPath, page: string[]): string[] {
-  const byDir = new Map<string, Set<string> | undefined>();
+function verifyListed(
+  ctx: ToolContext,
+  start: ResolvedPath,
+  page: string[],
+  skipped: Skipped,
+): string[] {
+  const byDir = new Map<string, Set<string> | Error>();
   return page.filter((relative) => {
     const slash = relative.lastIndexOf("/");
     const dir = slash < 0 ? start.path : `${start.path}/${relative.slice(0, slash)}`;
@@ -106,21 +155,35 @@ function verifyListed(ctx: ToolContext, start: ResolvedPath, page: string[]): st
       try {
         const names = ctx.fs.list(dir).filter((e) => e.kind === "file").map((e) => e.name);
         byDir.set(dir, new Set(names));
-      } catch {
-        byDir.set(dir, undefined);
+      } catch (error) {
+        byDir.set(dir, error instanceof Error ? error : new Error(String(error)));
       }
     }
-    return byDir.get(dir)?.has(relative.slice(slash + 1)) ?? false;
+    const names = byDir.get(dir)!;
+    const display = ctx.resolver.display(`${start.path}/${relative}`);
+    if (names instanceof Error) skipped.failed(display, names, ctx.logger);
+    else if (!names.has(relative.slice(slash + 1))) {
+      skipped.add(display, "changed since it was listed");
+    } else return true;
+    return false;
   });
+}
+
+/** Where a page is: the total, its offset, the next page's offset and how many files follow. */
+interface PageAt {
+  total: number;
+  offset: number;
+  next: number;
+  more: number;
 }
 
 function render(
   input: { pattern: string; include_ignored: boolean },
   start: ResolvedPath,
   shown: string[],
-  total: number,
-  offset: number,
+  at: PageAt,
 ): string {
+  const { total, offset, next, more } = at;
   const where = start.display;
   if (total === 0) {
     const hints: string[] = [];
@@ -136,13 +199,16 @@ function render(
       hints.length ? `\n(${hints.join("; ")})` : ""
     }`;
   }
+  const note = more > 0 ? `\n[${more} more: call again with offset ${next}]` : "";
   if (shown.length === 0) {
-    return `${total} files match "${input.pattern}" under ${where}; offset ${offset} is past the end`;
+    const why = next > offset
+      ? "none on this page could be listed"
+      : `offset ${offset} is past the end`;
+    return `${total} files match "${input.pattern}" under ${where}; ${why}${note}`;
   }
+  // Positions in the listing (ripgrep's files that the check dropped keep theirs).
   const first = offset + 1;
-  const last = offset + shown.length;
   const header = `${total} file${total === 1 ? "" : "s"} match "${input.pattern}" under ${where}` +
-    (first === 1 && last === total ? ":" : ` (${first}-${last}):`);
-  const note = last < total ? `\n[${total - last} more: call again with offset ${last}]` : "";
+    (first === 1 && more === 0 ? ":" : ` (${first}-${next}):`);
   return `${header}\n${shown.join("\n")}${note}`;
 }

@@ -1,13 +1,15 @@
 /**
  * Python files under a path, for the tools that search a whole directory
  * (`py_find_usages`, `py_get_hierarchy`): walked with the shared walker,
- * read a directory at a time, decoded, skipped when binary or too large.
+ * read a directory at a time, decoded, skipped (and counted) when binary,
+ * too large or unreadable.
  *
  * @module
  */
 
 import * as posix from "node:path/posix";
-import { decodeText } from "../_text.ts";
+import type { Skipped } from "../_skipped.ts";
+import { decodeText, readTexts } from "../_text.ts";
 import { type ToolContext, yieldDue, yieldToWorker } from "../tool.ts";
 import { walk } from "../files/_walk.ts";
 
@@ -42,18 +44,21 @@ const BATCH = 32;
 export const PYTHON_FILE = /\.pyi?$/;
 
 /**
- * Every Python source under a file or directory, in walk order (sorted by name).
+ * Every Python source under a file or directory, in walk order (sorted by
+ * name). Under a directory, what cannot be walked, read or decoded (special
+ * files and symlinks named `*.py`, binary and oversized files, directories
+ * that cannot be listed) is counted in `skipped`; a single file's error is thrown.
  *
  * @param ctx The tool context.
  * @param path The model's path (a file or a directory).
- * @param skipped Counts files that could not be read.
+ * @param skipped Counts what was left out.
  * @param range Skip the first `offset` files unread (for paging); `total` and `next` are set as it goes.
  * @returns The sources.
  */
 export async function* pythonSources(
   ctx: ToolContext,
   path: string,
-  skipped: { count: number } = { count: 0 },
+  skipped: Skipped,
   range: ScanRange = { offset: 0 },
 ): AsyncGenerator<Source> {
   const start = await ctx.fs.resolve(path, "any");
@@ -63,32 +68,13 @@ export async function* pythonSources(
     yield { display: start.display, text: decodeText(bytes, start.display).text };
     return;
   }
-  const flush = function* (
-    this: void,
-    b: { dir: string; names: string[]; displays: string[] },
-    base: number,
-  ): Generator<Source> {
-    const contents = ctx.fs.readMany(b.dir, b.names, limit);
-    for (let i = 0; i < contents.length; i++) {
-      range.next = base + i + 1;
-      const bytes = contents[i]!;
-      if (bytes instanceof Error) {
-        skipped.count++;
-        continue;
-      }
-      try {
-        yield { display: b.displays[i]!, text: decodeText(bytes, b.displays[i]!).text };
-      } catch {
-        skipped.count++;
-      }
-    }
-  };
   // List first, then read and hand out: the walker yields to the event loop
   // by elapsed time, and the caller's parsing would make it yield (and sleep)
   // after nearly every file.
   const found: Array<{ dir: string; name: string; display: string }> = [];
   const enough = range.limit === undefined ? Infinity : range.offset + range.limit + 1;
-  for await (const entry of walk(ctx, start, { filesOnly: true })) {
+  const relevant = (name: string) => PYTHON_FILE.test(name);
+  for await (const entry of walk(ctx, start, { filesOnly: true, skipped, relevant })) {
     if (PYTHON_FILE.test(entry.name)) {
       found.push({ dir: posix.dirname(entry.path), name: entry.name, display: entry.display });
       if (found.length >= enough) break;
@@ -98,13 +84,16 @@ export async function* pythonSources(
   let last = performance.now();
   for (let i = range.offset; i < found.length;) {
     const dir = found[i]!.dir;
-    const base = i;
-    const batch = { dir, names: [] as string[], displays: [] as string[] };
-    for (; i < found.length && found[i]!.dir === dir && batch.names.length < BATCH; i++) {
-      batch.names.push(found[i]!.name);
-      batch.displays.push(found[i]!.display);
+    const batch: Array<{ name: string; display: string }> = [];
+    for (; i < found.length && found[i]!.dir === dir && batch.length < BATCH; i++) {
+      batch.push(found[i]!);
     }
-    yield* flush(batch, base);
+    const texts = readTexts(ctx, dir, batch, { limit, skipped });
+    for (const [j, file] of batch.entries()) {
+      range.next = i - batch.length + j + 1;
+      const text = texts[j];
+      if (text !== undefined) yield { display: file.display, text };
+    }
     if (yieldDue(ctx, last)) {
       ctx.progress(i, found.length, `Read ${i} of ${found.length} Python files`);
       await yieldToWorker(ctx.signal);

@@ -9,7 +9,7 @@
 import type { Node, Tree } from "web-tree-sitter";
 import { ToolError } from "../../security/errors.ts";
 import { splitLines } from "../_text.ts";
-import { treeSitter } from "../_treesitter.ts";
+import { MAX_NESTING, tooDeep, treeSitter } from "../_treesitter.ts";
 import type { ToolContext } from "../tool.ts";
 import { type LoadedText, loadText } from "../files/_edit.ts";
 
@@ -70,17 +70,32 @@ const COMPOUND: ReadonlySet<string> = new Set([
  *
  * @param ctx The tool context.
  * @param path The model's path.
- * @returns The file, its lines and its symbols.
+ * @returns The file, its lines and its symbols (reading `symbols` throws
+ *   `unsupported` when blocks nest deeper than {@linkcode MAX_NESTING}).
  */
 export async function loadPython(ctx: ToolContext, path: string): Promise<PyFile> {
   const loaded = await loadText(ctx, path);
   const parsed = await treeSitter(ctx).parseFile(loaded.resolved, loaded.file.text, "python");
   const tree = parsed.tree;
+  // Collected now, while the tree is certainly alive; code nested too deep to
+  // collect fails only the tools that ask for the symbols (py_check_syntax
+  // and py_get_imports still answer).
+  let symbols: PySymbol[] = [];
+  let tooDeepError: ToolError | undefined;
+  try {
+    symbols = collectSymbols(tree.rootNode);
+  } catch (error) {
+    if (!(error instanceof ToolError)) throw error;
+    tooDeepError = error;
+  }
   return {
     ...loaded,
     tree,
     lines: splitLines(loaded.file.text),
-    symbols: collectSymbols(tree.rootNode),
+    get symbols() {
+      if (tooDeepError) throw tooDeepError;
+      return symbols;
+    },
   };
 }
 
@@ -90,8 +105,14 @@ export async function loadPython(ctx: ToolContext, path: string): Promise<PyFile
  * @param container The module (or any block-holding node).
  * @param parent The class they belong to.
  * @returns The symbols, in source order, classes with their children.
+ * @throws {ToolError} `unsupported` when blocks nest deeper than {@linkcode MAX_NESTING}.
  */
 export function collectSymbols(container: Node, parent?: PySymbol): PySymbol[] {
+  return collectAt(container, parent, 0);
+}
+
+function collectAt(container: Node, parent: PySymbol | undefined, depth: number): PySymbol[] {
+  if (depth > MAX_NESTING) throw tooDeep(container);
   const out: PySymbol[] = [];
   for (const child of container.namedChildren) {
     if (!child) continue;
@@ -100,15 +121,20 @@ export function collectSymbols(container: Node, parent?: PySymbol): PySymbol[] {
       node = child.childForFieldName("definition") ?? child;
     }
     if (node.type === "class_definition" || node.type === "function_definition") {
-      out.push(makeSymbol(node, child, parent));
+      out.push(makeSymbol(node, child, parent, depth));
     } else if (COMPOUND.has(child.type)) {
-      out.push(...collectSymbols(child, parent));
+      for (const symbol of collectAt(child, parent, depth + 1)) out.push(symbol);
     }
   }
   return out;
 }
 
-function makeSymbol(node: Node, outer: Node, parent: PySymbol | undefined): PySymbol {
+function makeSymbol(
+  node: Node,
+  outer: Node,
+  parent: PySymbol | undefined,
+  depth: number,
+): PySymbol {
   const name = node.childForFieldName("name")?.text ?? "?";
   const isClass = node.type === "class_definition";
   const symbol: PySymbol = {
@@ -124,7 +150,7 @@ function makeSymbol(node: Node, outer: Node, parent: PySymbol | undefined): PySy
   };
   if (isClass) {
     const body = node.childForFieldName("body");
-    if (body) symbol.children = collectSymbols(body, symbol);
+    if (body) symbol.children = collectAt(body, symbol, depth + 1);
   }
   return symbol;
 }

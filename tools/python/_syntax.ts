@@ -41,27 +41,33 @@ const PYTHON2: Readonly<Record<string, string>> = {
 export function syntaxErrors(tree: Tree, source: string, max = 50): SyntaxIssue[] {
   const out: SyntaxIssue[] = [];
   const starts = lineStarts(source);
-  const visit = (node: Node) => {
-    if (out.length >= max) return;
+  // Depth first with an explicit stack: an error deep in nested brackets is thousands of levels down.
+  const stack: Node[] = [tree.rootNode];
+  while (stack.length > 0 && out.length < max) {
+    const node = stack.pop()!;
     if (node.isMissing) {
       out.push(issue(node, `missing "${node.type}"`));
-      return;
+      continue;
     }
     if (node.isError) {
       const snippet = node.text.split(/\r\n|\r|\n/)[0]!.trim().slice(0, 40);
       out.push(issue(node, snippet ? `invalid syntax at "${snippet}"` : "invalid syntax"));
-      return;
+      continue;
     }
-    const old =
-      node.type === "print_statement" && node.namedChildren.some((c) => c?.type === "chevron")
-        ? undefined // `print >> f, x` is a valid (if useless) Python 3 expression
-        : PYTHON2[node.type];
+    const old = node.type === "print_statement" && node.namedChildren.some((c) =>
+        c?.type === "chevron"
+      )
+      ? undefined // `print >> f, x` is a valid (if useless) Python 3 expression
+      : PYTHON2[node.type];
     if (old) out.push(issue(node, `invalid syntax: ${old}`));
     if (node.type === "module" || node.type === "block") checkBlock(node, source, starts, out);
-    if (!node.hasError && !old && node.childCount > 0 && !holdsStatements(node)) return;
-    for (const child of node.children) if (child) visit(child);
-  };
-  visit(tree.rootNode);
+    if (!node.hasError && !old && node.childCount > 0 && !holdsStatements(node)) continue;
+    const children = node.children;
+    for (let i = children.length - 1; i >= 0; i--) {
+      const child = children[i];
+      if (child) stack.push(child);
+    }
+  }
   starred(tree.rootNode, out);
   futureImports(tree.rootNode, out);
   out.sort((a, b) => a.line - b.line || a.column - b.column);

@@ -61,7 +61,7 @@ export function assignmentsIn(body: Node): Assignment[] {
         }
       }
     } else if (DESCEND.has(child.type)) {
-      out.push(...assignmentsIn(child));
+      for (const assignment of assignmentsIn(child)) out.push(assignment);
     }
   }
   return out;
@@ -77,13 +77,19 @@ function boundNames(assignment: Node): string[] {
   return names;
 }
 
-function collectTargets(node: Node | null, names: string[]): void {
-  if (!node) return;
-  if (node.type === "identifier") names.push(node.text);
-  else if (
-    /^(pattern_list|tuple_pattern|list_pattern|list_splat_pattern|parenthesized_expression|tuple|list)$/
-      .test(node.type)
-  ) {
-    for (const c of node.namedChildren) collectTargets(c, names);
+const TARGET_LISTS =
+  /^(pattern_list|tuple_pattern|list_pattern|list_splat_pattern|parenthesized_expression|tuple|list)$/;
+
+/** The names a target binds, in order (with an explicit stack: `((((a))))` may nest thousands deep). */
+function collectTargets(target: Node | null, names: string[]): void {
+  const stack = [target];
+  while (stack.length > 0) {
+    const node = stack.pop();
+    if (!node) continue;
+    if (node.type === "identifier") names.push(node.text);
+    else if (TARGET_LISTS.test(node.type)) {
+      const children = node.namedChildren;
+      for (let i = children.length - 1; i >= 0; i--) stack.push(children[i]!);
+    }
   }
 }

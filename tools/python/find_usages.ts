@@ -7,6 +7,7 @@
 
 import type { Node, Tree } from "web-tree-sitter";
 import { z } from "zod";
+import { Skipped, SKIPPED_OUTPUT } from "../_skipped.ts";
 import { treeSitter } from "../_treesitter.ts";
 import { defineTool, structured } from "../tool.ts";
 import { pythonSources } from "./_scan.ts";
@@ -30,7 +31,7 @@ export interface Usage {
 export const pyFindUsages = defineTool({
   name: "py_find_usages",
   description:
-    'Find where a Python name is used as an identifier — definitions, imports, calls, assignments, attribute accesses, keyword arguments — in one file or in every .py/.pyi file under a directory (.gitignore\'d files, .git and node_modules skipped). Unlike grep it never matches inside strings, comments or longer names. For a dotted name ("Class.method") its last part is searched. Results are `path:line:column [role] code`, a page at a time.',
+    'Find where a Python name is used as an identifier — definitions, imports, calls, assignments, attribute accesses, keyword arguments — in one file or in every .py/.pyi file under a directory (.gitignore\'d files, .git and node_modules skipped). Unlike grep it never matches inside strings, comments or longer names. For a dotted name ("Class.method") its last part is searched. Results are `path:line:column [role] code`, a page at a time; files that cannot be read or parsed are skipped and counted.',
   input: z.object({
     path: z.string().min(1).default(".").describe("A Python file, or a directory to search"),
     name: z.string().min(1).describe(
@@ -50,6 +51,7 @@ export const pyFindUsages = defineTool({
     files_searched: z.number(),
     truncated: z.boolean(),
     next_offset: z.number().optional(),
+    skipped: SKIPPED_OUTPUT,
   }),
   annotations: { title: "Find Python usages", readOnlyHint: true, idempotentHint: true },
   async run({ path, name, max_results, offset }, ctx) {
@@ -58,15 +60,20 @@ export const pyFindUsages = defineTool({
     const want = offset + max_results + 1;
     const found: Usage[] = [];
     let files = 0;
-    const skipped = { count: 0 };
+    const skipped = new Skipped();
     for await (const source of pythonSources(ctx, path, skipped)) {
       files++;
       if (!source.text.includes(target)) continue;
-      const tree = await ts.parseText(source.text, "python");
       try {
-        found.push(...usagesIn(tree, source.text, target, source.display));
-      } finally {
-        tree.delete();
+        const tree = await ts.parseText(source.text, "python");
+        try {
+          for (const use of usagesIn(tree, source.text, target, source.display)) found.push(use);
+        } finally {
+          tree.delete();
+        }
+      } catch (error) {
+        files--;
+        skipped.failed(source.display, error, ctx.logger);
       }
       if (found.length >= want) break;
     }
@@ -79,10 +86,10 @@ export const pyFindUsages = defineTool({
     if (truncated) {
       text += `\n[more uses exist: call again with offset: ${offset + max_results}]`;
     }
-    if (skipped.count > 0) text += `\n[${skipped.count} unreadable or oversized files skipped]`;
     const data: Record<string, unknown> = { usages: page, files_searched: files, truncated };
     if (truncated) data.next_offset = offset + max_results;
-    return structured(text, data);
+    data.skipped = skipped.summary();
+    return structured(skipped.appendTo(text), data);
   },
 });
 

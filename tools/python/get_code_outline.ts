@@ -8,6 +8,7 @@
 import { z } from "zod";
 import { ToolError } from "../../security/errors.ts";
 import { decodeText } from "../_text.ts";
+import { Skipped, SKIPPED_OUTPUT } from "../_skipped.ts";
 import { treeSitter } from "../_treesitter.ts";
 import { defineTool, structured, type ToolContext } from "../tool.ts";
 import { pythonSources, type ScanRange } from "./_scan.ts";
@@ -76,7 +77,7 @@ class OutlineCache {
 export const pyGetCodeOutline = defineTool({
   name: "py_get_code_outline",
   description:
-    "Outline a Python file: every class, function and method (not those nested inside function bodies; those under if/try/with are included), with line ranges, members indented under their class: `[Class] Name (Lines X-Y)`. A range starts at the first decorator. Use it first to find your way in a file, then py_get_definition or get_file_slice for the code. Given a directory, outlines every .py/.pyi file under it, a page of files at a time. Cheap and cached; structuredContent has the same tree.",
+    "Outline a Python file: every class, function and method (not those nested inside function bodies; those under if/try/with are included), with line ranges, members indented under their class: `[Class] Name (Lines X-Y)`. A range starts at the first decorator. Use it first to find your way in a file, then py_get_definition or get_file_slice for the code. Given a directory, outlines every .py/.pyi file under it, a page of files at a time (files that cannot be read or parsed are skipped and counted). Cheap and cached; structuredContent has the same tree.",
   input: z.object({
     path: z.string().min(1).describe("Path of the Python file (or a directory)"),
     max_files: z.number().int().min(1).max(5000).default(100).describe(
@@ -91,6 +92,9 @@ export const pyGetCodeOutline = defineTool({
     files: z.array(z.object({ path: z.string(), symbols: z.array(ENTRY) })).optional()
       .describe("For a directory: each file's outline"),
     next_offset: z.number().optional().describe("For a directory: the offset of the next page"),
+    skipped: SKIPPED_OUTPUT.optional().describe(
+      "For a directory: the files that could not be read or parsed",
+    ),
   }),
   annotations: { title: "Python outline", readOnlyHint: true, idempotentHint: true },
   async run({ path, max_files, offset }, ctx) {
@@ -132,18 +136,24 @@ async function outlineDirectory(
   const files: Array<{ path: string; symbols: OutlineEntry[] }> = [];
   const parts: string[] = [];
   const range: ScanRange = { offset, limit: maxFiles };
+  const skipped = new Skipped();
   // The reply (text and structuredContent) stays within the output limit: a page ends early
   // when the next file would pass it, and says where to go on.
   const budget = ctx.policy.limits.maxOutputChars;
   let used = 0;
   let full = false;
-  for await (const source of pythonSources(ctx, path, undefined, range)) {
-    const tree = await ts.parseText(source.text, "python");
+  for await (const source of pythonSources(ctx, path, skipped, range)) {
     let symbols: OutlineEntry[];
     try {
-      symbols = collectSymbols(tree.rootNode).map(toEntry);
-    } finally {
-      tree.delete();
+      const tree = await ts.parseText(source.text, "python");
+      try {
+        symbols = collectSymbols(tree.rootNode).map(toEntry);
+      } finally {
+        tree.delete();
+      }
+    } catch (error) {
+      skipped.failed(source.display, error, ctx.logger);
+      continue;
     }
     const part = `== ${source.display} ==\n${render(symbols, 1) || "  (no classes or functions)"}`;
     const size = part.length + jsonSize(symbols) + source.display.length + 32;
@@ -159,10 +169,13 @@ async function outlineDirectory(
   }
   const next = range.next ?? offset;
   const more = next < (range.total ?? 0);
-  if (files.length === 0 && offset === 0) {
+  if (files.length === 0 && offset === 0 && skipped.count === 0) {
     throw new ToolError("not_found", `No Python files under "${path}"`);
   }
-  const data: Record<string, unknown> = { symbols: [], files };
+  if (files.length === 0 && offset === 0) {
+    parts.push(`No Python file under "${path}" could be read`);
+  }
+  const data: Record<string, unknown> = { symbols: [], files, skipped: skipped.summary() };
   if (more) {
     data.next_offset = next;
     parts.push(
@@ -171,7 +184,7 @@ async function outlineDirectory(
       }: call again with offset: ${next}]`,
     );
   }
-  return structured(parts.join("\n"), data);
+  return structured(skipped.appendTo(parts.join("\n")), data);
 }
 
 function render(list: readonly OutlineEntry[], depth: number): string {

@@ -8,6 +8,7 @@
 
 import type { Node, Tree } from "web-tree-sitter";
 import { z } from "zod";
+import { Skipped, SKIPPED_OUTPUT } from "../_skipped.ts";
 import { treeSitter } from "../_treesitter.ts";
 import { defineTool, structured } from "../tool.ts";
 import { pythonSources } from "./_scan.ts";
@@ -45,7 +46,7 @@ export interface Subclass {
 export const pyGetHierarchy = defineTool({
   name: "py_get_hierarchy",
   description:
-    "Find the subclasses of a Python class across every .py/.pyi file under a directory (or in one file): direct and indirect, including bases written dotted (`module.Base`) or through aliases (`import pkg.mod as m` → `m.Base`, `from mod import Base as B`). Returns a tree with each subclass's file, line and bases. Matching is by class name, so same-named classes from different modules are merged; the bases shown let you tell them apart.",
+    "Find the subclasses of a Python class across every .py/.pyi file under a directory (or in one file): direct and indirect, including bases written dotted (`module.Base`) or through aliases (`import pkg.mod as m` → `m.Base`, `from mod import Base as B`). Returns a tree with each subclass's file, line and bases. Matching is by class name, so same-named classes from different modules are merged; the bases shown let you tell them apart. Files that cannot be read or parsed are skipped and counted.",
   input: z.object({
     path: z.string().min(1).default(".").describe("Directory (or file) to scan"),
     class_name: z.string().min(1).describe(
@@ -67,6 +68,7 @@ export const pyGetHierarchy = defineTool({
     })),
     files_scanned: z.number(),
     truncated: z.boolean(),
+    skipped: SKIPPED_OUTPUT,
   }),
   annotations: { title: "Python class hierarchy", readOnlyHint: true, idempotentHint: true },
   async run({ path, class_name, max_results }, ctx) {
@@ -74,19 +76,28 @@ export const pyGetHierarchy = defineTool({
     const ts = treeSitter(ctx);
     const byBase = new Map<string, FoundClass[]>();
     let files = 0;
-    for await (const source of pythonSources(ctx, path)) {
+    const skipped = new Skipped();
+    for await (const source of pythonSources(ctx, path, skipped)) {
       files++;
       if (!source.text.includes("class")) continue;
-      const tree = await ts.parseText(source.text, "python");
+      let classes: FoundClass[];
       try {
-        for (const found of classesIn(tree, source.display)) {
-          for (const base of new Set(found.resolved)) {
-            if (!byBase.has(base)) byBase.set(base, []);
-            byBase.get(base)!.push(found);
-          }
+        const tree = await ts.parseText(source.text, "python");
+        try {
+          classes = classesIn(tree, source.display);
+        } finally {
+          tree.delete();
         }
-      } finally {
-        tree.delete();
+      } catch (error) {
+        files--;
+        skipped.failed(source.display, error, ctx.logger);
+        continue;
+      }
+      for (const found of classes) {
+        for (const base of new Set(found.resolved)) {
+          if (!byBase.has(base)) byBase.set(base, []);
+          byBase.get(base)!.push(found);
+        }
       }
     }
     const subclasses: Subclass[] = [];
@@ -111,11 +122,12 @@ export const pyGetHierarchy = defineTool({
       ? `No subclasses of "${target}" in ${files} Python file${files === 1 ? "" : "s"}`
       : `${target}\n${lines.join("\n")}`;
     if (truncated) text += `\n[more subclasses exist: raise max_results or scan a narrower path]`;
-    return structured(text, {
+    return structured(skipped.appendTo(text), {
       class_name: target,
       subclasses: shown,
       files_scanned: files,
       truncated,
+      skipped: skipped.summary(),
     });
   },
 });

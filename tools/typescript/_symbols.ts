@@ -9,6 +9,7 @@
  */
 
 import type { Node, Tree } from "web-tree-sitter";
+import { MAX_NESTING, tooDeep } from "../_treesitter.ts";
 
 /** One symbol. */
 export interface JsSymbol {
@@ -46,9 +47,10 @@ const FUNCTION_VALUES = new Set([
  *
  * @param tree The tree.
  * @returns Top-level symbols, children nested.
+ * @throws {ToolError} `unsupported` when declarations nest deeper than {@linkcode MAX_NESTING}.
  */
 export function jsSymbols(tree: Tree): JsSymbol[] {
-  return collect(tree.rootNode, []);
+  return collect(tree.rootNode, [], 0);
 }
 
 /**
@@ -61,33 +63,35 @@ export function flattenJs(symbols: readonly JsSymbol[]): JsSymbol[] {
   return symbols.flatMap((symbol) => [symbol, ...flattenJs(symbol.children)]);
 }
 
-function collect(node: Node, scope: string[]): JsSymbol[] {
+function collect(node: Node, scope: string[], depth: number): JsSymbol[] {
   const out: JsSymbol[] = [];
   for (const child of node.namedChildren) {
     if (!child) continue;
-    out.push(...symbolsOf(child, child, scope));
+    for (const symbol of symbolsOf(child, child, scope, depth)) out.push(symbol);
   }
   return out;
 }
 
-function symbolsOf(node: Node, outer: Node, scope: string[]): JsSymbol[] {
+/** The symbols a statement declares; `depth` counts the wrappers and namespaces around it. */
+function symbolsOf(node: Node, outer: Node, scope: string[], depth: number): JsSymbol[] {
+  if (depth > MAX_NESTING) throw tooDeep(node);
   switch (node.type) {
     case "export_statement": {
       const declaration = node.childForFieldName("declaration") ??
         node.namedChildren.find((each) =>
           each && each.type !== "decorator" && each.type !== "comment"
         ) ?? null;
-      return declaration ? symbolsOf(declaration, outer, scope) : [];
+      return declaration ? symbolsOf(declaration, outer, scope, depth + 1) : [];
     }
     case "ambient_declaration": {
       // `declare class A {}`, `export declare enum E {}`, `declare namespace N {}` (.d.ts files)
       const inner = node.namedChildren.find((each) => each && each.type !== "comment");
-      return inner ? symbolsOf(inner, outer, scope) : [];
+      return inner ? symbolsOf(inner, outer, scope, depth + 1) : [];
     }
     case "expression_statement": {
       const inner = node.namedChildren[0];
       return inner && (inner.type === "internal_module" || inner.type === "module")
-        ? symbolsOf(inner, outer, scope)
+        ? symbolsOf(inner, outer, scope, depth + 1)
         : [];
     }
     case "function_declaration":
@@ -133,7 +137,7 @@ function symbolsOf(node: Node, outer: Node, scope: string[]): JsSymbol[] {
     case "module": {
       const name = node.childForFieldName("name");
       const body = node.childForFieldName("body");
-      const children = body && name ? collect(body, [...scope, name.text]) : [];
+      const children = body && name ? collect(body, [...scope, name.text], depth + 1) : [];
       return one("namespace", name, node, outer, scope, children, body);
     }
     case "lexical_declaration":

@@ -39,6 +39,7 @@ Deno.test("search_files finds files by name or path glob, sorted and paged", asy
       truncated: true,
       next_offset: 4,
       engine: "walker",
+      skipped: { count: 0 },
     });
     assertEquals((await files({ pattern: "*", max_results: 4, offset: 4 })).files, [
       "src/x/d.py",
