@@ -1,7 +1,9 @@
 /**
- * The tool worker pool: a few workers with the policy's permissions, calls
- * sent to the least busy one, a worker that hangs or dies replaced without
- * taking the host down.
+ * The tool worker pool: a few workers with the policy's permissions. Each
+ * worker runs one call at a time; calls wait in one queue and go to whichever
+ * worker is free first, so a call never waits behind a busy worker while
+ * another is free. A worker that hangs or dies is replaced without taking
+ * the host down, and the calls still waiting run on the others.
  *
  * @module
  */
@@ -46,7 +48,7 @@ export interface PoolLogger {
 
 /** Options for {@linkcode WorkerPool.start}. */
 export interface PoolOptions {
-  /** How many workers (at least 1). */
+  /** How many workers (at least 1), which is also how many calls run at once. */
   size: number;
   /** Which tools are on. */
   registry: RegistryOptions;
@@ -54,7 +56,7 @@ export interface PoolOptions {
   ripgrep: RipgrepSetting;
   /** Extra read-only files the tools need. */
   extraRead?: readonly string[];
-  /** A call running longer than this is stopped and its worker replaced. */
+  /** A call running longer than this (from when a worker takes it) is stopped and its worker replaced. */
   callTimeoutMs: number;
   /** Confine the workers' threads with Landlock where the kernel has it (default true). */
   landlock?: boolean;
@@ -88,15 +90,18 @@ export interface PoolResult {
   changes?: FileChange[];
 }
 
-interface Pending {
-  /** When the call times out (performance.now() milliseconds). */
+/** A call, from when it is made until it is answered: waiting in the queue, then on a worker. */
+interface Job {
+  id: number;
+  name: string;
+  message: Extract<ToWorker, { type: "call" }>;
+  /** When the call times out (performance.now() milliseconds); set when a worker takes it. */
   deadline: number;
   /** The call was asked to stop. */
   stopping?: boolean;
   resolve(value: PoolResult): void;
   reject(error: Error): void;
   onProgress: PoolCall["onProgress"];
-  name: string;
 }
 
 interface Slot {
@@ -105,9 +110,19 @@ interface Slot {
   outbox: Mailbox;
   /** Worker → host messages. */
   inbox: Mailbox;
-  pending: Map<number, Pending>;
-  /** False while a replacement worker starts: calls go elsewhere if they can. */
+  /** The call this worker runs, if any: a worker runs one at a time. */
+  job: Job | undefined;
+  /** False while a replacement worker starts (or when it could not start): no call goes there. */
   ready: boolean;
+  /** Its replacement could not start: it never takes a call again. */
+  lost?: boolean;
+}
+
+/** A check of watched files, sent to one worker or, when none is free, to each. */
+interface Check {
+  /** The workers asked and not yet replaced. */
+  slots: Set<Slot>;
+  finish(changes: FileChange[]): void;
 }
 
 /** A pool of tool workers. */
@@ -121,10 +136,12 @@ export class WorkerPool {
   #policy: Policy;
   #options: PoolOptions;
   #slots: Slot[];
+  /** Calls no worker has taken yet, oldest first. */
+  #queue: Job[] = [];
   #nextId = 1;
   #closed = false;
   #probes = new Map<number, (error: string | null) => void>();
-  #checks = new Map<number, { slot: Slot; finish(changes: FileChange[]): void }>();
+  #checks = new Map<number, Check>();
   #sweeper: ReturnType<typeof setInterval> | undefined;
 
   private constructor(
@@ -164,7 +181,8 @@ export class WorkerPool {
   }
 
   /**
-   * Run one tool call on the least busy worker.
+   * Run one tool call on the first worker that is free: at once when one is,
+   * else when one finishes its call (or is replaced).
    *
    * @param name The tool.
    * @param args Its raw arguments.
@@ -173,49 +191,67 @@ export class WorkerPool {
    * @throws {UnknownToolError} When no worker tool has that name.
    */
   call(name: string, args: unknown, call: PoolCall = {}): Promise<PoolResult> {
-    if (this.#closed) {
-      return Promise.resolve({
-        result: errorResult("unavailable", "the host is shutting down"),
-        paths: [],
-      });
+    if (this.#closed || this.#slots.every((slot) => slot.lost)) {
+      const why = this.#closed ? "the host is shutting down" : "no tool worker could be restarted";
+      return Promise.resolve({ result: errorResult("unavailable", why), paths: [] });
     }
-    const slot = this.#pick(name);
+    if (call.signal?.aborted) {
+      return Promise.resolve({ result: cancelled(name), paths: [] });
+    }
     const id = this.#nextId++;
+    const message: Job["message"] = { type: "call", id, name, args };
+    if (call.expect) message.expect = call.expect;
+    if (call.watch && call.watch.length > 0) message.watch = call.watch;
     return new Promise<PoolResult>((resolve, reject) => {
-      const onAbort = () => this.#stop(slot, id, "cancelled");
+      const onAbort = () => this.#cancel(job);
       call.signal?.addEventListener("abort", onAbort, { once: true });
       const done = () => call.signal?.removeEventListener("abort", onAbort);
-      this.#watchDeadlines();
-      slot.pending.set(id, {
+      const job: Job = {
+        id,
         name,
-        deadline: performance.now() + this.#options.callTimeoutMs,
+        message,
+        deadline: Infinity,
         onProgress: call.onProgress,
         resolve: (value) => (done(), resolve(value)),
         reject: (error) => (done(), reject(error)),
-      });
-      const message: ToWorker = { type: "call", id, name, args };
-      if (call.expect) message.expect = call.expect;
-      if (call.watch && call.watch.length > 0) message.watch = call.watch;
-      send(slot, message);
-      if (this.#inFlight() === 1) this.#awaitBriefly(slot, id);
+      };
+      this.#queue.push(job);
+      this.#dispatch();
+      const slot = this.#slots.find((each) => each.job === job);
+      if (slot && this.#inFlight() === 1) this.#awaitBriefly(slot, job);
     });
   }
 
-  /**
-   * The worker for a call: the least busy one, except that code tools go to
-   * the first worker while it is not busy, so that one worker holds the
-   * parsed trees (and the grammars' wasm memory, which is never given back).
-   */
-  #pick(name: string): Slot {
-    const first = this.#slots[0]!;
-    if (CODE_TOOL.test(name) && first.ready && first.pending.size === 0) return first;
-    return this.#slots.reduce((best, each) => (load(each) < load(best) ? each : best));
+  /** Hand waiting calls, oldest first, to free workers. */
+  #dispatch(): void {
+    while (this.#queue.length > 0) {
+      const job = this.#queue[0]!;
+      const slot = this.#freeFor(job.name);
+      if (slot === undefined) return;
+      this.#queue.shift();
+      slot.job = job;
+      job.deadline = performance.now() + this.#options.callTimeoutMs;
+      send(slot, job.message);
+      this.#watchDeadlines();
+    }
   }
 
-  /** Calls in flight across the pool. */
+  /**
+   * A free worker for a call, if any: code tools go to the first worker when
+   * it is free, so that one worker holds the parsed trees (and the grammars'
+   * wasm memory, which is never given back).
+   */
+  #freeFor(name: string): Slot | undefined {
+    const free = (slot: Slot) => slot.ready && slot.job === undefined;
+    const first = this.#slots[0]!;
+    if (CODE_TOOL.test(name) && free(first)) return first;
+    return this.#slots.find(free);
+  }
+
+  /** Calls running on workers. */
   #inFlight(): number {
     let count = 0;
-    for (const slot of this.#slots) count += slot.pending.size;
+    for (const slot of this.#slots) if (slot.job) count++;
     return count;
   }
 
@@ -224,9 +260,9 @@ export class WorkerPool {
    * for its answer blocking, for at most a millisecond: most small calls are
    * answered by then, without the cost of waking a parked event loop.
    */
-  #awaitBriefly(slot: Slot, id: number): void {
+  #awaitBriefly(slot: Slot, job: Job): void {
     const until = performance.now() + BRIEF_WAIT_MS;
-    while (slot.pending.has(id) && slot.ready) {
+    while (slot.job === job && slot.ready) {
       const left = until - performance.now();
       if (left <= 0) return;
       const message = slot.inbox.take(left);
@@ -254,15 +290,20 @@ export class WorkerPool {
 
   /**
    * Check watched files for changes by other means, on a worker (for calls
-   * that run elsewhere: host tools, upstream servers). Never fails: a worker
-   * that is replaced meanwhile answers nothing, which is "no changes".
+   * that run elsewhere: host tools, upstream servers): a free one, or when
+   * none is free every running one (a worker answers between the steps of
+   * its call; the first answer counts). Never fails: workers that are
+   * replaced meanwhile answer nothing, which is "no changes".
    *
    * @param watch The files, as the host last showed them.
    * @returns What changed.
    */
   check(watch: WatchedFile[]): Promise<FileChange[]> {
     if (this.#closed || watch.length === 0) return Promise.resolve([]);
-    const slot = this.#slots.reduce((best, each) => (load(each) < load(best) ? each : best));
+    const live = this.#slots.filter((slot) => slot.ready);
+    const free = live.find((slot) => slot.job === undefined);
+    const asked = free ? [free] : live;
+    if (asked.length === 0) return Promise.resolve([]);
     const id = this.#nextId++;
     return new Promise((resolve) => {
       const timer = setTimeout(() => finish([]), this.#options.callTimeoutMs);
@@ -271,28 +312,25 @@ export class WorkerPool {
         this.#checks.delete(id);
         resolve(changes);
       };
-      this.#checks.set(id, { slot, finish });
-      send(slot, { type: "check", id, watch } satisfies ToWorker);
+      this.#checks.set(id, { slots: new Set(asked), finish });
+      for (const slot of asked) send(slot, { type: "check", id, watch } satisfies ToWorker);
     });
   }
 
-  /** Terminate every worker; calls in flight fail. */
+  /** Terminate every worker; calls in flight or waiting fail. */
   close(): void {
     this.#closed = true;
     if (this.#sweeper !== undefined) clearInterval(this.#sweeper);
     for (const check of [...this.#checks.values()]) check.finish([]);
+    const shutDown = { result: errorResult("unavailable", "the host shut down during the call") };
     for (const slot of this.#slots) {
       slot.worker.terminate();
       slot.outbox.close();
       slot.inbox.close();
-      for (const [, pending] of slot.pending) {
-        pending.resolve({
-          result: errorResult("unavailable", "the host shut down during the call"),
-          paths: [],
-        });
-      }
-      slot.pending.clear();
+      slot.job?.resolve({ ...shutDown, paths: [] });
+      slot.job = undefined;
     }
+    for (const job of this.#queue.splice(0)) job.resolve({ ...shutDown, paths: [] });
   }
 
   /**
@@ -305,14 +343,11 @@ export class WorkerPool {
     const every = Math.min(100, Math.max(5, this.#options.callTimeoutMs / 10));
     const sweeper = setInterval(() => {
       const now = performance.now();
-      let inFlight = 0;
       for (const slot of this.#slots) {
-        for (const [id, pending] of slot.pending) {
-          inFlight++;
-          if (!pending.stopping && now >= pending.deadline) this.#stop(slot, id, "timeout");
-        }
+        const job = slot.job;
+        if (job && !job.stopping && now >= job.deadline) this.#stop(slot, job, "timeout");
       }
-      if (inFlight === 0) {
+      if (this.#inFlight() === 0) {
         clearInterval(sweeper);
         this.#sweeper = undefined;
       }
@@ -321,60 +356,73 @@ export class WorkerPool {
     this.#sweeper = sweeper;
   }
 
+  /** A client cancelled: a waiting call is dropped, a running one asked to stop. */
+  #cancel(job: Job): void {
+    const waiting = this.#queue.indexOf(job);
+    if (waiting >= 0) {
+      this.#queue.splice(waiting, 1);
+      job.resolve({ result: cancelled(job.name), paths: [] });
+      return;
+    }
+    const slot = this.#slots.find((each) => each.job === job);
+    if (slot) this.#stop(slot, job, "cancelled");
+  }
+
   /** Ask a call to stop; if it does not within the grace period, replace its worker. */
-  #stop(slot: Slot, id: number, reason: "cancelled" | "timeout"): void {
-    const stopping = slot.pending.get(id);
-    if (!stopping || stopping.stopping) return;
-    stopping.stopping = true;
-    send(slot, { type: "cancel", id, reason } satisfies ToWorker);
+  #stop(slot: Slot, job: Job, reason: "cancelled" | "timeout"): void {
+    if (job.stopping) return;
+    job.stopping = true;
+    send(slot, { type: "cancel", id: job.id, reason } satisfies ToWorker);
     setTimeout(() => {
-      const pending = slot.pending.get(id);
-      if (!pending || this.#closed) return;
+      if (slot.job !== job || this.#closed) return;
       const seconds = this.#options.callTimeoutMs / 1000;
       this.#options.logger.log(
         "warn",
-        `${pending.name} did not stop; its worker was terminated and replaced`,
+        `${job.name} did not stop; its worker was terminated and replaced (a thread stuck in a loop may keep a core busy until the host exits: denoland/deno#35657)`,
       );
       this.#replace(
         slot,
-        (each) =>
-          each === pending
-            ? reason === "timeout"
-              ? errorResult(
-                "timeout",
-                `${each.name} ran past its ${seconds} s limit and was stopped`,
-              )
-              : errorResult("cancelled", `${each.name} was cancelled`)
-            : errorResult(
-              "internal_error",
-              `${each.name} was interrupted: it shared a worker with a call that had to be stopped; call it again`,
-            ),
+        reason === "timeout"
+          ? errorResult("timeout", `${job.name} ran past its ${seconds} s limit and was stopped`)
+          : cancelled(job.name),
       );
     }, reason === "timeout" ? GRACE_MS : GRACE_MS * 5);
   }
 
-  /** Terminate a slot's worker, answer its pending calls, and start a fresh one. */
-  #replace(slot: Slot, answer: (pending: Pending) => ToolResult): void {
+  /**
+   * Terminate a slot's worker, answer its call, and start a fresh one. Calls
+   * still waiting are not the worker's: they go to whichever worker is free first.
+   */
+  #replace(slot: Slot, answer: ToolResult): void {
     slot.worker.terminate();
     slot.outbox.close();
     slot.inbox.close();
-    const pending = [...slot.pending.values()];
-    slot.pending.clear();
-    for (const each of pending) each.resolve({ result: answer(each), paths: [] });
-    for (const check of this.#checks.values()) if (check.slot === slot) check.finish([]);
+    const job = slot.job;
+    slot.job = undefined;
+    slot.ready = false;
+    job?.resolve({ result: answer, paths: [] });
+    for (const check of [...this.#checks.values()]) {
+      if (check.slots.delete(slot) && check.slots.size === 0) check.finish([]);
+    }
     if (this.#closed) return;
     const fresh = spawnWorker(this.#policy, this.#options);
     slot.worker = fresh.worker;
     slot.outbox = fresh.outbox;
     slot.inbox = fresh.inbox;
-    slot.ready = false;
     fresh.ready.then(
       () => {
+        if (this.#closed) return fresh.worker.terminate();
         slot.ready = true;
         this.#listen(slot);
+        this.#dispatch();
       },
-      (error) =>
-        this.#options.logger.log("error", "A tool worker failed to restart", String(error)),
+      (error) => {
+        slot.lost = true;
+        this.#options.logger.log("error", "A tool worker failed to restart", String(error));
+        if (!this.#slots.every((each) => each.lost)) return;
+        const none = errorResult("unavailable", "no tool worker could be restarted");
+        for (const waiting of this.#queue.splice(0)) waiting.resolve({ result: none, paths: [] });
+      },
     );
   }
 
@@ -383,15 +431,22 @@ export class WorkerPool {
     void inbox.listen((message) => {
       if (slot.inbox === inbox) this.#receive(slot, message as FromWorker);
     });
-    slot.worker.onmessage = (event: MessageEvent<FromWorker>) => this.#receive(slot, event.data);
-    slot.worker.onerror = (event: ErrorEvent) => {
+    const worker = slot.worker;
+    worker.onmessage = (event: MessageEvent<FromWorker>) => {
+      if (slot.worker === worker) this.#receive(slot, event.data);
+    };
+    worker.onerror = (event: ErrorEvent) => {
       event.preventDefault();
+      if (slot.worker !== worker) return;
       this.#options.logger.log("error", "A tool worker crashed; it was replaced", event.message);
-      this.#replace(slot, (each) =>
+      const name = slot.job?.name ?? "the call";
+      this.#replace(
+        slot,
         errorResult(
           "internal_error",
-          `${each.name} failed unexpectedly; the details are in the host's log`,
-        ));
+          `${name} failed unexpectedly; the details are in the host's log`,
+        ),
+      );
     };
   }
 
@@ -410,21 +465,28 @@ export class WorkerPool {
       this.#checks.get(message.id)?.finish(message.changes);
       return;
     }
-    const pending = slot.pending.get(message.id);
-    if (!pending) return;
+    const job = slot.job;
+    if (job === undefined || job.id !== message.id) return;
     if (message.type === "progress") {
-      pending.onProgress?.(message.progress, message.total, message.message);
-    } else if (message.type === "result") {
-      slot.pending.delete(message.id);
+      job.onProgress?.(message.progress, message.total, message.message);
+      return;
+    }
+    slot.job = undefined;
+    if (message.type === "result") {
       const done: PoolResult = { result: message.result, paths: message.paths };
       if (message.seen) done.seen = message.seen;
       if (message.changes) done.changes = message.changes;
-      pending.resolve(done);
-    } else if (message.type === "unknown_tool") {
-      slot.pending.delete(message.id);
-      pending.reject(new UnknownToolError(pending.name));
+      job.resolve(done);
+    } else {
+      job.reject(new UnknownToolError(job.name));
     }
+    this.#dispatch();
   }
+}
+
+/** What a call that was cancelled answers. */
+function cancelled(name: string): ToolResult {
+  return errorResult("cancelled", `${name} was cancelled`);
 }
 
 interface Ready {
@@ -502,12 +564,7 @@ function spawnWorker(policy: Policy, options: PoolOptions): Spawned {
 
 async function spawn(policy: Policy, options: PoolOptions): Promise<{ slot: Slot } & Ready> {
   const { worker, outbox, inbox, ready } = spawnWorker(policy, options);
-  return { slot: { worker, outbox, inbox, pending: new Map(), ready: true }, ...(await ready) };
-}
-
-/** How busy a slot is: its calls in flight, and a starting worker counts as very busy. */
-function load(slot: Slot): number {
-  return slot.pending.size + (slot.ready ? 0 : 1_000);
+  return { slot: { worker, outbox, inbox, job: undefined, ready: true }, ...(await ready) };
 }
 
 /** Send to a worker: through shared memory, or by postMessage when too large. */

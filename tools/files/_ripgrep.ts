@@ -3,11 +3,11 @@
  * candidates: its ignore rules are set to equal the walker's, every path it
  * prints goes through the resolver (containment and blacklist) and the
  * tools' own glob, and `grep` re-reads each candidate file through
- * `ctx.fs.readMany` (anchored) and matches it with the JS regular expression,
- * which alone decides. Patterns are translated so that ripgrep finds a
- * superset of what JS finds. Where its rules cannot equal the walker's (a
- * `.gitignore` above the start directory, a blacklisted `.gitignore`), or
- * ripgrep fails, the tools fall back to the walker.
+ * `ctx.fs.readMany` (anchored) and matches it with its own (linear-time)
+ * engine, which alone decides. Patterns are translated so that ripgrep finds
+ * a superset of what that engine finds. Where its rules cannot equal the
+ * walker's (a `.gitignore` above the start directory, a blacklisted
+ * `.gitignore`), or ripgrep fails, the tools fall back to the walker.
  *
  * @module
  */
@@ -32,8 +32,14 @@ export interface RgSearch {
   ignoreCase: boolean;
   /** A file-name glob (no `/`) to narrow the files, or undefined. */
   nameGlob: string | undefined;
-  /** Files over this size are skipped. */
-  maxFileBytes: number;
+}
+
+/** What `rg --files-with-matches` found: the candidates, and what it could not read. */
+export interface RgMatches {
+  /** Files where the pattern may match, relative to the start. Unsorted. */
+  paths: string[];
+  /** Files and directories ripgrep could not read, relative to the start, and why. */
+  unreadable: Array<{ path: string; reason: string }>;
 }
 
 /**
@@ -94,19 +100,22 @@ export async function rgFiles(
   rules: WalkRules,
   keep?: (relative: string) => boolean,
 ): Promise<string[] | undefined> {
-  return await runListing(ctx, rg, start, ["--files", ...walkArgs(rules)], keep);
+  const args = ["--files", "--no-messages", ...walkArgs(rules)];
+  return (await runListing(ctx, rg, start, args, keep))?.paths;
 }
 
 /**
  * The files under `start` where ripgrep finds the pattern (a superset of
- * where the JS pattern matches), relative to `start`. Unsorted.
+ * where grep's own pattern matches), relative to `start`, and those it could
+ * not read. Files of any size are searched (ripgrep streams them), so that a
+ * match in a file too large for grep is found and can be said.
  *
  * @param ctx The tool context.
  * @param rg The ripgrep binary.
  * @param start The checked start directory.
  * @param rules The walk's rules.
- * @param search The pattern and limits.
- * @returns The relative paths, or undefined when ripgrep failed (use the walker).
+ * @param search The pattern.
+ * @returns The candidates and the unreadable, or undefined when ripgrep failed (use the walker).
  */
 export async function rgFilesWithMatches(
   ctx: ToolContext,
@@ -114,8 +123,8 @@ export async function rgFilesWithMatches(
   start: ResolvedPath,
   rules: WalkRules,
   search: RgSearch,
-): Promise<string[] | undefined> {
-  const args = ["--files-with-matches", "--text", `--max-filesize=${search.maxFileBytes}`];
+): Promise<RgMatches | undefined> {
+  const args = ["--files-with-matches", "--text"];
   if (search.ignoreCase) args.push("--ignore-case");
   else args.push("--case-sensitive");
   if (search.nameGlob !== undefined) {
@@ -136,7 +145,6 @@ function walkArgs(rules: WalkRules): string[] {
     "--no-ignore-dot",
     "--no-require-git",
     "--null",
-    "--no-messages",
     "--color=never",
   ];
   if (!rules.gitignore) args.push("--no-ignore-vcs");
@@ -150,7 +158,7 @@ async function runListing(
   start: ResolvedPath,
   args: string[],
   keep?: (relative: string) => boolean,
-): Promise<string[] | undefined> {
+): Promise<RgMatches | undefined> {
   ctx.signal.throwIfAborted();
   let output: Deno.CommandOutput;
   try {
@@ -172,28 +180,64 @@ async function runListing(
     return undefined;
   }
   ctx.signal.throwIfAborted();
-  if (output.code !== 0 && output.code !== 1 && output.stdout.length === 0) {
-    ctx.logger.warn(
-      `ripgrep exited with ${output.code}; using the walker`,
-      new TextDecoder().decode(output.stderr).slice(0, 2000),
-    );
+  const stderr = new TextDecoder().decode(output.stderr);
+  const errors = stderr.split("\n").filter((line) => line !== "");
+  const unreadable = errors.map(unreadableEntry);
+  // Exit code 2 with per-file errors only: the rest of the tree was searched.
+  const onlyFiles = output.code === 2 && unreadable.every((entry) => entry !== undefined);
+  if (output.code !== 0 && output.code !== 1 && !onlyFiles && output.stdout.length === 0) {
+    ctx.logger.warn(`ripgrep exited with ${output.code}; using the walker`, stderr.slice(0, 2000));
     return undefined;
   }
-  const prefix = `${start.path}/`;
-  const out: string[] = [];
+  const paths: string[] = [];
   for (const path of new TextDecoder().decode(output.stdout).split("\0")) {
-    if (!path.startsWith(prefix)) continue;
-    const relative = path.slice(prefix.length);
-    if (relative === "" || (relative.includes(".") && /(?:^|\/)\.{0,2}(?:\/|$)/.test(relative))) {
-      continue;
-    }
-    if (keep !== undefined && !keep(relative)) continue;
-    if (ctx.resolver.locate(path) === undefined || ctx.resolver.hidden(path) !== undefined) {
-      continue;
-    }
-    out.push(relative);
+    const relative = visibleBelow(ctx, start, path);
+    if (relative === undefined || (keep !== undefined && !keep(relative))) continue;
+    paths.push(relative);
   }
-  return out;
+  const failed: RgMatches["unreadable"] = [];
+  for (const entry of unreadable) {
+    const relative = entry && visibleBelow(ctx, start, entry.path);
+    if (relative !== undefined) failed.push({ path: relative, reason: entry!.reason });
+  }
+  return { paths, unreadable: failed };
+}
+
+/** A path ripgrep printed, relative to the start, when it is below it, inside the roots and not hidden. */
+function visibleBelow(ctx: ToolContext, start: ResolvedPath, path: string): string | undefined {
+  const prefix = `${start.path}/`;
+  if (!path.startsWith(prefix)) return undefined;
+  const relative = path.slice(prefix.length);
+  if (relative === "" || (relative.includes(".") && /(?:^|\/)\.{0,2}(?:\/|$)/.test(relative))) {
+    return undefined;
+  }
+  if (ctx.resolver.locate(path) === undefined || ctx.resolver.hidden(path) !== undefined) {
+    return undefined;
+  }
+  return relative;
+}
+
+/** Why ripgrep could not read files, by the words the OS used, as the walker says it. */
+const OS_REASONS: Record<string, string> = {
+  "Permission denied": "permission denied",
+  "No such file or directory": "vanished while being read",
+  "File name too long": "path is too long",
+  "Too many levels of symbolic links": "symlink loop",
+};
+
+/**
+ * A line of ripgrep's stderr that says a file or directory could not be read
+ * (`PATH: Permission denied (os error 13)`, with `rg: ` before it since
+ * ripgrep 14), or undefined for any other line.
+ *
+ * @param line One line of ripgrep's stderr.
+ * @returns The absolute path and the reason.
+ */
+export function unreadableEntry(line: string): { path: string; reason: string } | undefined {
+  const found = /^(?:rg: )?(\/.*): ([^:]+?) \(os error \d+\)$/.exec(line);
+  if (!found) return undefined;
+  const said = found[2]!;
+  return { path: found[1]!, reason: OS_REASONS[said] ?? said.toLowerCase() };
 }
 
 const JS_SPACE =

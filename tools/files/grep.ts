@@ -1,6 +1,9 @@
 /**
  * `grep`: search file contents with a regular expression (or a literal),
  * results grouped by file with optional context lines, bounded and paged.
+ * Lines are matched by a linear-time engine (`_linear_regex.ts`), so no
+ * pattern can make a search backtrack for ever. A file that cannot be
+ * searched is left out and counted, never failing the call.
  *
  * @module
  */
@@ -10,8 +13,10 @@ import { z } from "zod";
 import { ToolError } from "../../security/errors.ts";
 import type { ResolvedPath } from "../../security/resolver.ts";
 import { formatBytes } from "../../security/safe_fs.ts";
-import { isBinary } from "../_text.ts";
+import { Skipped, SKIPPED_OUTPUT } from "../_skipped.ts";
+import { describeBinary, isBinary } from "../_text.ts";
 import { defineTool, type ToolContext, type ToolResult } from "../tool.ts";
+import { type LinearRegex, linearRegex, PatternLimit } from "./_linear_regex.ts";
 import {
   rgFilesWithMatches,
   toRustRegex,
@@ -36,9 +41,9 @@ interface FileHits {
 /** A compiled search. */
 interface Search {
   /** Tests one line. */
-  line: RegExp;
-  /** Tests a whole file (multiline): false means no line can match. */
-  file: RegExp;
+  line: LinearRegex;
+  /** Tests a whole file (multiline): false means no line can match. Undefined: test the lines. */
+  file: LinearRegex | undefined;
   /** The pattern for ripgrep, or undefined when ripgrep cannot take it. */
   rust: string | undefined;
 }
@@ -47,7 +52,7 @@ interface Search {
 export const grep = defineTool({
   name: "grep",
   description:
-    "Search file contents under a directory (or in one file) for a regular expression or, with literal: true, a plain string. Returns `path:line: text` grouped by file (context lines as `path-line- text`), long lines cut, a page of matches at a time. The regex dialect is what JavaScript (u flag) and Rust regex share: classes, groups, alternation, quantifiers, \\b, \\d, \\w, \\s, \\p{...}; no lookaround or backreferences. Matches are per line. Binary files and files over the size limit are skipped, as are .git, node_modules and .gitignore'd files unless asked.",
+    "Search file contents under a directory (or in one file) for a regular expression or, with literal: true, a plain string. Returns `path:line: text` grouped by file (context lines as `path-line- text`), long lines cut, a page of matches at a time. The regex dialect is what JavaScript (u flag) and Rust regex share: classes, groups, alternation, quantifiers (at most 1000 repetitions), \\b, \\d, \\w, \\s, \\p{L}-style categories and scripts; no lookaround or backreferences. It runs in linear time, so any pattern is safe. Matches are per line. .git, node_modules and .gitignore'd files are left out unless asked; files that cannot be searched (unreadable, not regular files, over the size limit, binary files with a match) are counted in a last line `skipped: N (first: path: reason)`.",
   input: z.object({
     path: z.string().min(1).default(".").describe(
       "Directory or file to search, relative to the first root or absolute (default: the first root)",
@@ -79,6 +84,7 @@ export const grep = defineTool({
     engine: z.enum(["ripgrep", "walker"]).describe(
       "What chose the files to read: ripgrep in the confined worker, or the JS walker",
     ),
+    skipped: SKIPPED_OUTPUT,
   }),
   annotations: { title: "Search file contents", readOnlyHint: true, idempotentHint: true },
   async run(input, ctx) {
@@ -89,27 +95,53 @@ export const grep = defineTool({
     const found: FileHits[] = [];
     let count = 0;
     const pacer = new Pacer(ctx, "Searching");
-    const used: Used = { engine: "walker" };
+    const used: Used = { engine: "walker", skipped: new Skipped() };
     for await (const batch of candidates(ctx, start, input, search, used)) {
-      const contents = ctx.fs.readMany(
-        batch.dir,
-        batch.names,
-        ctx.policy.limits.maxSearchFileBytes,
-      );
+      const contents = readBatch(ctx, batch, used.skipped);
       for (let i = 0; i < contents.length && count < want; i++) {
-        const bytes = contents[i]!;
-        if (bytes instanceof Error) continue;
-        const hits = searchBytes(bytes, search, want - count);
+        const hits = searchFile(contents[i]!, search, want - count);
+        await pacer.tick();
         if (hits === undefined) continue;
-        found.push({ display: batch.displays[i]!, ...hits });
+        const display = batch.displays[i]!;
+        if (hits === "binary") {
+          used.skipped.add(display, `binary file (${describeBinary(contents[i] as Uint8Array)})`);
+          continue;
+        }
+        found.push({ display, ...hits });
         count += hits.hits.length;
       }
-      await pacer.tick(batch.names.length);
       if (count >= want) break;
     }
     return render({ ...input, re: search.line }, start, found, used);
   },
 });
+
+/** Read a batch of files (one anchored pass); a file that cannot be read is counted, not thrown. */
+function readBatch(
+  ctx: ToolContext,
+  batch: Batch,
+  skipped: Skipped,
+): Array<Uint8Array | undefined> {
+  const limit = ctx.policy.limits.maxSearchFileBytes;
+  let contents: Array<Uint8Array | Error>;
+  try {
+    contents = ctx.fs.readMany(batch.dir, batch.names, limit);
+  } catch (error) {
+    // The directory itself changed or vanished: none of its files can be read.
+    for (const display of batch.displays) skipped.failed(display, error, ctx.logger);
+    return batch.names.map(() => undefined);
+  }
+  return contents.map((bytes, i) => {
+    if (!(bytes instanceof Error)) return bytes;
+    const display = batch.displays[i]!;
+    if (bytes instanceof RangeError) {
+      skipped.add(display, `over the ${formatBytes(limit)} size limit`);
+    } else {
+      skipped.failed(display, bytes, ctx.logger);
+    }
+    return undefined;
+  });
+}
 
 /** An explicitly named file that grep cannot search is an error, not "no matches". */
 function checkFile(ctx: ToolContext, file: ResolvedPath): void {
@@ -136,38 +168,42 @@ function compile(pattern: string, literal: boolean, ignoreCase: boolean): Search
     );
   }
   const source = literal ? pattern.replace(/[\\^$.*+?()[\]{}|/]/g, "\\$&") : pattern;
-  const flags = ignoreCase ? "iu" : "u";
-  let line: RegExp;
+  const invalid = (why: string) =>
+    new ToolError("invalid_argument", `Cannot use pattern ${JSON.stringify(pattern)}: ${why}`);
   try {
-    line = new RegExp(source, flags);
+    // The syntax is JavaScript's: checked by RegExp, which never runs it.
+    new RegExp(source, ignoreCase ? "iu" : "u");
   } catch (error) {
-    throw new ToolError(
-      "invalid_argument",
-      `Cannot use pattern ${JSON.stringify(pattern)}: ${
+    throw invalid(
+      `${
         error instanceof Error ? error.message : String(error)
       } (escape literal characters such as ( [ { } ] with \\, or pass literal: true)`,
     );
   }
-  let rust: string | undefined;
   try {
-    rust = toRustRegex(source);
+    const line = linearRegex(source, { ignoreCase });
+    // A modifier group that sets or clears `m` would change what ^ and $ mean in a whole file.
+    const file = /\(\?[ims-]*m[ims-]*:/.test(source)
+      ? undefined
+      : linearRegex(source, { ignoreCase, multiline: true });
+    const rust = toRustRegex(source);
+    // Non-ASCII patterns meet non-UTF-8 files differently in Rust; the walker decides those.
+    return { line, file, rust: /[\u0080-\uffff]/.test(pattern) ? undefined : rust };
   } catch (error) {
-    if (!(error instanceof UnsupportedPattern)) throw error;
-    throw new ToolError(
-      "invalid_argument",
-      `Cannot use pattern ${
-        JSON.stringify(pattern)
-      }: ${error.message} are not supported (the dialect is what JavaScript and Rust regular expressions share)`,
-    );
+    if (error instanceof UnsupportedPattern) {
+      throw invalid(
+        `${error.message} are not supported (grep runs in linear time; the dialect is what JavaScript and Rust regular expressions share)`,
+      );
+    }
+    if (error instanceof PatternLimit) throw invalid(error.message);
+    throw error;
   }
-  // Non-ASCII patterns meet non-UTF-8 files differently in Rust; the walker decides those.
-  if (/[\u0080-\uffff]/.test(pattern)) rust = undefined;
-  return { line, file: new RegExp(source, `${flags}m`), rust };
 }
 
-/** What chose the candidate files. */
+/** What chose the candidate files, and what could not be searched. */
 interface Used {
   engine: "ripgrep" | "walker";
+  skipped: Skipped;
 }
 
 /** Files to read, a directory at a time, in walk order. */
@@ -199,21 +235,35 @@ async function* candidates(
     skipDefaults: !input.include_git_and_node_modules,
   };
   const match = input.glob === undefined ? () => true : globMatcher(input.glob);
+  const nameGlob = input.glob !== undefined && !input.glob.includes("/") ? input.glob : undefined;
   const rg = search.rust === undefined ? undefined : usableRipgrep(ctx, start, rules);
   const listed = rg === undefined ? undefined : await rgFilesWithMatches(ctx, rg, start, rules, {
     regex: search.rust!,
     ignoreCase: input.ignore_case,
-    nameGlob: input.glob !== undefined && !input.glob.includes("/") ? input.glob : undefined,
-    maxFileBytes: ctx.policy.limits.maxSearchFileBytes,
+    nameGlob,
   });
   if (listed) {
     used.engine = "ripgrep";
-    yield* batches(start, listed.filter(match).sort(comparePaths));
+    // ripgrep applied a name glob itself; a path glob is applied here.
+    for (const each of listed.unreadable.sort((a, b) => comparePaths(a.path, b.path))) {
+      if (nameGlob !== undefined || match(each.path)) {
+        used.skipped.add(ctx.resolver.display(`${start.path}/${each.path}`), each.reason);
+      }
+    }
+    yield* batches(start, listed.paths.filter(match).sort(comparePaths));
     return;
   }
+  // Symlinks and special files the glob would take are counted as skipped (a glob's last part decides).
+  const named = input.glob === undefined ? () => true : globMatcher(input.glob.split("/").pop()!);
   const cut = start.path.length + 1;
   let batch: Batch | undefined;
-  for await (const entry of walk(ctx, start, { ...rules, filesOnly: true })) {
+  const walked = walk(ctx, start, {
+    ...rules,
+    filesOnly: true,
+    skipped: used.skipped,
+    relevant: named,
+  });
+  for await (const entry of walked) {
     const relative = entry.path.slice(cut);
     if (!match(relative)) continue;
     const dir = posix.dirname(entry.path);
@@ -244,15 +294,20 @@ function* batches(start: ResolvedPath, sorted: string[]): Generator<Batch> {
   if (batch) yield batch;
 }
 
-/** The matching lines of a file (at most `limit`), or undefined for none, binary or undecodable. */
-function searchBytes(
-  bytes: Uint8Array,
+/**
+ * The matching lines of a file (at most `limit`), undefined for none (or a
+ * file that could not be read), or "binary" for a binary file with a match:
+ * its lines are not shown, but it is said.
+ */
+function searchFile(
+  bytes: Uint8Array | undefined,
   search: Search,
   limit: number,
-): { lines: string[]; hits: number[] } | undefined {
-  if (isBinary(bytes)) return undefined;
+): { lines: string[]; hits: number[] } | "binary" | undefined {
+  if (bytes === undefined) return undefined;
+  if (isBinary(bytes)) return binaryMatches(bytes, search) ? "binary" : undefined;
   const text = decode(bytes);
-  if (!search.file.test(text)) return undefined;
+  if (search.file && !search.file.test(text)) return undefined;
   const lines = text.split("\n");
   if (lines.length > 0 && lines[lines.length - 1] === "") lines.pop();
   const hits: number[] = [];
@@ -260,6 +315,18 @@ function searchBytes(
     if (search.line.test(lines[i]!)) hits.push(i);
   }
   return hits.length > 0 ? { lines, hits } : undefined;
+}
+
+/** Whether a line of a binary file matches: its bytes read as UTF-8 (as `rg --text` does), never decoded. */
+function binaryMatches(bytes: Uint8Array, search: Search): boolean {
+  if (search.file && !search.file.test(bytes)) return false;
+  for (let from = 0; from < bytes.length;) {
+    const end = bytes.indexOf(0x0a, from);
+    const to = end < 0 ? bytes.length : end;
+    if (search.line.test(bytes.subarray(from, to))) return true;
+    from = to + 1;
+  }
+  return false;
 }
 
 const UTF8 = new TextDecoder("utf-8", { fatal: true });
@@ -286,7 +353,13 @@ function decode(bytes: Uint8Array): string {
 }
 
 function render(
-  input: { pattern: string; offset: number; max_results: number; context: number; re: RegExp },
+  input: {
+    pattern: string;
+    offset: number;
+    max_results: number;
+    context: number;
+    re: LinearRegex;
+  },
   start: ResolvedPath,
   found: FileHits[],
   used: Used,
@@ -309,7 +382,12 @@ function render(
     }
     blocks.push(renderFile(file, shown, input));
   }
-  const data: Record<string, unknown> = { matches, truncated, engine: used.engine };
+  const data: Record<string, unknown> = {
+    matches,
+    truncated,
+    engine: used.engine,
+    skipped: used.skipped.summary(),
+  };
   if (truncated) data.next_offset = end;
   let text: string;
   if (matches.length === 0) {
@@ -325,13 +403,16 @@ function render(
         `\n\n[more matches: call again with offset ${end}, or narrow the pattern, path or glob]`;
     }
   }
-  return { content: [{ type: "text", text }], structuredContent: data };
+  return {
+    content: [{ type: "text", text: used.skipped.appendTo(text) }],
+    structuredContent: data,
+  };
 }
 
 function renderFile(
   file: FileHits,
   shown: number[],
-  input: { context: number; re: RegExp },
+  input: { context: number; re: LinearRegex },
 ): string {
   const out: string[] = [];
   const hitSet = new Set(shown);
@@ -350,10 +431,10 @@ function renderFile(
 }
 
 /** A line for display: without its `\r`, at most MAX_LINE_CHARS, cut around the match. */
-function cut(line: string, re: RegExp): string {
+function cut(line: string, re: LinearRegex): string {
   const text = line.endsWith("\r") ? line.slice(0, -1) : line;
   if (text.length <= MAX_LINE_CHARS) return text;
-  const at = re.exec(text)?.index ?? 0;
+  const at = re.index(text) ?? 0;
   const from = Math.max(0, Math.min(at - 100, text.length - MAX_LINE_CHARS));
   const to = from + MAX_LINE_CHARS;
   return `${from > 0 ? "…" : ""}${text.slice(from, to)}${

@@ -7,6 +7,7 @@ import {
 } from "../../_assert.ts";
 import { canRun, tempDir, testHost, textOf } from "../../_helpers.ts";
 import { type LaunchedHost, launchHost } from "../../_mcp.ts";
+import { unreadableEntry } from "../../../tools/files/_ripgrep.ts";
 
 async function write(path: string, content: string | Uint8Array): Promise<void> {
   await Deno.mkdir(path.slice(0, path.lastIndexOf("/")), { recursive: true });
@@ -105,6 +106,23 @@ Deno.test("grep finds lines, grouped by file, with context and a bounded page", 
       assertMatch(textOf(result), /^invalid_argument: /);
     }
   });
+  await t.step("what the linear-time engine cannot do is said", async () => {
+    const unsupported: Record<string, RegExp> = {
+      "(?=a)b": /: lookahead and lookbehind are not supported \(grep runs in linear time;/,
+      "(?<!a)b": /: lookahead and lookbehind are not supported/,
+      "(a)\\1": /: backreferences are not supported/,
+      "(?<x>a)\\k<x>": /: backreferences are not supported/,
+      "a{1001}": /: repetition counts over 1000 .* are not supported/,
+      "(?:a{100}){100}": /: repetition counts over 1000 .* are not supported/,
+      "\\p{ASCII}": /: \\p\{ASCII\} is not supported \(use a general category such as \\p\{L\}/,
+      "\\uD800": /: escapes of lone surrogates .* are not supported/,
+    };
+    for (const [pattern, said] of Object.entries(unsupported)) {
+      const result = await host.call("grep", { pattern });
+      assertMatch(textOf(result), /^invalid_argument: Cannot use pattern /, pattern);
+      assertMatch(textOf(result), said, pattern);
+    }
+  });
   await t.step("no match says so", async () => {
     assertEquals(textOf(await host.call("grep", { pattern: "zzz" })), 'No matches for "zzz" in .');
   });
@@ -126,9 +144,16 @@ Deno.test("grep skips binary and oversized files, cuts long lines, honours .giti
     config: { limits: { maxSearchFileBytes: 20_000 } },
   });
   const result = await host.call("grep", { pattern: "needle" });
-  const text = textOf(result);
-  assertMatch(text, /^long\.txt:1: …a+ needle b+… \[line cut: 4008 characters\]$/);
-  assert(text.length < 400);
+  const [first, note, ...rest] = textOf(result).split("\n");
+  assertMatch(first!, /^long\.txt:1: …a+ needle b+… \[line cut: 4008 characters\]$/);
+  assert(first!.length < 400);
+  // Both hold the needle: one is over the limit, the other binary. Neither fails the call.
+  assertEquals(note, "skipped: 2 (first: big.txt: over the 19.5 KB size limit)");
+  assertEquals(rest, []);
+  assertEquals((result.structuredContent as { skipped: unknown }).skipped, {
+    count: 2,
+    first: { path: "big.txt", reason: "over the 19.5 KB size limit" },
+  });
   const all = await host.call("grep", {
     pattern: "needle",
     include_ignored: true,
@@ -154,7 +179,14 @@ Deno.test("grep never searches through a symlink to outside the root", async () 
   for (const ripgrep of ["off", "auto"]) {
     await using host = await launchHost({ roots: [root.path], ripgrep });
     const result = await host.call("grep", { pattern: "needle" });
-    assertEquals(textOf(result), "in.txt:1: needle", ripgrep);
+    // The walker counts the links it does not follow; ripgrep's walk leaves them out unsaid.
+    assertEquals(
+      textOf(result),
+      ripgrep === "off"
+        ? "in.txt:1: needle\nskipped: 2 (first: out: symlink (never followed))"
+        : "in.txt:1: needle",
+      ripgrep,
+    );
     const direct = await host.call("grep", { path: "secret_link.txt", pattern: "needle" });
     assertMatch(textOf(direct), /^path_denied: /);
     assertFalse(textOf(direct).includes("s3cret"));
@@ -259,7 +291,13 @@ Deno.test(
     assertEquals(rgWarnings(rg), [], "ripgrep ran for every search (no fallback)");
     const late = await js.call("grep", { pattern: "after nul" });
     assertStringIncludes(textOf(late), "nul_late.bin:3: foo after nul");
-    assertFalse(textOf(await js.call("grep", { pattern: "foo" })).includes("nul_early"));
+    // A binary file with a match is said, its lines never shown.
+    const foo = textOf(await js.call("grep", { pattern: "foo" }));
+    assertFalse(/^nul_early\.bin:/m.test(foo), foo);
+    assertStringIncludes(
+      foo,
+      "\nskipped: 1 (first: nul_early.bin: binary file (unknown binary data))",
+    );
   },
 );
 
@@ -277,3 +315,230 @@ Deno.test("grep honours cancellation", async () => {
   assertEquals(result.isError, true);
   assertMatch(textOf(result), /^cancelled: /);
 });
+
+Deno.test("grep answers patterns that backtrack catastrophically in JavaScript", async () => {
+  await using root = await tempDir();
+  // The first line matches (so ripgrep proposes the file); the others make a backtracking
+  // engine try about 2^5000 ways to fail.
+  const failing = `${"a".repeat(5000)}!\n`.repeat(20);
+  await write(`${root.path}/crafted.txt`, `${"a".repeat(30)}\n${failing}`);
+  for (const ripgrep of ["off", ...(canRun("rg") ? ["auto"] : [])]) {
+    // Without a linear-time engine each call would end at this limit.
+    await using host = await testHost({
+      roots: [root.path],
+      ripgrep,
+      config: { callTimeoutMs: 20_000 },
+    });
+    for (const pattern of ["(a+)+$", "(a|aa)+$", "(.*a){20}$", "(\\w+\\s?)+$", "^(a|a?)+$"]) {
+      const result = await host.call("grep", { pattern });
+      assertEquals(result.isError, undefined, `${ripgrep} ${pattern}: ${textOf(result)}`);
+      const data = result.structuredContent as { matches: Array<{ line: number }>; engine: string };
+      assertEquals(data.matches.map((m) => m.line), [1], `${ripgrep} ${pattern}`);
+      assertEquals(data.engine, ripgrep === "off" ? "walker" : "ripgrep");
+    }
+  }
+});
+
+/** Lines whose matching depends on what `.`, `\s`, escapes, classes and case folding mean. */
+const SEMANTIC_LINES = [
+  "abc",
+  "a\rc",
+  "abc\r",
+  "a\u2028c",
+  "x y",
+  "x\u00a0y",
+  "x\ty",
+  "x\u2028y",
+  "x\u000by",
+  "xzy",
+  "café",
+  "😀x",
+  "😃x",
+  "ABC",
+  "Ab",
+  "αβγ",
+  "ſ",
+  "\u212A",
+  "kelvin K",
+  "ab12",
+  "ab123",
+  "    ",
+  "",
+  "a/b",
+  "a-b",
+  "a\u0008b",
+  "x\fy",
+  "é!",
+  "xé",
+  "abbc",
+  "Straße",
+  "STRASSE",
+  "a_b é_b",
+];
+
+Deno.test("grep matches what JavaScript's RegExp matches, with its meaning of ., \\s and escapes", async () => {
+  await using root = await tempDir();
+  await write(`${root.path}/lines.txt`, SEMANTIC_LINES.join("\n") + "\n");
+  await using host = await testHost({ roots: [root.path] });
+  const cases: Array<[string, boolean]> = [
+    ["a.c", false],
+    ["a.c$", false],
+    ["x\\sy", false],
+    ["x\\Sy", false],
+    ["x[\\s]y", false],
+    ["x[\\S]y", false],
+    ["x[^\\s]y", false],
+    ["^[\\s\\S]{3}$", false],
+    ["\\u00e9", false],
+    ["\\u{1F600}", false],
+    ["\\uD83D\\uDE00", false],
+    ["[\\uD83D\\uDE00-\\uD83D\\uDE4F]x", false],
+    ["^.x$", false],
+    ["\\x41", false],
+    ["\\p{Lu}\\p{Ll}", false],
+    ["\\p{Script=Greek}", false],
+    ["\\p{sc=Greek}{2}", false],
+    ["^\\p{Letter}{3}$", false],
+    ["\\P{L}{2}", false],
+    ["(?<word>ab)c", false],
+    ["(?i:AB)c", false],
+    ["(?s:a.c)", false],
+    ["(?i:a(?-i:B))", false],
+    ["a[]?b", false],
+    ["[^]x", false],
+    ["\\bé", false],
+    ["é\\b", false],
+    ["\\Bb", false],
+    ["_b\\b", false],
+    ["ſ", true],
+    ["k", true],
+    ["\\w", true],
+    ["^\\W$", true],
+    ["[a-z]+\\d{2,3}$", false],
+    ["^\\s*$", false],
+    ["a\\/b", false],
+    ["a[\\-]b", false],
+    ["\\cI", false],
+    ["a[\\b]b", false],
+    ["x\\vy", false],
+    ["x\\fy", false],
+    ["x*?y", false],
+    ["(ab|a)(bc|c)", false],
+    ["straße", true],
+    ["é", true],
+    ["ABC", true],
+  ];
+  for (const [pattern, ignoreCase] of cases) {
+    const re = new RegExp(pattern, ignoreCase ? "iu" : "u");
+    const expected = SEMANTIC_LINES.flatMap((line, i) => (re.test(line) ? [i + 1] : []));
+    const result = await host.call("grep", {
+      pattern,
+      ignore_case: ignoreCase,
+      max_results: 100,
+    });
+    assertFalse(result.isError, `${pattern}: ${textOf(result)}`);
+    const matches = (result.structuredContent as { matches: Array<{ line: number }> }).matches;
+    assertEquals(matches.map((m) => m.line), expected, `${pattern}${ignoreCase ? " (i)" : ""}`);
+  }
+});
+
+Deno.test(
+  "grep leaves out and counts the files it cannot search, and answers with the rest",
+  { ignore: !canRun("rg") || !canRun("mkfifo") },
+  async () => {
+    await using root = await tempDir();
+    await write(`${root.path}/a.txt`, "needle\n");
+    await write(`${root.path}/z.txt`, "needle again\n");
+    await write(`${root.path}/bin_match.dat`, new Uint8Array([...encode("needle"), 0, 1, 10]));
+    await write(`${root.path}/bin_other.dat`, new Uint8Array([...encode("other"), 0, 1, 10]));
+    await write(`${root.path}/big_match.txt`, `${"x".repeat(30_000)}\nneedle\n`);
+    await write(`${root.path}/big_other.txt`, `${"x".repeat(30_000)}\n`);
+    const made = await new Deno.Command("mkfifo", { args: [`${root.path}/fifo.txt`] }).output();
+    assert(made.success, "mkfifo");
+    // A name that is not UTF-8: Deno lists it with U+FFFD and then cannot open it.
+    const bad = await new Deno.Command("sh", {
+      args: ["-c", `printf 'needle\\n' > "$1/bad$(printf '\\377')name.txt"`, "sh", root.path],
+    }).output();
+    assert(bad.success, "a file with a name that is not UTF-8");
+    const config = { limits: { maxSearchFileBytes: 20_000 } };
+    const expected = {
+      // The walker counts what a directory holds as it lists it, then each file it cannot
+      // search; ripgrep searches every regular file and proposes those with a match.
+      off: [
+        "fifo.txt: not a regular file (a FIFO, socket or device)",
+        "bad\uFFFDname.txt: name is not valid UTF-8",
+        "big_match.txt: over the 19.5 KB size limit",
+        "big_other.txt: over the 19.5 KB size limit",
+        "bin_match.dat: binary file (unknown binary data)",
+      ],
+      auto: [
+        "bad\uFFFDname.txt: name is not valid UTF-8",
+        "big_match.txt: over the 19.5 KB size limit",
+        "bin_match.dat: binary file (unknown binary data)",
+      ],
+    };
+    for (const ripgrep of ["off", "auto"] as const) {
+      await using host = await launchHost({ roots: [root.path], ripgrep, file: config });
+      const result = await host.call("grep", { pattern: "needle" });
+      assertFalse(result.isError, textOf(result));
+      const lines = textOf(result).split("\n");
+      assertEquals(lines.slice(0, -1), ["a.txt:1: needle", "", "z.txt:1: needle again"], ripgrep);
+      const data = result.structuredContent as {
+        engine: string;
+        skipped: { count: number; first: { path: string; reason: string } };
+      };
+      assertEquals(data.engine, ripgrep === "off" ? "walker" : "ripgrep");
+      const first = expected[ripgrep][0]!;
+      assertEquals(lines.at(-1), `skipped: ${expected[ripgrep].length} (first: ${first})`);
+      assertEquals(data.skipped.count, expected[ripgrep].length, ripgrep);
+      assertEquals(`${data.skipped.first.path}: ${data.skipped.first.reason}`, first);
+      // Each one is said when it comes first: search the files one at a time.
+      for (const each of expected[ripgrep]) {
+        const name = each.slice(0, each.indexOf(": "));
+        const glob = name.includes("\uFFFD") ? "bad*name.txt" : name;
+        const alone = await host.call("grep", { pattern: "needle", glob });
+        assertEquals(textOf(alone).split("\n").at(-1), `skipped: 1 (first: ${each})`, glob);
+      }
+    }
+  },
+);
+
+Deno.test(
+  "grep's ripgrep path reads ripgrep's word for a file it could not open",
+  { ignore: !canRun("rg") || !canRun("setpriv") || Deno.uid() !== 0 },
+  async () => {
+    // Root reads every file, so ripgrep runs here as nobody to meet a file it may not read.
+    await using root = await tempDir();
+    await Deno.chmod(root.path, 0o755);
+    await write(`${root.path}/locked.txt`, "needle\n");
+    await Deno.chmod(`${root.path}/locked.txt`, 0o000);
+    const { stderr } = await new Deno.Command("setpriv", {
+      args: [
+        "--reuid=65534",
+        "--regid=65534",
+        "--clear-groups",
+        "rg",
+        "--files-with-matches",
+        "--no-config",
+        "--regexp=needle",
+        "--",
+        root.path,
+      ],
+      stderr: "piped",
+      stdout: "null",
+    }).output();
+    const said = new TextDecoder().decode(stderr).split("\n").filter((line) => line !== "");
+    assertEquals(said.map(unreadableEntry), [
+      { path: `${root.path}/locked.txt`, reason: "permission denied" },
+    ]);
+    assertEquals(unreadableEntry("rg: ./.gitignore: line 2: error parsing glob"), undefined);
+    assertEquals(unreadableEntry("rg: /x/a: b.txt: No such file or directory (os error 2)"), {
+      path: "/x/a: b.txt",
+      reason: "vanished while being read",
+    });
+  },
+);
+
+function encode(text: string): Uint8Array {
+  return new TextEncoder().encode(text);
+}
