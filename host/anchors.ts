@@ -8,6 +8,7 @@
  */
 
 import { MAX_ANCHOR_KEY } from "../tools/directives.ts";
+import { type StateDirOptions, trustedStateFile } from "./state_dir.ts";
 
 /** One anchor. */
 export interface Anchor {
@@ -43,22 +44,27 @@ export class AnchorStore {
   }
 
   /**
-   * Open the store in a state directory, loading what an earlier run kept.
+   * Open the store in a state directory, loading what an earlier run of the
+   * host kept there: only from a directory the host made its own
+   * (`state_dir.ts`); a forged `anchors.json` is set aside, never loaded.
    *
    * @param stateDir The host's state directory.
+   * @param options Where to say what was set aside, and the clock.
    * @returns The store.
    */
-  static async open(stateDir: string): Promise<AnchorStore> {
+  static async open(stateDir: string, options: StateDirOptions = {}): Promise<AnchorStore> {
     const store = new AnchorStore(`${stateDir}/anchors.json`);
+    const text = await trustedStateFile(stateDir, "anchors.json", options);
+    if (text === undefined) return store;
     try {
-      const saved = JSON.parse(await Deno.readTextFile(store.#file)) as { anchors?: Anchor[] };
+      const saved = JSON.parse(text) as { anchors?: Anchor[] };
       for (const anchor of saved.anchors ?? []) {
         if (typeof anchor.key === "string" && typeof anchor.content === "string") {
           store.#anchors.set(anchor.key, anchor);
         }
       }
     } catch {
-      // no file yet, or unreadable: start empty
+      // unreadable: start empty
     }
     return store;
   }

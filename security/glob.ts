@@ -33,6 +33,66 @@ export function isGlob(glob: string): boolean {
   return /[*?[{]/.test(glob);
 }
 
+/**
+ * A test of whether what is later put in a directory could match a glob that
+ * matches at any depth: whether a leading part of the glob (all but at least
+ * its last segment) matches the directory's last segments. Moving a directory
+ * whose path passes this test makes what it holds, or will hold, a match
+ * (`.hg` for `.hg/hgrc`, `x/.config` for `.config/git/**`).
+ *
+ * A glob whose braces hold a `/` is not split into segments: its test is
+ * always false, and only the names that exist can be judged.
+ *
+ * @param glob The pattern, matched at any depth.
+ * @param ignoreCase Compare names without regard to case.
+ * @returns A test over a `/`-separated directory path relative to its root.
+ * @throws {SyntaxError} When the pattern does not compile.
+ * @example
+ * ```ts
+ * leadingPartMatcher(".hg/hgrc")("src/.hg"); // true
+ * ```
+ */
+export function leadingPartMatcher(glob: string, ignoreCase = false): (dir: string) => boolean {
+  const trimmed = glob.replace(/^\/+|\/+$/g, "");
+  if (/\{[^}]*\//.test(trimmed)) return () => false;
+  const parts = trimmed.split("/");
+  // Matching at any depth already lets a match start anywhere.
+  while (parts[0] === "**") parts.shift();
+  const flags = ignoreCase ? "iu" : "u";
+  const segments = parts.map((part) =>
+    part === "**" ? undefined : new RegExp(`^${globSource(part)}$`, flags)
+  );
+  return (dir) => {
+    const names = dir === "" ? [] : dir.split("/");
+    for (let take = 1; take < segments.length; take++) {
+      const lead = segments.slice(0, take);
+      for (let start = 0; start < names.length; start++) {
+        if (segmentsMatch(lead, names, 0, start)) return true;
+      }
+    }
+    return false;
+  };
+}
+
+/** Whether glob segments (`undefined` is `**`) match all of `names` from `j` on. */
+function segmentsMatch(
+  segments: ReadonlyArray<RegExp | undefined>,
+  names: readonly string[],
+  i: number,
+  j: number,
+): boolean {
+  if (i === segments.length) return j === names.length;
+  const segment = segments[i];
+  if (segment === undefined) {
+    for (let k = j; k <= names.length; k++) {
+      if (segmentsMatch(segments, names, i + 1, k)) return true;
+    }
+    return false;
+  }
+  return j < names.length && segment.test(names[j]!) &&
+    segmentsMatch(segments, names, i + 1, j + 1);
+}
+
 function globSource(glob: string): string {
   let out = "";
   let braceDepth = 0;

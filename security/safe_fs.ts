@@ -25,6 +25,13 @@ export interface DirEntry {
   readonly mtime: Date | null;
 }
 
+/**
+ * The most entries a moved directory may hold: each is judged where it is
+ * and where it would go before the move, so a bigger tree is refused rather
+ * than walked without end.
+ */
+export const MAX_MOVE_ENTRIES = 50_000;
+
 /** Options for {@linkcode SafeFs.write}. */
 export interface WriteOptions {
   /** Create missing parent directories (inside the roots). */
@@ -359,6 +366,11 @@ export class SafeFs {
    * @param rawDestination The new path (its parent must exist).
    * @param overwrite Replace an existing destination file.
    * @returns Both checked paths.
+   * @throws {ToolError} `path_denied` when the source is, holds or would put
+   *   something at a hidden path (the blacklist, the host's state directory)
+   *   or holds a root; `protected_path` likewise for protected paths;
+   *   `too_large` for a directory of more than {@linkcode MAX_MOVE_ENTRIES}
+   *   entries.
    */
   async move(
     rawSource: string,
@@ -392,7 +404,13 @@ export class SafeFs {
     if (destination.path.startsWith(`${source.path}/`)) {
       throw new ToolError("invalid_argument", `Cannot move "${source.display}" into itself`);
     }
-    if (source.info!.isDirectory) this.#refuseProtectedInside(rawSource, source, destination);
+    if (source.info!.isDirectory) {
+      this.#refuseMovingDirectory(
+        { source: rawSource, destination: rawDestination },
+        source,
+        destination,
+      );
+    }
     this.#anchor.within(split(source.path).dir, (from) => {
       const now = Deno.lstatSync(source.path);
       if (now.ino !== source.info!.ino || now.dev !== source.info!.dev) {
@@ -410,27 +428,81 @@ export class SafeFs {
   }
 
   /**
-   * A directory is moved with everything in it: refuse when anything beneath
-   * it is protected where it is, or would be where it goes.
+   * A directory is moved with everything in it: refuse when its place
+   * decides ({@linkcode Resolver.refuseMovingDirectory}), or when anything
+   * beneath it is hidden or protected where it is, or would be where it
+   * goes. Looked at without following links, and at most
+   * {@linkcode MAX_MOVE_ENTRIES} entries: past that, refused.
    */
-  #refuseProtectedInside(raw: string, source: ResolvedPath, destination: ResolvedPath): void {
+  #refuseMovingDirectory(
+    raws: { source: string; destination: string },
+    source: ResolvedPath,
+    destination: ResolvedPath,
+  ): void {
+    this.resolver.refuseMovingDirectory(raws, source.path, destination.path);
     const pending = [source.path];
+    let seen = 0;
     while (pending.length > 0) {
       const dir = pending.pop()!;
-      for (const entry of Deno.readDirSync(dir)) {
-        const path = `${dir}/${entry.name}`;
-        const moved = `${destination.path}${path.slice(source.path.length)}`;
-        const why = this.resolver.protectedWhy(path) ?? this.resolver.protectedWhy(moved);
-        if (why !== undefined) {
+      for (const entry of entriesOf(raws.source, dir, this.resolver.display(dir))) {
+        if (++seen > MAX_MOVE_ENTRIES) {
           throw new ToolError(
-            "protected_path",
-            `${JSON.stringify(raw)} is protected: it holds "${
-              this.resolver.display(path)
-            }" (${why}); move what is around it instead`,
+            "too_large",
+            `Cannot move ${
+              JSON.stringify(raws.source)
+            }: it holds more than ${MAX_MOVE_ENTRIES} entries, and each is checked before a move; move its parts instead`,
           );
         }
+        const path = `${dir}/${entry.name}`;
+        this.#refuseMovedEntry(raws, path, `${destination.path}${path.slice(source.path.length)}`);
         if (entry.isDirectory && !entry.isSymlink) pending.push(path);
       }
+    }
+  }
+
+  /** One entry of a moved directory: neither hidden nor protected, where it is or where it goes. */
+  #refuseMovedEntry(
+    raws: { source: string; destination: string },
+    path: string,
+    moved: string,
+  ): void {
+    const from = JSON.stringify(raws.source);
+    const to = JSON.stringify(raws.destination);
+    const resolver = this.resolver;
+    // A hidden entry is never named: that would tell that it exists.
+    const hidden = resolver.hidden(path);
+    if (hidden !== undefined) {
+      throw new ToolError(
+        "path_denied",
+        `Cannot move ${from}: it holds a path hidden by the blacklist (${hidden}); move what is around it instead`,
+      );
+    }
+    const why = resolver.protectedWhy(path);
+    if (why !== undefined) {
+      throw new ToolError(
+        "protected_path",
+        `${from} is protected: it holds "${
+          resolver.display(path)
+        }" (${why}); move what is around it instead`,
+      );
+    }
+    const hides = resolver.hidden(moved);
+    if (hides !== undefined) {
+      throw new ToolError(
+        "path_denied",
+        `Cannot move ${from} to ${to}: "${resolver.display(path)}" would become "${
+          resolver.display(moved)
+        }", which the blacklist hides (${hides})`,
+      );
+    }
+    const guards = resolver.protectedWhy(moved);
+    if (guards !== undefined) {
+      throw new ToolError(
+        "protected_path",
+        `${to} is protected: "${resolver.display(path)}" would become "${
+          resolver.display(moved)
+        }" (${guards})`,
+      );
     }
   }
 
@@ -478,6 +550,39 @@ export function formatBytes(bytes: number): string {
 
 function split(path: string): { dir: string; name: string } {
   return { dir: posix.dirname(path), name: posix.basename(path) };
+}
+
+/**
+ * A directory's entries, read as they are used (a huge directory is not read
+ * whole), or a refusal to move what holds it when they cannot be read.
+ */
+function* entriesOf(raw: string, dir: string, shown: string): Generator<Deno.DirEntry> {
+  const unreadable = (cause: unknown) =>
+    new ToolError(
+      "path_denied",
+      `Cannot move ${JSON.stringify(raw)}: "${shown}" could not be read to check what it holds`,
+      { cause },
+    );
+  let entries: Iterator<Deno.DirEntry>;
+  try {
+    entries = Deno.readDirSync(dir)[Symbol.iterator]();
+  } catch (error) {
+    throw unreadable(error);
+  }
+  try {
+    for (;;) {
+      let next: IteratorResult<Deno.DirEntry>;
+      try {
+        next = entries.next();
+      } catch (error) {
+        throw unreadable(error);
+      }
+      if (next.done) return;
+      yield next.value;
+    }
+  } finally {
+    entries.return?.();
+  }
 }
 
 async function exists(path: string): Promise<boolean> {
