@@ -10,8 +10,8 @@ import { Anchor as DirAnchor } from "../security/anchored.ts";
 import type { Policy } from "../security/policy.ts";
 import { Resolver } from "../security/resolver.ts";
 import { SafeFs } from "../security/safe_fs.ts";
-import { Registry } from "../tools/registry.ts";
-import type { Tool, ToolContext } from "../tools/tool.ts";
+import { errorResult, Registry } from "../tools/registry.ts";
+import { type Tool, type ToolContext, ToolError, type ToolResult } from "../tools/tool.ts";
 import type { TodoItem, TodoStore } from "../tools/todo/todo.ts";
 import type { ToolStats } from "../tools/observe/_observation.ts";
 import type {
@@ -23,11 +23,30 @@ import type {
   ToolProvider,
 } from "./dispatcher.ts";
 import type { PoolLogger } from "./worker_pool.ts";
+import { type StateDirOptions, trustedStateFile } from "./state_dir.ts";
+
+/** Options for {@linkcode HostToolProvider}. */
+export interface HostToolOptions {
+  /** The policy in force (the tools describe it; they get no access to its roots). */
+  policy: Policy;
+  /** Where internals go. */
+  logger: PoolLogger;
+  /** A call running longer is stopped with `timeout`, as a worker's call is. */
+  callTimeoutMs: number;
+  /** What the tools read, by key (`observation`, `todos`). */
+  services: Record<string, unknown>;
+}
 
 /**
  * Runs host-side tools with a context that carries host services. Their
  * file operations reach no root: only a confined tool worker touches
  * project files (every path is "outside the allowed roots" here).
+ *
+ * They run on the host's own thread, so they work in steps and give the
+ * event loop a turn between them (other calls are answered meanwhile), and
+ * each call has the same limits as a worker's: a client's cancellation or
+ * the call timeout aborts its signal and answers `cancelled` or `timeout`
+ * at once, whether or not the tool has noticed yet.
  */
 export class HostToolProvider implements ToolProvider {
   /** For logs. */
@@ -37,24 +56,21 @@ export class HostToolProvider implements ToolProvider {
   #fs: SafeFs;
   #logger: PoolLogger;
   #shared: Map<string, unknown>;
+  #callTimeoutMs: number;
+  #running = new Map<AbortController, { name: string; deadline: number }>();
+  #sweeper: ReturnType<typeof setInterval> | undefined;
 
   /**
    * @param tools The host-side tools.
-   * @param policy The policy in force (the tools describe it; they get no access to its roots).
-   * @param logger Where internals go.
-   * @param services What the tools read, by key (`observation`, `todos`).
+   * @param options The policy, logger, time limit and services.
    */
-  constructor(
-    tools: readonly Tool[],
-    policy: Policy,
-    logger: PoolLogger,
-    services: Record<string, unknown>,
-  ) {
+  constructor(tools: readonly Tool[], options: HostToolOptions) {
     this.#registry = new Registry(tools);
-    this.#policy = policy;
-    this.#fs = new SafeFs(new Resolver({ ...policy, roots: [] }), new DirAnchor([]));
-    this.#logger = logger;
-    this.#shared = new Map(Object.entries(services));
+    this.#policy = options.policy;
+    this.#fs = new SafeFs(new Resolver({ ...options.policy, roots: [] }), new DirAnchor([]));
+    this.#logger = options.logger;
+    this.#shared = new Map(Object.entries(options.services));
+    this.#callTimeoutMs = options.callTimeoutMs;
   }
 
   /** The tools. */
@@ -63,19 +79,48 @@ export class HostToolProvider implements ToolProvider {
   }
 
   /**
-   * Run one call in this process.
+   * Run one call in this process, within the call timeout.
    *
    * @param name The tool.
    * @param args Its arguments.
    * @param ctx Cancellation and progress.
-   * @returns The result (these tools touch no paths).
+   * @returns The result (these tools touch no paths); `cancelled` or `timeout` when stopped.
    */
   async call(name: string, args: unknown, ctx: CallContext): Promise<ProviderResult> {
-    const toolCtx: ToolContext = {
+    const stop = new AbortController();
+    const cancel = () => stop.abort(new ToolError("cancelled", "the client cancelled the call"));
+    if (ctx.signal?.aborted) cancel();
+    else ctx.signal?.addEventListener("abort", cancel, { once: true });
+    const stopped = new Promise<ToolResult>((resolve) => {
+      const answer = () => {
+        const reason = stop.signal.reason as ToolError;
+        resolve(errorResult(reason.code, reason.message));
+      };
+      if (stop.signal.aborted) answer();
+      else stop.signal.addEventListener("abort", answer, { once: true });
+    });
+    this.#running.set(stop, { name, deadline: performance.now() + this.#callTimeoutMs });
+    this.#watchDeadlines();
+    try {
+      const running = this.#registry.call(name, args, this.#context(stop.signal, ctx));
+      running.catch(() => {}); // answered by `stopped` first, it may still end later
+      return { result: await Promise.race([running, stopped]), paths: [] };
+    } finally {
+      ctx.signal?.removeEventListener("abort", cancel);
+      this.#running.delete(stop);
+      if (this.#running.size === 0 && this.#sweeper !== undefined) {
+        clearInterval(this.#sweeper);
+        this.#sweeper = undefined;
+      }
+    }
+  }
+
+  #context(signal: AbortSignal, ctx: CallContext): ToolContext {
+    return {
       policy: this.#policy,
       resolver: this.#fs.resolver,
       fs: this.#fs,
-      signal: ctx.signal ?? new AbortController().signal,
+      signal,
       // On this thread a cancellation aborts the signal itself; no message waits to be let in.
       messageWaiting: () => false,
       progress: (progress, total, message) => ctx.onProgress?.(progress, total, message),
@@ -95,7 +140,26 @@ export class HostToolProvider implements ToolProvider {
         return this.#shared.get(key) as T;
       },
     };
-    return { result: await this.#registry.call(name, args, toolCtx), paths: [] };
+  }
+
+  /**
+   * One timer for all deadlines while calls run (as the worker pool has it): a call past
+   * its deadline has its signal aborted with `timeout`.
+   */
+  #watchDeadlines(): void {
+    if (this.#sweeper !== undefined) return;
+    const seconds = this.#callTimeoutMs / 1000;
+    const sweeper = setInterval(() => {
+      const now = performance.now();
+      for (const [stop, { name, deadline }] of this.#running) {
+        if (now < deadline || stop.signal.aborted) continue;
+        stop.abort(
+          new ToolError("timeout", `${name} ran past its ${seconds} s limit and was stopped`),
+        );
+      }
+    }, Math.min(100, Math.max(5, this.#callTimeoutMs / 10)));
+    Deno.unrefTimer(sweeper as unknown as number);
+    this.#sweeper = sweeper;
   }
 }
 
@@ -160,18 +224,22 @@ export class TodoFileStore implements TodoStore {
   }
 
   /**
-   * Open the list kept in a state directory.
+   * Open the list kept in a state directory: only from a directory the host
+   * made its own (`state_dir.ts`); a forged `todos.json` is set aside, never loaded.
    *
    * @param stateDir The host's state directory.
+   * @param options Where to say what was set aside, and the clock.
    * @returns The store.
    */
-  static async open(stateDir: string): Promise<TodoFileStore> {
+  static async open(stateDir: string, options: StateDirOptions = {}): Promise<TodoFileStore> {
     const store = new TodoFileStore(`${stateDir}/todos.json`);
+    const text = await trustedStateFile(stateDir, "todos.json", options);
+    if (text === undefined) return store;
     try {
-      const saved = JSON.parse(await Deno.readTextFile(store.#file)) as { todos?: TodoItem[] };
+      const saved = JSON.parse(text) as { todos?: TodoItem[] };
       store.#items = Array.isArray(saved.todos) ? saved.todos : [];
     } catch {
-      // none yet
+      // unreadable: start empty
     }
     return store;
   }

@@ -39,7 +39,11 @@ export async function logCommand(
   filters: LogFilters,
   printer: Printer,
 ): Promise<number> {
-  const log = new InteractionLog({ stateDir: config.policy.stateDir });
+  const log = new InteractionLog({
+    stateDir: config.policy.stateDir,
+    maxDayBytes: config.log.maxDayBytes,
+    maxTotalBytes: config.log.maxTotalBytes,
+  });
   const query: Parameters<InteractionLog["query"]>[0] = { limit: filters.limit ?? 20 };
   for (const key of ["tool", "outcome", "path", "session"] as const) {
     if (filters[key]) query[key] = filters[key];
@@ -73,10 +77,19 @@ export async function logCommand(
   printer.out(format(header));
   printer.out(widths.map((width) => "-".repeat(width)).join("  "));
   for (const row of rows) printer.out(format(row));
-  printer.out(
-    `${rows.length} call${rows.length === 1 ? "" : "s"} (days ${page.days.join(", ")})${
-      page.skipped_lines ? `; ${page.skipped_lines} corrupt or torn line(s) skipped` : ""
-    }`,
-  );
+  const notes = [
+    `${rows.length} call${rows.length === 1 ? "" : "s"} (days ${page.days.join(", ") || "none"})`,
+    ...(page.dropped.calls > 0
+      ? [
+        `${page.dropped.calls} more dropped by the log's size cap (${page.dropped.read} read-only, ${page.dropped.failed} failed, ${page.dropped.write} writes)`,
+      ]
+      : []),
+    ...(page.skipped.malformed
+      ? [`${page.skipped.malformed} corrupt or torn line(s) skipped`]
+      : []),
+    ...(page.skipped.too_long ? [`${page.skipped.too_long} line(s) too long to read skipped`] : []),
+    ...(page.skipped.unreadable ? [`${page.skipped.unreadable} log file(s) unreadable`] : []),
+  ];
+  printer.out(notes.join("; "));
   return 0;
 }

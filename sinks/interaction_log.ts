@@ -1,14 +1,51 @@
 /**
  * The interaction log: one JSON line per tool call in
- * `<stateDir>/interactions/<UTC day>.jsonl`, written by a single queue so
- * concurrent calls never interleave or lose lines, and read back with
- * filters (seed 003). A torn last line (after a crash) is skipped and
- * counted, never fatal.
+ * `<stateDir>/interactions/<UTC day>.jsonl` (and that day's sealed segments
+ * `<day>.<n>.jsonl`), written by a single queue so concurrent calls never
+ * interleave or lose lines, and read back as streams with filters (seed
+ * 003). Size caps bound each day and the whole log: past them the oldest
+ * read-only calls go first, then failures, and calls of tools that write
+ * last (`_log_compact.ts`); every drop is written down as a drop record,
+ * and readers count it. A torn, corrupt or over-long line is skipped and
+ * counted by why, never fatal.
  *
  * @module
  */
 
 import { Redactor } from "./redact.ts";
+import type { LogCaps } from "./_log_compact.ts";
+import { LogFiles } from "./_log_files.ts";
+import {
+  type DayScan,
+  type InteractionPage,
+  type InteractionQuery as WindowQuery,
+  type LogSource,
+  queryLog,
+  type QueryOptions,
+  scanLogDay,
+} from "./_log_query.ts";
+import {
+  noSkips,
+  READER_LIMITS,
+  type ReaderLimits,
+  type ReadOptions,
+  type SkippedLines,
+} from "./_log_reader.ts";
+import { type DroppedCalls, type Interaction, kindOf, KINDS, noDrops } from "./_log_records.ts";
+import { LogWriter } from "./_log_writer.ts";
+
+export type {
+  DayScan,
+  DroppedCalls,
+  Interaction,
+  InteractionPage,
+  LogCaps,
+  QueryOptions,
+  ReaderLimits,
+  ReadOptions,
+  SkippedLines,
+};
+export { READER_LIMITS };
 
 /** A call, as the dispatcher reports it (structurally its `CallRecord`). */
 export interface LoggedCall {
@@ -42,27 +79,10 @@ export interface LoggedOutcome {
   readonly durationMs: number;
 }
 
-/** One logged call. */
-export interface Interaction {
-  /** When the call started (UTC ISO). */
-  ts: string;
-  /** The MCP session. */
-  session: string;
-  /** The client's name/version. */
-  client: string;
-  /** The tool. */
-  tool: string;
-  /** The arguments, size-capped, secrets redacted. */
-  args: unknown;
-  /** `ok`, the error code, `internal_error`, `denied` or `cancelled`. */
-  outcome: string;
-  /** Wall time. */
-  duration_ms: number;
-  /** Size of the result as JSON, in bytes. */
-  result_bytes: number;
-  /** Paths the call touched. */
-  paths: string[];
-}
+/** The default cap on one UTC day's files: 64 MiB. */
+export const DEFAULT_MAX_DAY_BYTES = 64 * 1024 * 1024;
+/** The default cap on the whole log: 512 MiB. */
+export const DEFAULT_MAX_TOTAL_BYTES = 512 * 1024 * 1024;
 
 /** Options for {@linkcode InteractionLog}. */
 export interface InteractionLogOptions {
@@ -78,6 +98,17 @@ export interface InteractionLogOptions {
    * `-`/`_` (so `token` covers `GITHUB_TOKEN` and `x-auth-token`).
    */
   redactKeys?: readonly string[];
+  /** The most one UTC day's files may hold (default {@linkcode DEFAULT_MAX_DAY_BYTES}; at most the total). */
+  maxDayBytes?: number;
+  /** The most the whole log may hold (default {@linkcode DEFAULT_MAX_TOTAL_BYTES}). */
+  maxTotalBytes?: number;
+  /**
+   * Whether a tool may change things (it is not `readOnlyHint`): its calls are kept
+   * longest when the log is over a cap (default: every tool may).
+   */
+  writes?: (tool: string) => boolean;
+  /** How files are read (tests make these small). */
+  reader?: Partial<ReaderLimits>;
   /** The clock (tests inject one). */
   now?: () => Date;
 }
@@ -100,41 +131,74 @@ export interface InteractionQuery {
   limit: number;
 }
 
-/** What {@linkcode InteractionLog.query} returns. */
-export interface InteractionPage {
-  /** The calls, most recent first. */
-  interactions: Interaction[];
-  /** Corrupt or torn lines skipped while reading. */
-  skipped_lines: number;
-  /** The days read (UTC `YYYY-MM-DD`), newest first. */
-  days: string[];
-}
-
 const DAY_MS = 24 * 60 * 60 * 1000;
+/** Each logged string field is cut to this many characters (a client's name is its own to choose). */
+const MAX_FIELD_CHARS = 256;
 
-/** The interaction log, as a call observer and a reader. */
+/**
+ * The interaction log, as a call observer and a reader.
+ *
+ * @example
+ * ```ts
+ * const log = new InteractionLog({
+ *   stateDir: "/srv/project/.toolhost",
+ *   maxDayBytes: 8 * 1024 * 1024,
+ *   writes: (tool) => tool !== "read_file",
+ * });
+ * const page = await log.query({ tool: "write_file", limit: 10 });
+ * ```
+ */
 export class InteractionLog {
   /** The folder of day files. */
   readonly dir: string;
-  #retentionDays: number;
+  /** The caps in force. */
+  readonly caps: LogCaps;
+  #files: LogFiles;
+  #writer: LogWriter;
+  #source: LogSource;
   #maxArgBytes: number;
+  #maxLineBytes: number;
+  #writes: (tool: string) => boolean;
   #redactor: Redactor;
   #now: () => Date;
-  #queue: string[] = [];
-  #queueDay: string | undefined;
-  #writing: Promise<void> = Promise.resolve();
-  #lastPruned = "";
-  #open: { day: string; file: Deno.FsFile; torn: boolean } | undefined;
-  #encoder = new TextEncoder();
 
-  /** @param options Where, how long, what to hide. */
+  /**
+   * @param options Where, how long, how much, what to hide.
+   * @throws {RangeError} When a cap is not a positive number.
+   */
   constructor(options: InteractionLogOptions) {
     this.dir = `${options.stateDir}/interactions`;
-    this.#retentionDays = options.retentionDays ?? 30;
+    const total = options.maxTotalBytes ?? DEFAULT_MAX_TOTAL_BYTES;
+    const day = Math.min(options.maxDayBytes ?? DEFAULT_MAX_DAY_BYTES, total);
+    if (!(day > 0)) throw new RangeError(`Cannot cap the interaction log at ${day} bytes`);
+    this.caps = Object.freeze({
+      maxDayBytes: day,
+      maxTotalBytes: total,
+      segmentBytes: Math.ceil(day / 8),
+    });
+    const limits = { ...READER_LIMITS, ...options.reader };
+    this.#maxLineBytes = limits.maxLineBytes;
     this.#maxArgBytes = options.maxArgBytes ?? 4096;
+    this.#writes = options.writes ?? (() => true);
     this.#redactor = new Redactor(options.redactKeys);
     this.#now = options.now ?? (() => new Date());
-    Deno.mkdirSync(this.dir, { recursive: true });
+    this.#files = new LogFiles(this.dir);
+    this.#writer = new LogWriter(this.#files, {
+      caps: this.caps,
+      limits,
+      retentionDays: options.retentionDays ?? 30,
+      now: this.#now,
+    });
+    this.#source = {
+      files: this.#files,
+      limits,
+      pending: (each, onCall, onDrop) => this.#writer.pending(each, onCall, onDrop),
+    };
+  }
+
+  /** Bytes in the log's files now. */
+  get bytes(): number {
+    return this.#files.total;
   }
 
   /**
@@ -144,163 +208,158 @@ export class InteractionLog {
    * @param outcome How it ended.
    */
   after(call: LoggedCall, outcome: LoggedOutcome): void {
-    const line: Interaction = {
+    this.append({
       ts: call.started.toISOString(),
-      session: call.session,
-      client: call.client,
-      tool: call.tool,
-      args: this.#capArgs(call.args),
-      outcome: outcomeOf(outcome.result),
+      session: clip(call.session),
+      client: clip(call.client),
+      tool: clip(call.tool),
+      outcome: clip(outcomeOf(outcome.result)).slice(0, 64),
+      writes: this.#writesSafely(call.tool),
       duration_ms: Math.round(outcome.durationMs * 1000) / 1000,
-      result_bytes: new TextEncoder().encode(JSON.stringify(outcome.result)).length,
-      paths: [...outcome.paths],
-    };
-    this.append(line);
+      result_bytes: jsonBytes(outcome.result),
+      paths: outcome.paths.map(clip),
+      args: this.#capArgs(call.args),
+    });
   }
 
   /**
-   * Append one line to the day file of its timestamp (UTC).
+   * Append one line to the day of its timestamp (UTC).
    *
    * @param line The interaction.
    */
   append(line: Interaction): void {
-    const day = line.ts.slice(0, 10);
-    if (this.#queueDay !== undefined && this.#queueDay !== day) this.#drain();
-    this.#queueDay = day;
-    this.#queue.push(`${JSON.stringify(line)}\n`);
-    if (this.#queue.length === 1) queueMicrotask(() => this.#drain());
+    let text = JSON.stringify(line);
+    if (text.length * 3 > this.#maxLineBytes && utf8Bytes(text) > this.#maxLineBytes) {
+      // Every line written can be read back whole.
+      text = JSON.stringify({
+        ...line,
+        args: { _truncated: true, _bytes: utf8Bytes(JSON.stringify(line.args) ?? "") },
+        paths: line.paths.slice(0, 16),
+        ...(line.paths.length > 16 ? { paths_omitted: line.paths.length - 16 } : {}),
+      });
+    }
+    const kind = KINDS.indexOf(kindOf(line));
+    this.#writer.enqueue(line.ts.slice(0, 10), { text: `${text}\n`, kind, call: line });
   }
 
-  /** Resolves when everything logged so far is on disk. */
-  async flush(): Promise<void> {
-    this.#drain();
-    await this.#writing;
-  }
-
-  /**
-   * Read calls back, most recent first.
-   *
-   * @param query Filters, window and limit.
-   * @returns The page.
-   */
-  async query(query: InteractionQuery): Promise<InteractionPage> {
-    await this.flush();
-    const until = query.until ?? this.#now();
-    const since = query.since ?? new Date(until.getTime() - DAY_MS);
-    const days: string[] = [];
-    for (let t = dayStart(until); t >= dayStart(since); t -= DAY_MS) {
-      days.push(new Date(t).toISOString().slice(0, 10));
-    }
-    const out: Interaction[] = [];
-    let skipped = 0;
-    for (const day of days) {
-      const { lines, skipped: bad } = await this.#readDay(day);
-      skipped += bad;
-      for (let i = lines.length - 1; i >= 0; i--) {
-        const line = lines[i]!;
-        const at = Date.parse(line.ts);
-        if (at < since.getTime() || at > until.getTime()) continue;
-        if (!matches(line, query)) continue;
-        out.push(line);
-      }
-    }
-    out.sort((a, b) => (a.ts < b.ts ? 1 : a.ts > b.ts ? -1 : 0));
-    return { interactions: out.slice(0, query.limit), skipped_lines: skipped, days };
-  }
-
-  /**
-   * Every call of one UTC day, oldest first.
-   *
-   * @param day `YYYY-MM-DD`.
-   * @returns The lines and how many were skipped.
-   */
-  async day(day: string): Promise<{ lines: Interaction[]; skipped: number }> {
-    await this.flush();
-    return await this.#readDay(day);
-  }
-
-  async #readDay(day: string): Promise<{ lines: Interaction[]; skipped: number }> {
-    let text: string;
-    try {
-      text = await Deno.readTextFile(`${this.dir}/${day}.jsonl`);
-    } catch {
-      return { lines: [], skipped: 0 };
-    }
-    const lines: Interaction[] = [];
-    let skipped = 0;
-    for (const raw of text.split("\n")) {
-      if (raw === "") continue;
-      try {
-        const line = JSON.parse(raw) as Interaction;
-        if (typeof line.ts !== "string" || typeof line.tool !== "string") {
-          throw new TypeError("not an interaction");
-        }
-        lines.push(line);
-      } catch {
-        skipped++;
-      }
-    }
-    return { lines, skipped };
-  }
-
-  /** Move the queued lines to the writer (one append per batch, in order). */
-  #drain(): void {
-    if (this.#queue.length === 0) return;
-    const data = this.#queue.join("");
-    const day = this.#queueDay!;
-    this.#queue = [];
-    try {
-      // One handle per day, kept open: opening the file for every batch cost more than the call.
-      if (this.#open?.day !== day) {
-        this.#open?.file.close();
-        this.#open = undefined;
-        const file = Deno.openSync(`${this.dir}/${day}.jsonl`, {
-          read: true,
-          append: true,
-          create: true,
-        });
-        this.#open = { day, file, torn: !endsWithNewlineSync(file) };
-      }
-      // A line torn by a crash stays alone on its line: the first append of a day ends it.
-      const bytes = this.#encoder.encode(this.#open.torn ? `\n${data}` : data);
-      this.#open.torn = false;
-      let offset = 0;
-      while (offset < bytes.length) offset += this.#open.file.writeSync(bytes.subarray(offset));
-    } catch {
-      // The log must never break a call; a failed append loses only these lines.
-      this.#open?.file.close();
-      this.#open = undefined;
-    }
-    if (day !== this.#lastPruned) {
-      this.#writing = this.#writing.then(() => this.#prune(day)).catch(() => {});
-    }
+  /** Resolves when everything logged so far is on disk (or counted as dropped), within the caps. */
+  flush(): Promise<void> {
+    return this.#writer.flush();
   }
 
   /** Close the day file (after a last flush). */
-  async close(): Promise<void> {
-    await this.flush();
-    this.#open?.file.close();
-    this.#open = undefined;
+  close(): Promise<void> {
+    return this.#writer.close();
   }
 
-  async #prune(today: string): Promise<void> {
-    this.#lastPruned = today;
-    const oldest = new Date(Date.parse(`${today}T00:00:00Z`) - this.#retentionDays * DAY_MS)
-      .toISOString().slice(0, 10);
-    for await (const entry of Deno.readDir(this.dir)) {
-      const match = /^(\d{4}-\d{2}-\d{2})\.jsonl$/.exec(entry.name);
-      if (match && match[1]! < oldest) {
-        await Deno.remove(`${this.dir}/${entry.name}`).catch(() => {});
-      }
+  /**
+   * Read calls back, most recent first, as streams: the days of the window
+   * newest first, while they fit in the budget.
+   *
+   * @param query Filters, window (default: yesterday and today, UTC) and limit.
+   * @param options Cancellation, progress, budget.
+   * @returns The page.
+   * @throws The signal's reason when the read is cancelled.
+   */
+  query(query: InteractionQuery, options: QueryOptions = {}): Promise<InteractionPage> {
+    this.#writer.drain();
+    const until = query.until ?? this.#now();
+    const since = query.since ?? new Date(until.getTime() - DAY_MS);
+    return queryLog(this.#source, { ...query, since, until } satisfies WindowQuery, options);
+  }
+
+  /**
+   * Visit every call of one UTC day, in the order written, as a stream.
+   *
+   * @param day `YYYY-MM-DD`.
+   * @param visit Called with each call.
+   * @param options Cancellation and progress.
+   * @returns How many calls there were, what was skipped and what the caps dropped.
+   * @throws The signal's reason when the read is cancelled.
+   */
+  scanDay(
+    day: string,
+    visit: (line: Interaction) => void,
+    options: ReadOptions = {},
+  ): Promise<DayScan> {
+    this.#writer.drain();
+    return scanLogDay(this.#source, day, visit, options);
+  }
+
+  #writesSafely(tool: string): boolean {
+    try {
+      return this.#writes(tool);
+    } catch {
+      return true;
     }
   }
 
   #capArgs(args: unknown): unknown {
-    const redacted = this.#redactor.apply(args);
-    const json = JSON.stringify(redacted) ?? "null";
+    let json: string;
+    let redacted: unknown;
+    try {
+      redacted = this.#redactor.apply(args);
+      json = JSON.stringify(redacted) ?? "null";
+    } catch (error) {
+      // Cannot be written out (too deep for JSON.stringify): logged as such, never left out.
+      return { _unloggable: error instanceof Error ? error.name : "error" };
+    }
     if (json.length <= this.#maxArgBytes) return redacted;
     return { _truncated: true, _bytes: json.length, preview: json.slice(0, this.#maxArgBytes) };
   }
+}
+
+/** The log's size and caps. */
+export interface LogUsage {
+  /** Bytes in its files now. */
+  bytes: number;
+  /** The cap on one day's files. */
+  max_day_bytes: number;
+  /** The cap on all of them. */
+  max_total_bytes: number;
+}
+
+/** What the observation tools read of the log. */
+export interface LogReader {
+  /** {@linkcode InteractionLog.query}, or an empty page. */
+  query(query: InteractionQuery, options?: QueryOptions): Promise<InteractionPage>;
+  /** {@linkcode InteractionLog.scanDay}, or an empty day. */
+  scanDay(day: string, visit: (line: Interaction) => void, options?: ReadOptions): Promise<DayScan>;
+  /** The log's size and caps, or null. */
+  log(): LogUsage | null;
+}
+
+/**
+ * What the observation tools read of a log, or of none when the log is off.
+ *
+ * @param log The log, if any.
+ * @returns Its reader.
+ */
+export function logReader(log: InteractionLog | undefined): LogReader {
+  if (!log) {
+    return {
+      query: () =>
+        Promise.resolve({
+          interactions: [],
+          skipped: noSkips(),
+          skipped_lines: 0,
+          dropped: noDrops(),
+          days: [],
+          unread_days: [],
+        }),
+      scanDay: () => Promise.resolve({ calls: 0, skipped: noSkips(), dropped: noDrops() }),
+      log: () => null,
+    };
+  }
+  return {
+    query: (query, options) => log.query(query, options),
+    scanDay: (day, visit, options) => log.scanDay(day, visit, options),
+    log: () => ({
+      bytes: log.bytes,
+      max_day_bytes: log.caps.maxDayBytes,
+      max_total_bytes: log.caps.maxTotalBytes,
+    }),
+  };
 }
 
 /**
@@ -316,26 +375,23 @@ export function outcomeOf(result: LoggedResult): string {
   return code ?? "error";
 }
 
-/** Whether an open file is empty or ends with a newline. */
-function endsWithNewlineSync(file: Deno.FsFile): boolean {
-  const size = file.statSync().size;
-  if (size === 0) return true;
-  file.seekSync(size - 1, Deno.SeekMode.Start);
-  const last = new Uint8Array(1);
-  file.readSync(last);
-  return last[0] === 0x0a;
+function clip(value: string): string {
+  return value.length > MAX_FIELD_CHARS ? `${value.slice(0, MAX_FIELD_CHARS)}…` : value;
 }
 
-function matches(line: Interaction, query: InteractionQuery): boolean {
-  if (query.tool !== undefined && line.tool !== query.tool) return false;
-  if (query.outcome !== undefined && line.outcome !== query.outcome) return false;
-  if (query.session !== undefined && line.session !== query.session) return false;
-  if (query.path !== undefined && !line.paths.some((path) => path.includes(query.path!))) {
-    return false;
+function jsonBytes(value: unknown): number {
+  try {
+    return utf8Bytes(JSON.stringify(value) ?? "");
+  } catch {
+    return 0;
   }
-  return true;
 }
 
-function dayStart(date: Date): number {
-  return Date.UTC(date.getUTCFullYear(), date.getUTCMonth(), date.getUTCDate());
+function utf8Bytes(text: string): number {
+  let bytes = text.length;
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    if (code >= 0x80) bytes += code >= 0x800 && (code < 0xd800 || code > 0xdfff) ? 2 : 1;
+  }
+  return bytes;
 }

@@ -19,16 +19,100 @@ export interface LoggedInteraction {
   client: string;
   /** The tool. */
   tool: string;
-  /** Capped, redacted arguments. */
-  args: unknown;
   /** `ok` or an error code. */
   outcome: string;
+  /** Whether the tool may change things (absent in old lines). */
+  writes?: boolean;
   /** Wall time. */
   duration_ms: number;
   /** Result size in bytes. */
   result_bytes: number;
   /** Paths touched. */
   paths: string[];
+  /** Capped, redacted arguments. */
+  args: unknown;
+}
+
+/** Log lines a read skipped, by why. */
+export interface SkippedLines {
+  /** Not a call: corrupt JSON, a line torn by a crash, another shape. */
+  malformed: number;
+  /** Longer than the reader's line limit. */
+  too_long: number;
+  /** Log files that could not be read, wholly or in part. */
+  unreadable: number;
+}
+
+/** Calls the log's size caps dropped (see `sinks/_log_records.ts`). */
+export interface DroppedCalls {
+  /** Calls dropped. */
+  calls: number;
+  /** Their bytes. */
+  bytes: number;
+  /** Read-only calls that succeeded. */
+  read: number;
+  /** Failures that changed nothing. */
+  failed: number;
+  /** Calls of tools that write. */
+  write: number;
+  /** Corrupt or over-long lines dropped with them. */
+  malformed: number;
+  /** Calls by tool. */
+  by_tool: Record<string, number>;
+  /** Calls by outcome. */
+  by_outcome: Record<string, number>;
+  /** Why, by reason (`day_cap`, `total_cap`). */
+  why: Record<string, number>;
+  /** The first dropped call's start, or null. */
+  from: string | null;
+  /** The last one's. */
+  to: string | null;
+}
+
+/** What a read of the log may be given. */
+export interface ReadOptions {
+  /** Stops the read. */
+  signal?: AbortSignal;
+  /** Told how many bytes of how many are read, now and then. */
+  onProgress?: (read: number, total: number) => void;
+  /** Read days, newest first, while they fit in this many bytes. */
+  maxScanBytes?: number;
+}
+
+/** A page of the log (see `InteractionLog.query`). */
+export interface InteractionPage {
+  /** The calls, most recent first. */
+  interactions: LoggedInteraction[];
+  /** Lines skipped, by why. */
+  skipped: SkippedLines;
+  /** Skipped lines in all. */
+  skipped_lines: number;
+  /** Calls the caps dropped from the days read. */
+  dropped: DroppedCalls;
+  /** The days read, newest first. */
+  days: string[];
+  /** Days of the window left unread (over the budget). */
+  unread_days: string[];
+}
+
+/** One day of the log, counted (see `InteractionLog.scanDay`). */
+export interface DayScan {
+  /** Calls read. */
+  calls: number;
+  /** Lines skipped, by why. */
+  skipped: SkippedLines;
+  /** Calls the caps dropped. */
+  dropped: DroppedCalls;
+}
+
+/** The log's size and caps. */
+export interface LogUsage {
+  /** Bytes in its files now. */
+  bytes: number;
+  /** The cap on one day's files. */
+  max_day_bytes: number;
+  /** The cap on all of them. */
+  max_total_bytes: number;
 }
 
 /** Per-tool latency statistics. */
@@ -81,7 +165,12 @@ export interface HostStatus {
 
 /** The host state the observation tools read. */
 export interface Observation {
-  /** Query the interaction log. */
+  /**
+   * Query the interaction log.
+   *
+   * @param query Filters, window, limit.
+   * @param options Cancellation, progress, budget.
+   */
   query(query: {
     tool?: string;
     outcome?: string;
@@ -90,9 +179,21 @@ export interface Observation {
     since?: Date;
     until?: Date;
     limit: number;
-  }): Promise<{ interactions: LoggedInteraction[]; skipped_lines: number; days: string[] }>;
-  /** Every call of one UTC day (`YYYY-MM-DD`). */
-  day(day: string): Promise<{ lines: LoggedInteraction[]; skipped: number }>;
+  }, options?: ReadOptions): Promise<InteractionPage>;
+  /**
+   * Visit every call of one UTC day (`YYYY-MM-DD`), as a stream.
+   *
+   * @param day The day.
+   * @param visit Called with each call.
+   * @param options Cancellation and progress.
+   */
+  scanDay(
+    day: string,
+    visit: (line: LoggedInteraction) => void,
+    options?: ReadOptions,
+  ): Promise<DayScan>;
+  /** The log's size and caps, or null when the log is off. */
+  log(): LogUsage | null;
   /** Per-tool statistics since start. */
   stats(): Record<string, ToolStats>;
   /** When the host started. */
@@ -182,4 +283,60 @@ export function efferentParts(efferent: HostStatus["efferent_copy"], mcpJson?: s
     parts.push(`${efferent.held_dropped} copies made before discovery were dropped`);
   }
   return parts;
+}
+
+/**
+ * What a read of the log skipped, as a phrase.
+ *
+ * @param skipped The counts.
+ * @returns E.g. `3 log lines skipped (2 corrupt or torn, 1 too long to read)`, or undefined.
+ */
+export function skippedPhrase(skipped: SkippedLines): string | undefined {
+  const lines = skipped.malformed + skipped.too_long;
+  const parts: string[] = [];
+  if (lines > 0) {
+    const why = [
+      ...(skipped.malformed ? [`${skipped.malformed} corrupt or torn`] : []),
+      ...(skipped.too_long ? [`${skipped.too_long} too long to read`] : []),
+    ];
+    parts.push(`${plural(lines, "log line")} skipped (${why.join(", ")})`);
+  }
+  if (skipped.unreadable > 0) {
+    parts.push(`${plural(skipped.unreadable, "log file")} could not be read`);
+  }
+  return parts.length > 0 ? parts.join("; ") : undefined;
+}
+
+/**
+ * What the log's caps dropped, as a phrase.
+ *
+ * @param dropped The drops.
+ * @returns E.g. `120 dropped by the log's size cap: 118 read-only, 2 failed, 0 writes; day cap`.
+ */
+export function droppedPhrase(dropped: DroppedCalls): string {
+  const why = Object.keys(dropped.why).map((each) => each.replace("_", " ")).join(", ");
+  return `${dropped.calls} dropped by the log's size cap: ${dropped.read} read-only, ${dropped.failed} failed, ${
+    plural(dropped.write, "write")
+  }${why ? `; ${why}` : ""}`;
+}
+
+/**
+ * A byte count for people.
+ *
+ * @param bytes The count.
+ * @returns E.g. `64 MiB`, `1.5 KiB`, `12 B`.
+ */
+export function byteSize(bytes: number): string {
+  const units = ["B", "KiB", "MiB", "GiB", "TiB"];
+  let value = bytes;
+  let unit = 0;
+  while (value >= 1024 && unit < units.length - 1) {
+    value /= 1024;
+    unit++;
+  }
+  return `${Number.isInteger(value) ? value : value.toFixed(1)} ${units[unit]}`;
+}
+
+function plural(count: number, noun: string): string {
+  return `${count} ${noun}${count === 1 ? "" : "s"}`;
 }

@@ -6,13 +6,13 @@
 
 import { z } from "zod";
 import { defineTool } from "../tool.ts";
-import { observation, statusParts } from "./_observation.ts";
+import { byteSize, observation, statusParts } from "./_observation.ts";
 
 /** Per-tool latency, error rate, memory and sink drops since the host started. */
 export const getHostPerformance = defineTool({
   name: "get_host_performance",
   description:
-    "How this host is doing since it started: per tool the number of calls, p50/p95/max latency and error rate; the process's memory; calls dropped by efferent-copy sinks; and what is in effect and what is not (Landlock, ripgrep, efferent copy, upstream servers) with why. Use it when tools feel slow or fail often.",
+    "How this host is doing since it started: per tool the number of calls, p50/p95/max latency and error rate; the process's memory; the interaction log's size and caps; calls dropped by efferent-copy sinks; and what is in effect and what is not (Landlock, ripgrep, efferent copy, upstream servers) with why. Use it when tools feel slow or fail often.",
   input: z.object({}),
   output: z.object({
     since: z.string(),
@@ -32,6 +32,11 @@ export const getHostPerformance = defineTool({
       heap_used_bytes: z.number(),
       heap_total_bytes: z.number(),
     }),
+    log: z.object({
+      bytes: z.number(),
+      max_day_bytes: z.number(),
+      max_total_bytes: z.number(),
+    }).nullable().describe("The interaction log's size and caps; null when it is off"),
     sink_drops: z.number(),
     status: z.object({
       landlock: z.record(z.string(), z.unknown()),
@@ -60,6 +65,7 @@ export const getHostPerformance = defineTool({
         heap_used_bytes: memory.heapUsed,
         heap_total_bytes: memory.heapTotal,
       },
+      log: obs.log(),
       sink_drops: obs.sinks().reduce((sum, sink) => sum + sink.drops, 0),
       status,
     };
@@ -73,7 +79,13 @@ export const getHostPerformance = defineTool({
     const text = [
       `since ${data.since}; memory rss ${(memory.rss / 1048576).toFixed(1)} MB, heap ${
         (memory.heapUsed / 1048576).toFixed(1)
-      } MB; sink drops ${data.sink_drops}`,
+      } MB; sink drops ${data.sink_drops}${
+        data.log
+          ? `; interaction log ${byteSize(data.log.bytes)} of ${
+            byteSize(data.log.max_total_bytes)
+          } (${byteSize(data.log.max_day_bytes)} a day)`
+          : ""
+      }`,
       ...statusParts(status),
       ...rows,
     ].join("\n");

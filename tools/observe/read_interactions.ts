@@ -7,50 +7,64 @@
 import { z } from "zod";
 import { ToolError } from "../../security/errors.ts";
 import { defineTool } from "../tool.ts";
-import { observation } from "./_observation.ts";
+import { droppedPhrase, type InteractionPage, observation, skippedPhrase } from "./_observation.ts";
 
 /** How far back `since` may reach. */
 export const MAX_LOOKBACK_DAYS = 7;
 /** The most interactions one call returns. */
 export const MAX_LIMIT = 200;
+/** The most log one call reads (days, newest first, while they fit; at least one). */
+export const MAX_SCAN_BYTES = 256 * 1024 * 1024;
 const DAY_MS = 24 * 60 * 60 * 1000;
+/** How far after now a time may lie (clocks differ a little; nothing is logged in the future). */
+const MAX_AHEAD_MS = DAY_MS;
 
 /** Read recent tool calls from the host's interaction log. */
 export const readInteractions = defineTool({
   name: "read_interactions",
   description:
-    "Read this host's log of tool calls (yours and other sessions'), most recent first: tool, arguments (size-capped, secrets redacted), outcome, duration, result size, paths touched. Filters compose. The default window is today and yesterday (UTC); `since` reaches back at most 7 days. Use it to recall what was done, or to find failing calls.",
+    "Read this host's log of tool calls (yours and other sessions'), most recent first: tool, arguments (size-capped, secrets redacted), outcome, duration, result size, paths touched. Filters compose. The default window is today and yesterday (UTC); `since` reaches back at most 7 days. When the log outgrew its size cap, the calls dropped (read-only ones first, calls that changed things last) are counted, not listed. Use it to recall what was done, or to find failing calls.",
   input: z.object({
-    tool: z.string().optional().describe("Only calls of this tool"),
-    outcome: z.string().optional().describe(
+    tool: z.string().max(256).optional().describe("Only calls of this tool"),
+    outcome: z.string().max(64).optional().describe(
       'Only this outcome: "ok", an error code such as "path_denied", "internal_error", "cancelled"',
     ),
-    path: z.string().optional().describe("Only calls that touched a path containing this"),
-    session: z.string().optional().describe("Only this session"),
-    since: z.string().optional().describe(
+    path: z.string().max(4096).optional().describe(
+      "Only calls that touched a path containing this",
+    ),
+    session: z.string().max(256).optional().describe("Only this session"),
+    since: z.string().max(64).optional().describe(
       "ISO 8601 time, any UTC offset (e.g. 2026-11-23T09:00:00+12:00)",
     ),
-    until: z.string().optional().describe("ISO 8601 time, any UTC offset"),
+    until: z.string().max(64).optional().describe(
+      "ISO 8601 time, any UTC offset; at most a day after now",
+    ),
     limit: z.number().int().min(1).max(MAX_LIMIT).default(10).describe("The most calls to return"),
   }),
   output: z.object({
     interactions: z.array(z.record(z.string(), z.unknown())),
     skipped_lines: z.number(),
+    skipped: z.object({ malformed: z.number(), too_long: z.number(), unreadable: z.number() })
+      .describe("Lines skipped while reading, by why; unreadable counts log files"),
+    dropped: z.record(z.string(), z.unknown()).describe(
+      "Calls of the days read that the log's size cap dropped (counted, not listed)",
+    ),
     window: z.object({
       since: z.string(),
       until: z.string(),
       days: z.array(z.string()),
       capped: z.boolean(),
+      unread_days: z.array(z.string()).describe("Days of the window not read: over the budget"),
     }),
   }),
   annotations: { title: "Read interactions", readOnlyHint: true },
   async run(input, ctx) {
     const obs = observation(ctx);
     const now = obs.now();
-    const until = input.until === undefined ? now : parseTime(input.until, "until");
+    const until = input.until === undefined ? now : parseTime(input.until, "until", now);
     let since = input.since === undefined
       ? new Date(startOfUtcDay(until) - DAY_MS)
-      : parseTime(input.since, "since");
+      : parseTime(input.since, "since", now);
     const earliest = new Date(startOfUtcDay(now) - MAX_LOOKBACK_DAYS * DAY_MS);
     if (until < earliest) {
       throw new ToolError(
@@ -67,12 +81,17 @@ export const readInteractions = defineTool({
     for (const key of ["tool", "outcome", "path", "session"] as const) {
       if (input[key] !== undefined) query[key] = input[key];
     }
-    const page = await obs.query(query);
+    const page = await obs.query(query, {
+      signal: ctx.signal,
+      onProgress: (read, total) => ctx.progress(read, total, "reading the interaction log"),
+      maxScanBytes: MAX_SCAN_BYTES,
+    });
     const window = {
       since: since.toISOString(),
       until: until.toISOString(),
       days: page.days,
       capped,
+      unread_days: page.unread_days,
     };
     const lines = page.interactions.map((each) =>
       `${each.ts}  ${each.tool}  ${each.outcome}  ${
@@ -81,34 +100,65 @@ export const readInteractions = defineTool({
         each.paths.length ? `  ${each.paths.slice(0, 3).join(", ")}` : ""
       }`
     );
-    const notes = [
-      `${page.interactions.length} call${
-        page.interactions.length === 1 ? "" : "s"
-      } from ${window.since} to ${window.until} (UTC), most recent first`,
-      ...(capped
-        ? [
-          `since was moved to ${window.since}: the log is read back at most ${MAX_LOOKBACK_DAYS} days`,
-        ]
-        : []),
-      ...(page.skipped_lines ? [`${page.skipped_lines} corrupt or torn line(s) skipped`] : []),
-    ];
+    const notes = pageNotes(page, window);
     return {
       content: [{ type: "text", text: [...notes, ...lines].join("\n") }],
       structuredContent: {
         interactions: page.interactions as unknown as Record<string, unknown>[],
         skipped_lines: page.skipped_lines,
+        skipped: page.skipped,
+        dropped: page.dropped as unknown as Record<string, unknown>,
         window,
       },
     };
   },
 });
 
-function parseTime(value: string, name: string): Date {
+/** What the page's lines are, and what was capped, dropped, left unread or skipped. */
+function pageNotes(
+  page: InteractionPage,
+  window: { since: string; until: string; capped: boolean },
+): string[] {
+  const count = page.interactions.length;
+  return [
+    `${count} call${
+      count === 1 ? "" : "s"
+    } from ${window.since} to ${window.until} (UTC), most recent first`,
+    ...(window.capped
+      ? [
+        `since was moved to ${window.since}: the log is read back at most ${MAX_LOOKBACK_DAYS} days`,
+      ]
+      : []),
+    ...(page.dropped.calls > 0
+      ? [`in the days read, ${droppedPhrase(page.dropped)} (counted, not listed)`]
+      : []),
+    ...(page.unread_days.length > 0
+      ? [
+        `not read (over the ${MAX_SCAN_BYTES / 1048576} MiB a call reads): ${
+          page.unread_days.join(", ")
+        }; narrow since/until to read them`,
+      ]
+      : []),
+    ...[skippedPhrase(page.skipped)].filter((each) => each !== undefined),
+  ];
+}
+
+/** A time argument, refused when it is no time or lies more than a day after now. */
+function parseTime(value: string, name: string, now: Date): Date {
   const at = Date.parse(value);
   if (Number.isNaN(at)) {
     throw new ToolError(
       "invalid_argument",
       `Cannot read "${name}": ${JSON.stringify(value)} is not an ISO 8601 time`,
+    );
+  }
+  const latest = now.getTime() + MAX_AHEAD_MS;
+  if (at > latest) {
+    throw new ToolError(
+      "invalid_argument",
+      `Cannot read interactions ${name} "${
+        new Date(at).toISOString()
+      }": it lies more than a day after now ("${now.toISOString()}"), and nothing is logged ahead of time`,
     );
   }
   return new Date(at);

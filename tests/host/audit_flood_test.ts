@@ -1,0 +1,114 @@
+/**
+ * A flood of cheap calls cannot blind the audit: through the launch users
+ * run (`mcp-config`, over stdio), with a config that caps the interaction
+ * log small, a write is made and then 100,000 read-only calls carrying 5 KB
+ * of junk arguments each. The log stays within its caps on disk all along,
+ * the write is still found by read_interactions, and bootstrap_body_state
+ * counts every call, saying how many the cap dropped.
+ */
+
+import { assert, assertEquals, assertFalse, assertMatch } from "../_assert.ts";
+import { tempDir } from "../_helpers.ts";
+import { connectStdio, resultText } from "../_mcp.ts";
+
+/** Caps far below what the flood writes (about 430 MB of log at the 4 KiB argument cap). */
+const CAPS = { maxDayBytes: 1024 * 1024, maxTotalBytes: 2 * 1024 * 1024 };
+const TOTAL = 100_000;
+/**
+ * Calls in flight at once (pipelined, as a busy client sends them). The host answers one call
+ * at a time either way: 256 in flight took 31 s here, 8 took 36 s; past 10, the SDK client waits
+ * on its pipe with one listener per call, and node warns of a listener leak.
+ */
+const IN_FLIGHT = 10;
+/** The log's size on disk is sampled every this many calls. */
+const SAMPLE_EVERY = 5_000;
+
+/** Bytes of the log's files on disk, in all and by day (files that go meanwhile count 0). */
+async function logBytes(dir: string): Promise<{ total: number; days: Map<string, number> }> {
+  const days = new Map<string, number>();
+  let total = 0;
+  for await (const entry of Deno.readDir(dir)) {
+    const size = (await Deno.stat(`${dir}/${entry.name}`).catch(() => ({ size: 0 }))).size;
+    total += size;
+    const day = entry.name.slice(0, 10);
+    days.set(day, (days.get(day) ?? 0) + size);
+  }
+  return { total, days };
+}
+
+Deno.test("100,000 calls with 5 KB of junk arguments each: the log stays within its caps, the write made before them is found and every call is counted", async () => {
+  await using root = await tempDir();
+  await using outside = await tempDir();
+  const config = `${outside.path}/toolhost.json`;
+  await Deno.writeTextFile(config, JSON.stringify({ log: CAPS }));
+  await using session = await connectStdio([root.path], { config });
+  const dir = `${root.path}/.toolhost/interactions`;
+  const day = new Date().toISOString().slice(0, 10);
+
+  const wrote = await session.call("write_file", {
+    path: "audit.txt",
+    content: "written before the flood\n",
+  });
+  assertFalse(wrote.isError, resultText(wrote));
+
+  // todo_read runs in the host's own process and is logged like any call: the cheapest flood.
+  const junk = { junk: "j".repeat(5 * 1024) };
+  let next = 0;
+  let failed = 0;
+  let largest = 0;
+  const overDay: string[] = [];
+  await Promise.all(Array.from({ length: IN_FLIGHT }, async () => {
+    while (next < TOTAL) {
+      const i = next++;
+      if ((await session.call("todo_read", junk)).isError) failed++;
+      if (i % SAMPLE_EVERY === 0) {
+        const sample = await logBytes(dir);
+        largest = Math.max(largest, sample.total);
+        for (const [each, bytes] of sample.days) {
+          if (bytes > CAPS.maxDayBytes) overDay.push(`${each}: ${bytes}`);
+        }
+      }
+    }
+  }));
+  assertEquals(failed, 0);
+  const after = await logBytes(dir);
+  largest = Math.max(largest, after.total);
+  assert(largest <= CAPS.maxTotalBytes, `the log reached ${largest} bytes on disk`);
+  assertEquals(overDay, [], "no day's files passed the day cap");
+
+  const found = await session.call("read_interactions", { tool: "write_file" });
+  assertFalse(found.isError, resultText(found));
+  const page = found.structuredContent as {
+    interactions: Array<{ tool: string; outcome: string; args: { path?: string } }>;
+    dropped: { calls: number; write: number };
+  };
+  assertEquals(page.interactions.length, 1, resultText(found));
+  assertEquals(page.interactions[0]!.args.path, "audit.txt");
+  assertEquals(page.interactions[0]!.outcome, "ok");
+  assertEquals(page.dropped.write, 0, "no write was dropped");
+
+  const state = await session.call("bootstrap_body_state", {});
+  const today = (state.structuredContent as {
+    today: {
+      day: string;
+      total: number;
+      logged: number;
+      dropped: { calls: number; read: number; write: number };
+      by_tool: Record<string, number>;
+    };
+  }).today;
+  assert(today.dropped.calls > TOTAL / 2, `${today.dropped.calls} calls dropped`);
+  assertEquals(today.logged + today.dropped.calls, today.total);
+  assertMatch(
+    resultText(state),
+    /: \d+ calls \(\d+ dropped by the log's size cap: \d+ read-only, 0 failed, 0 writes/,
+  );
+  if (today.day === day) {
+    // The write, the flood and read_interactions; bootstrap_body_state is logged after it answers.
+    assertEquals(today.total, TOTAL + 2);
+    assertEquals(today.by_tool, { write_file: 1, todo_read: TOTAL, read_interactions: 1 });
+  } else {
+    // The test ran across a UTC midnight: today holds only the calls made after it.
+    assert(today.total > 0 && today.total <= TOTAL + 2);
+  }
+});
