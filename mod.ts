@@ -53,6 +53,12 @@ export { Registry, type ToolDescriptor } from "./tools/registry.ts";
 export { TOOLS } from "./tools/mod.ts";
 
 if (import.meta.main) {
-  const { main } = await import("./host/cli.ts");
-  Deno.exit(await main(Deno.args));
+  const { main, oneLine } = await import("./host/cli.ts");
+  try {
+    Deno.exit(await main(Deno.args));
+  } catch (error) {
+    // A fatal error: one line saying why, and a status that says it failed.
+    Deno.stderr.writeSync(new TextEncoder().encode(`toolhost: ${oneLine(error)}\n`));
+    Deno.exit(1);
+  }
 }

@@ -11,7 +11,8 @@ import { type ConfigOverrides, type HostConfig, loadConfig } from "./config.ts";
 import { runDoctor } from "./doctor.ts";
 import { logCommand, type LogFilters } from "./log_command.ts";
 import { serve } from "./gateway.ts";
-import { createHost } from "./host.ts";
+import { createHost, type Host } from "./host.ts";
+import type { PoolLogger } from "./worker_pool.ts";
 import {
   assetPaths,
   isCompiled,
@@ -179,14 +180,55 @@ async function serveCommand(
     );
     return 2;
   }
-  const host = await createHost({ config });
+  let host: Host;
+  try {
+    host = await createHost({ config });
+  } catch (error) {
+    printer.err(`toolhost: cannot serve: ${oneLine(error)}`);
+    return 1;
+  }
   printer.err(`toolhost: ${statusLine(config, host.status())}`);
+  const survive = surviveStrayErrors(host.logger);
   try {
     await serve(host);
+  } catch (error) {
+    printer.err(`toolhost: stopped serving: ${oneLine(error)}`);
+    return 1;
   } finally {
+    survive();
     await host.close();
   }
   return 0;
+}
+
+/**
+ * While serving, an error no call caught (a rejected promise nobody awaited,
+ * an exception in a callback) is logged, and the host keeps serving: no
+ * request can make it exit.
+ *
+ * @returns A function that stops catching them.
+ */
+function surviveStrayErrors(logger: PoolLogger): () => void {
+  const onRejection = (event: PromiseRejectionEvent) => {
+    event.preventDefault();
+    logger.log("error", `A promise was rejected and nothing handled it: ${oneLine(event.reason)}`);
+  };
+  const onError = (event: ErrorEvent) => {
+    event.preventDefault();
+    logger.log("error", `An exception was not caught: ${oneLine(event.error ?? event.message)}`);
+  };
+  globalThis.addEventListener("unhandledrejection", onRejection);
+  globalThis.addEventListener("error", onError);
+  return () => {
+    globalThis.removeEventListener("unhandledrejection", onRejection);
+    globalThis.removeEventListener("error", onError);
+  };
+}
+
+/** An error as one line (a fatal error is said in one line on stderr). */
+export function oneLine(error: unknown): string {
+  const text = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+  return text.replace(/\s*\n\s*/g, " ").slice(0, 500);
 }
 
 /**

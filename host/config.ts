@@ -54,7 +54,12 @@ export const CONFIG_SCHEMA = z.object({
   allowHardlinks: z.boolean().optional(),
   limits: z.object({
     maxReadBytes: z.number().int().positive().optional(),
-    maxOutputChars: z.number().int().positive().optional(),
+    maxOutputChars: z.number().int().min(4096).max(4 * 1024 * 1024).optional().describe(
+      "The largest reply, in bytes of its JSON (text, structured content, _meta together; default 200000)",
+    ),
+    maxRequestBytes: z.number().int().min(64 * 1024).max(256 * 1024 * 1024).optional().describe(
+      "The largest request line the host reads, in bytes (default 4 MiB); larger ones get a JSON-RPC error",
+    ),
     maxSearchFileBytes: z.number().int().positive().optional(),
     maxEditBytes: z.number().int().positive().optional(),
   }).strict().optional(),
@@ -79,7 +84,13 @@ export const CONFIG_SCHEMA = z.object({
       "Cap on logged arguments (default 4096)",
     ),
     redactKeys: z.array(z.string()).optional().describe(
-      "More argument keys whose values are redacted (besides password, token, secret, api_key, ...); a key containing one is redacted",
+      "More argument keys whose values are redacted, at any depth, besides the defaults (password, pwd, secret, token, auth, api_key, credentials, cookie, ...): a key whose name contains one, ignoring case and separators, is redacted. Secret-shaped values (tokens, keys, URL passwords) are redacted under any key",
+    ),
+    maxDayBytes: z.number().int().min(64 * 1024).optional().describe(
+      "The most one UTC day's log files may hold (default 64 MiB, at most maxTotalBytes); past 3/4 of it the oldest read-only calls are dropped first, calls of tools that write last, and each drop is recorded",
+    ),
+    maxTotalBytes: z.number().int().min(64 * 1024).optional().describe(
+      "The most the whole interaction log may hold (default 512 MiB), dropped from the same way",
     ),
   }).strict().optional(),
 }).strict();
@@ -133,9 +144,7 @@ export interface HostConfig {
   /** The raw parsed file (for sections later layers read). */
   readonly raw: Readonly<Record<string, unknown>>;
   /** The interaction log's settings. */
-  readonly log: Readonly<
-    { enabled: boolean; retentionDays: number; maxArgBytes: number; redactKeys?: string[] }
-  >;
+  readonly log: Readonly<LogSettings>;
   /** Upstream MCP servers by name (layer 3), from `upstream.mcpServers`. */
   readonly upstream: Readonly<Record<string, UpstreamEntry>>;
   /** The `.mcp.json` that lists efferent-copy peers (absolute). */
@@ -262,18 +271,38 @@ function definedOnly<T extends object>(value: T): { [K in keyof T]: Exclude<T[K]
   };
 }
 
-function logSettings(
-  raw: ConfigFile["log"],
-): { enabled: boolean; retentionDays: number; maxArgBytes: number; redactKeys?: string[] } {
-  const settings: {
-    enabled: boolean;
-    retentionDays: number;
-    maxArgBytes: number;
-    redactKeys?: string[];
-  } = {
+/** The interaction log's settings, resolved. */
+export interface LogSettings {
+  /** Write the log. */
+  enabled: boolean;
+  /** Day files older than this many days are deleted. */
+  retentionDays: number;
+  /** Logged arguments are cut to this many bytes of JSON. */
+  maxArgBytes: number;
+  /** The most one UTC day's files may hold (at most {@linkcode LogSettings.maxTotalBytes}). */
+  maxDayBytes: number;
+  /** The most all the log's files may hold. */
+  maxTotalBytes: number;
+  /** More argument keys to redact. */
+  redactKeys?: string[];
+}
+
+/**
+ * The log's caps by default. A day's 64 MiB hold some 15,000 calls at the
+ * 4 KiB argument cap, or some 200,000 ordinary ones — more than a busy agent
+ * makes — and a whole day is read in well under a second; 512 MiB keep eight
+ * such days (30 of ordinary use) and bound what read_interactions may scan.
+ */
+const LOG_CAPS = { maxDayBytes: 64 * 1024 * 1024, maxTotalBytes: 512 * 1024 * 1024 };
+
+function logSettings(raw: ConfigFile["log"]): LogSettings {
+  const maxTotalBytes = raw?.maxTotalBytes ?? LOG_CAPS.maxTotalBytes;
+  const settings: LogSettings = {
     enabled: raw?.enabled ?? true,
     retentionDays: raw?.retentionDays ?? 30,
     maxArgBytes: raw?.maxArgBytes ?? 4096,
+    maxDayBytes: Math.min(raw?.maxDayBytes ?? LOG_CAPS.maxDayBytes, maxTotalBytes),
+    maxTotalBytes,
   };
   if (raw?.redactKeys) settings.redactKeys = raw.redactKeys;
   return settings;

@@ -11,8 +11,6 @@
  */
 
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
-import process from "node:process";
-import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import type { RequestHandlerExtra } from "@modelcontextprotocol/sdk/shared/protocol.js";
 import {
@@ -20,7 +18,6 @@ import {
   CallToolRequestSchema,
   type CallToolResult,
   ErrorCode,
-  type JSONRPCMessage,
   ListResourcesRequestSchema,
   ListToolsRequestSchema,
   McpError,
@@ -35,6 +32,7 @@ import { DIRECTIVES_META_KEY } from "../tools/directives.ts";
 import type { ToolResult } from "../tools/tool.ts";
 import { ANCHOR_URI } from "./anchors.ts";
 import type { Host } from "./host.ts";
+import { LineTransport } from "./stdio.ts";
 
 /** The server's name and version as clients see them. */
 export const SERVER_INFO = { name: "toolhost", version: "0.1.0" } as const;
@@ -192,42 +190,13 @@ export async function serve(host: Host, transport?: Transport): Promise<void> {
   if (transport !== undefined) {
     await server.connect(transport);
   } else {
-    const stdio = new StdioServerTransport();
-    await server.connect(stdio);
-    closeAfterInput(stdio, host.config.callTimeoutMs);
+    await server.connect(
+      new LineTransport({
+        maxMessageBytes: host.policy.limits.maxRequestBytes,
+        endGraceMs: host.config.callTimeoutMs,
+        onRefused: (why) => host.logger.log("warn", why),
+      }),
+    );
   }
   await closed;
-}
-
-/**
- * Close a stdio transport once the client has closed our stdin and every
- * request it sent before is answered, or `limitMs` after the input ended.
- * The SDK's transport does not notice the end of its input, so the process
- * would linger until killed; closing at once would drop the answers of a
- * client that writes its requests and then closes its end.
- */
-function closeAfterInput(stdio: StdioServerTransport, limitMs: number): void {
-  const unanswered = new Set<string | number>();
-  let ended = false;
-  const closeIfDone = () => {
-    if (ended && unanswered.size === 0) void stdio.close();
-  };
-  const receive = stdio.onmessage;
-  stdio.onmessage = (message: JSONRPCMessage) => {
-    if ("method" in message && "id" in message) unanswered.add(message.id);
-    receive?.(message);
-  };
-  const send = stdio.send.bind(stdio);
-  stdio.send = async (message: JSONRPCMessage) => {
-    await send(message);
-    if (!("method" in message) && "id" in message && message.id !== undefined) {
-      unanswered.delete(message.id);
-      closeIfDone();
-    }
-  };
-  process.stdin.once("end", () => {
-    ended = true;
-    closeIfDone();
-    Deno.unrefTimer(setTimeout(() => void stdio.close(), limitMs));
-  });
 }

@@ -9,6 +9,7 @@ import type { LandlockStatus } from "../security/landlock.ts";
 import type { Policy } from "../security/policy.ts";
 import type { ToolDescriptor } from "../tools/registry.ts";
 import type { ToolResult } from "../tools/tool.ts";
+import { boundReply } from "../tools/reply_bound.ts";
 import { type ConfigOverrides, type HostConfig, loadConfig } from "./config.ts";
 import {
   type CallContext,
@@ -20,7 +21,7 @@ import { type PoolLogger, WorkerPool } from "./worker_pool.ts";
 import { assetPaths } from "./launcher.ts";
 import { AnchorStore } from "./anchors.ts";
 import { ReadTracker } from "./stale_reads.ts";
-import { InteractionLog } from "../sinks/interaction_log.ts";
+import { InteractionLog, logReader } from "../sinks/interaction_log.ts";
 import { HostToolProvider, PerformanceStats, TodoFileStore } from "./host_tools.ts";
 import { efferentParts, type HostStatus, type Observation } from "../tools/observe/_observation.ts";
 import { HOST_TOOLS } from "../tools/host_tools.ts";
@@ -116,7 +117,7 @@ export async function createHost(options: HostOptions = {}): Promise<Host> {
     logger,
   });
   const toolsChanged = new Set<() => void>();
-  const anchors = await AnchorStore.open(config.policy.stateDir);
+  const anchors = await AnchorStore.open(config.policy.stateDir, { logger });
   // The MCP client code reads the environment when it loads: load it only when upstreams are configured.
   const upstreams: UpstreamProvider[] = Object.keys(config.upstream).length === 0
     ? []
@@ -132,7 +133,12 @@ export async function createHost(options: HostOptions = {}): Promise<Host> {
       stateDir: config.policy.stateDir,
       retentionDays: config.log.retentionDays,
       maxArgBytes: config.log.maxArgBytes,
+      maxDayBytes: config.log.maxDayBytes,
+      maxTotalBytes: config.log.maxTotalBytes,
       ...(config.log.redactKeys ? { redactKeys: config.log.redactKeys } : {}),
+      // Over its caps, the log keeps calls of tools that may change things longest.
+      writes: (tool): boolean =>
+        dispatcher.list().find((each) => each.name === tool)?.annotations.readOnlyHint !== true,
       now,
     })
     : undefined;
@@ -149,24 +155,27 @@ export async function createHost(options: HostOptions = {}): Promise<Host> {
     upstreams: upstreams.map((upstream) => upstream.status()),
     warnings: [...config.warnings],
   });
-  const observationTools = new HostToolProvider(HOST_TOOLS, config.policy, logger, {
-    observation: {
-      query: (query) =>
-        log ? log.query(query) : Promise.resolve({ interactions: [], skipped_lines: 0, days: [] }),
-      day: (day) => log ? log.day(day) : Promise.resolve({ lines: [], skipped: 0 }),
-      stats: () => stats.snapshot(),
-      startedAt,
-      anchors: () =>
-        anchors.list().map((a) => ({
-          key: a.key,
-          chars: a.content.length,
-          updated_at: a.updated_at,
-        })),
-      sinks: () => efferent?.health() ?? [],
-      status,
-      now,
-    } satisfies Observation,
-    todos: await TodoFileStore.open(config.policy.stateDir),
+  const observationTools = new HostToolProvider(HOST_TOOLS, {
+    policy: config.policy,
+    logger,
+    callTimeoutMs: config.callTimeoutMs,
+    services: {
+      observation: {
+        ...logReader(log),
+        stats: () => stats.snapshot(),
+        startedAt,
+        anchors: () =>
+          anchors.list().map((a) => ({
+            key: a.key,
+            chars: a.content.length,
+            updated_at: a.updated_at,
+          })),
+        sinks: () => efferent?.health() ?? [],
+        status,
+        now,
+      } satisfies Observation,
+      todos: await TodoFileStore.open(config.policy.stateDir, { logger }),
+    },
   });
   const dispatcher = new Dispatcher([localTools(pool, reads), observationTools, ...upstreams], {
     observers: [
@@ -216,7 +225,10 @@ export async function createHost(options: HostOptions = {}): Promise<Host> {
       const checked = local ? undefined : pool.check(reads.watch(full.session));
       const result = await dispatcher.call(name, args, full);
       if (checked) await awaitCheck(checked, (changes) => reads.changed(full.session, changes));
-      return reads.decorate(full.session, result);
+      // Whatever produced it (a worker, a host-side tool, an upstream server), with the notices.
+      return boundReply(reads.decorate(full.session, result), config.policy.limits.maxOutputChars, {
+        dropMeta: true,
+      });
     },
     flush,
     sinksReady: () => sinksReady,

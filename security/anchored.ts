@@ -22,12 +22,26 @@
  * @module
  */
 
+import { closeSync, constants, fstatSync, openSync, readSync, type Stats } from "node:fs";
 import { ToolError } from "./errors.ts";
+
+/** An open file, for reading. */
+export interface ReadableFile {
+  /**
+   * Read into a buffer.
+   *
+   * @param buffer Where the bytes go.
+   * @returns How many were read (0 at the end).
+   */
+  readSync(buffer: Uint8Array): number | null;
+  /** Close it (again is a no-op). */
+  close(): void;
+}
 
 /** What an open returns: the open file and what it is. */
 export interface OpenedFile {
   /** The open file; the caller closes it. */
-  readonly file: Deno.FsFile;
+  readonly file: ReadableFile;
   /** `fstat` of the open file. */
   readonly info: Deno.FileInfo;
 }
@@ -145,9 +159,22 @@ function identity(path: string): Identity {
  * @throws {ToolError} `path_denied` when the name is not a regular file or was swapped.
  */
 export function openVerified(guard: DirGuard, name: string, allowHardlinks: boolean): OpenedFile {
-  const file = Deno.openSync(guard.path(name), { read: true });
+  let fd: number;
   try {
-    const info = file.statSync();
+    // Never through a symlink, and never waiting on a FIFO or device swapped in since the check.
+    fd = openSync(guard.path(name), OPEN_FLAGS);
+  } catch (error) {
+    const code = (error as { code?: string }).code;
+    if (code === "EACCES" || code === "EPERM") {
+      throw new ToolError("path_denied", `Cannot open "${name}": permission denied`, {
+        cause: error,
+      });
+    }
+    throw swapped(name, error);
+  }
+  const file = fdFile(fd);
+  try {
+    const info = fileInfo(fstatSync(fd));
     sameFile(guard, name, info);
     if (!allowHardlinks && (info.nlink ?? 1) > 1) {
       throw new ToolError(
@@ -160,6 +187,48 @@ export function openVerified(guard: DirGuard, name: string, allowHardlinks: bool
     file.close();
     throw error;
   }
+}
+
+/** Read only, no symlink at the last component, no blocking open (of a FIFO). */
+const OPEN_FLAGS = constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK;
+
+/** An open file descriptor as the reads here use it. */
+function fdFile(fd: number): ReadableFile {
+  let open = true;
+  return {
+    readSync: (buffer) => readSync(fd, buffer),
+    close: () => {
+      if (open) closeSync(fd);
+      open = false;
+    },
+  };
+}
+
+/** `fstat` in Deno's shape. */
+function fileInfo(stats: Stats): Deno.FileInfo {
+  return {
+    isFile: stats.isFile(),
+    isDirectory: stats.isDirectory(),
+    isSymlink: stats.isSymbolicLink(),
+    isBlockDevice: stats.isBlockDevice(),
+    isCharDevice: stats.isCharacterDevice(),
+    isFifo: stats.isFIFO(),
+    isSocket: stats.isSocket(),
+    size: stats.size,
+    mtime: stats.mtime,
+    atime: stats.atime,
+    birthtime: stats.birthtime,
+    ctime: stats.ctime,
+    dev: stats.dev,
+    ino: stats.ino,
+    mode: stats.mode,
+    nlink: stats.nlink,
+    uid: stats.uid,
+    gid: stats.gid,
+    rdev: stats.rdev,
+    blksize: stats.blksize,
+    blocks: stats.blocks,
+  };
 }
 
 /**

@@ -58,8 +58,13 @@ export interface PolicyInput {
 export interface Limits {
   /** The largest file `read_file` returns whole, in bytes. */
   readonly maxReadBytes: number;
-  /** The most characters one reply may carry. */
+  /**
+   * The largest reply, in bytes of its JSON (text, structured content,
+   * `_meta` and notices together); larger replies are cut with a note.
+   */
   readonly maxOutputChars: number;
+  /** The largest request the host reads, in bytes of its JSON line; larger ones are refused. */
+  readonly maxRequestBytes: number;
   /** The largest file a content search reads, in bytes. */
   readonly maxSearchFileBytes: number;
   /** The largest file slice and edit tools load, in bytes. */
@@ -88,6 +93,7 @@ export interface Policy {
 export const DEFAULT_LIMITS: Limits = Object.freeze({
   maxReadBytes: 1024 * 1024,
   maxOutputChars: 200_000,
+  maxRequestBytes: 4 * 1024 * 1024,
   maxSearchFileBytes: 8 * 1024 * 1024,
   maxEditBytes: 64 * 1024 * 1024,
 });

@@ -17,11 +17,15 @@ import * as posix from "node:path/posix";
 import { fileURLToPath } from "node:url";
 import { type Blacklist, compileBlacklist } from "./blacklist.ts";
 import { ToolError } from "./errors.ts";
+import { leadingPartMatcher } from "./glob.ts";
 import type { Policy } from "./policy.ts";
 import { compileProtection, type Protection } from "./protected.ts";
 
 /** The longest path the resolver accepts, in characters. */
 export const MAX_PATH_LENGTH = 4096;
+
+/** The most directories a path may go down, from `/` (the walkers stop at 64 below a root). */
+export const MAX_PATH_DEPTH = 128;
 
 /** What a resolved path is expected to be. */
 export type Want = "file" | "directory" | "any";
@@ -69,12 +73,17 @@ export class Resolver {
   readonly policy: Policy;
   #blacklist: Blacklist;
   #protection: Protection;
+  #leadsToProtected: Array<{ glob: string; why: string; test: (dir: string) => boolean }>;
 
   /** @param policy The resolved policy. */
   constructor(policy: Policy) {
     this.policy = policy;
     this.#blacklist = compileBlacklist(policy.blacklist);
     this.#protection = compileProtection(policy.protected, policy.protectedFiles);
+    this.#leadsToProtected = policy.protected.map((rule) => ({
+      ...rule,
+      test: leadingPartMatcher(rule.glob, true),
+    }));
   }
 
   /**
@@ -145,6 +154,65 @@ export class Resolver {
       "protected_path",
       `${JSON.stringify(raw)} is protected: ${why}${alias}; tools may read it but never change it`,
     );
+  }
+
+  /**
+   * Refuse to move a directory where its place, not its names, decides: one
+   * that is or holds a root or the host's state directory, or holds a file
+   * protected by path; or one whose new place would hold a file protected by
+   * path, or would make a protected path of what it holds there, now or
+   * later (`x` to `.hg`, where `hgrc` is protected). The names it holds are
+   * judged one by one by the caller.
+   *
+   * @param raws The model's source and destination paths, for the messages.
+   * @param source The directory's real path.
+   * @param destination Its new real path.
+   * @throws {ToolError} `path_denied` or `protected_path`.
+   */
+  refuseMovingDirectory(
+    raws: { source: string; destination: string },
+    source: string,
+    destination: string,
+  ): void {
+    const holds = (dir: string, path: string) => path === dir || path.startsWith(`${dir}/`);
+    const from = JSON.stringify(raws.source);
+    if (holds(source, this.policy.stateDir)) {
+      throw new ToolError(
+        "path_denied",
+        `Cannot move ${from}: it holds the host's state directory`,
+      );
+    }
+    const root = this.policy.roots.find((each) => holds(source, each));
+    if (root !== undefined) {
+      throw new ToolError("path_denied", `Cannot move ${from}: it holds the root "${root}"`);
+    }
+    const to = JSON.stringify(raws.destination);
+    for (const file of this.policy.protectedFiles) {
+      if (holds(source, file.path)) {
+        throw new ToolError(
+          "protected_path",
+          `${from} is protected: it holds "${
+            this.display(file.path)
+          }" (${file.why}); move what is around it instead`,
+        );
+      }
+      if (holds(destination, file.path)) {
+        throw new ToolError(
+          "protected_path",
+          `${to} is protected: a directory moved there would hold "${
+            this.display(file.path)
+          }" (${file.why})`,
+        );
+      }
+    }
+    const where = this.locate(destination);
+    const rule = where && this.#leadsToProtected.find((each) => each.test(where.relative));
+    if (rule) {
+      throw new ToolError(
+        "protected_path",
+        `${to} is protected: what a directory moved there holds would be protected (${rule.glob}: ${rule.why}); move it elsewhere`,
+      );
+    }
   }
 
   /**
@@ -237,7 +305,16 @@ export class Resolver {
       }
     }
     // With no roots (a host-side tool's context) every path is outside.
-    return posix.resolve(this.policy.roots[0] ?? "/", path);
+    const resolved = posix.resolve(this.policy.roots[0] ?? "/", path);
+    // Every directory on the way is checked at each open: a path thousands deep costs minutes.
+    const depth = resolved.split("/").length - 1;
+    if (depth > MAX_PATH_DEPTH) {
+      throw new ToolError(
+        "invalid_path",
+        `Cannot use ${shown}: it is ${depth} directories deep, the limit is ${MAX_PATH_DEPTH}`,
+      );
+    }
+    return resolved;
   }
 
   #inside(raw: string, path: string): void {

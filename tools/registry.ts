@@ -8,6 +8,7 @@
 import { z } from "zod";
 import { ToolError } from "../security/errors.ts";
 import type { Tool, ToolAnnotations, ToolContext, ToolResult } from "./tool.ts";
+import { boundReply } from "./reply_bound.ts";
 
 /** A tool as a client sees it. */
 export interface ToolDescriptor {
@@ -117,7 +118,7 @@ export class Registry {
    * @param name The tool's name.
    * @param args The raw arguments.
    * @param ctx The context.
-   * @returns The result, its text bounded by the policy.
+   * @returns The result, bounded by the policy (serialized size).
    * @throws {UnknownToolError} When no enabled tool has that name.
    */
   async call(name: string, args: unknown, ctx: ToolContext): Promise<ToolResult> {
@@ -132,7 +133,7 @@ export class Registry {
     }
     try {
       const result = await tool.run(parsed.data, ctx);
-      return bound(result, ctx.policy.limits.maxOutputChars);
+      return boundReply(result, ctx.policy.limits.maxOutputChars);
     } catch (error) {
       return failure(error, name, ctx);
     }
@@ -192,23 +193,4 @@ function describeIssues(error: z.ZodError): string {
       return `${where}: ${issue.message}`;
     })
     .join("; ");
-}
-
-function bound(result: ToolResult, maxChars: number): ToolResult {
-  let budget = maxChars;
-  const content = result.content.map((block) => {
-    if (block.type !== "text") return block;
-    if (block.text.length <= budget) {
-      budget -= block.text.length;
-      return block;
-    }
-    const kept = block.text.slice(0, Math.max(0, budget));
-    budget = 0;
-    return {
-      type: "text" as const,
-      text:
-        `${kept}\n[truncated: the reply was over ${maxChars} characters; ask for less (a line range, a narrower pattern, a smaller max_results)]`,
-    };
-  });
-  return { ...result, content };
 }

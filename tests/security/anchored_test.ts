@@ -1,0 +1,48 @@
+import { assertEquals, assertMatch, assertRejects } from "../_assert.ts";
+import { tempDir } from "../_helpers.ts";
+import { Anchor } from "../../security/anchored.ts";
+import { ToolError } from "../../security/errors.ts";
+import { resolvePolicy } from "../../security/policy.ts";
+import { Resolver } from "../../security/resolver.ts";
+import { SafeFs } from "../../security/safe_fs.ts";
+
+/**
+ * A file checked by the resolver, then swapped for something else before it
+ * is opened: the anchored open never follows, waits on or reads what was
+ * swapped in (the stale-read check reads files this way).
+ */
+Deno.test("the anchored read refuses what is swapped in between the check and the open", async (t) => {
+  await using root = await tempDir();
+  await using outside = await tempDir();
+  await Deno.writeTextFile(`${outside.path}/secret.txt`, "s3cret");
+  await Deno.writeTextFile(`${root.path}/other.txt`, "other");
+  const policy = await resolvePolicy({ roots: [root.path] });
+  const resolver = new Resolver(policy);
+  const fs = new SafeFs(resolver, new Anchor(policy.roots));
+  const swaps: Array<[string, (path: string) => Promise<void>]> = [
+    ["a symlink out", (path) => Deno.symlink(`${outside.path}/secret.txt`, path)],
+    ["a FIFO", async (path) => {
+      const made = await new Deno.Command("mkfifo", { args: [path] }).output();
+      assertEquals(made.success, true);
+    }],
+    ["a hard link", (path) => Deno.link(`${root.path}/other.txt`, path)],
+    ["a symlink to a device", (path) => Deno.symlink("/dev/zero", path)],
+  ];
+  for (const [what, swap] of swaps) {
+    await t.step(what, async () => {
+      const path = `${root.path}/a.txt`;
+      await Deno.writeTextFile(path, "plain");
+      const resolved = resolver.resolveSync("a.txt", { want: "file" });
+      await Deno.remove(path);
+      await swap(path);
+      // A FIFO opened for reading without O_NONBLOCK would hang here, waiting for a writer.
+      const error = await assertRejects(
+        () => Promise.resolve().then(() => fs.readVersion(resolved, 1024)),
+        ToolError,
+      ) as ToolError;
+      assertEquals(error.code, "path_denied");
+      assertMatch(error.message, /swapped|hard links/);
+      await Deno.remove(path);
+    });
+  }
+});
