@@ -54,18 +54,10 @@ Deno.test("a reply far over the bound is cut with a note while other calls are a
   await Deno.writeTextFile(config, JSON.stringify({ limits: { maxOutputChars: BOUND } }));
   try {
     await using session = await connectStdio([root.path], { config });
-    const answered: string[] = [];
-    const big = session.call("grep", { pattern: "needle", max_results: 2000 }).then((reply) => {
-      answered.push("grep");
-      return reply;
-    });
+    const big = session.call("grep", { pattern: "needle", max_results: 2000 });
     const reads = Array.from(
       { length: 20 },
-      () =>
-        session.call("read_file", { path: "d0/f0.txt" }).then((reply) => {
-          answered.push("read_file");
-          return reply;
-        }),
+      () => session.call("read_file", { path: "d0/f0.txt" }),
     );
     const reply = await big;
     for (const read of await Promise.all(reads)) assertMatch(resultText(read), /^needle/);
@@ -75,7 +67,6 @@ Deno.test("a reply far over the bound is cut with a note while other calls are a
     assertMatch(resultText(reply), /\[truncated: the reply was \d+ bytes, over the bound of 16384/);
     const matches = (reply.structuredContent as { matches: unknown[] }).matches;
     assert(matches.length > 0 && matches.length < 1000, `${matches.length} matches kept`);
-    assertEquals(answered.length, 21);
   } finally {
     await Deno.remove(config);
   }

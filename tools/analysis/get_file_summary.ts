@@ -37,7 +37,22 @@ export const getFileSummary = defineTool({
   async run({ path }, ctx) {
     const { resolved, bytes } = await ctx.fs.read(path, ctx.policy.limits.maxEditBytes);
     if (isBinary(bytes)) {
-      return `${resolved.display}: binary (${describeBinary(bytes)}), ${formatBytes(bytes.length)}`;
+      // Structured like every other kind: a client checks it against the output schema.
+      return {
+        content: [{
+          type: "text",
+          text: `${resolved.display}: binary (${describeBinary(bytes)}), ${
+            formatBytes(bytes.length)
+          }`,
+        }],
+        structuredContent: {
+          path: resolved.display,
+          kind: "binary",
+          lines: 0,
+          bytes: bytes.length,
+          sections: {},
+        },
+      };
     }
     const text = decodeText(bytes, resolved.display).text;
     const lines = text.split(/\r\n|\r|\n/);
