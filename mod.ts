@@ -26,8 +26,8 @@ export {
   type HostConfig,
   type HostConfigInput,
   loadConfig,
-} from "./host/config.ts";
-export { createGateway, serve } from "./host/gateway.ts";
+} from "./host/config/config.ts";
+export { createGateway, serve } from "./host/transports/server.ts";
 export {
   type CallContext,
   type CallObserver,
@@ -35,9 +35,9 @@ export {
   type CallRecord,
   Dispatcher,
   type ToolProvider,
-} from "./host/dispatcher.ts";
-export { type DoctorReport, runDoctor } from "./host/doctor.ts";
-export { main } from "./host/cli.ts";
+} from "./host/providers/dispatcher.ts";
+export { type DoctorReport, runDoctor } from "./host/cli/doctor.ts";
+export { main } from "./host/cli/main.ts";
 export { type Policy, type PolicyInput, resolvePolicy } from "./security/policy.ts";
 export { type ResolvedPath, Resolver } from "./security/resolver.ts";
 export {
@@ -53,7 +53,7 @@ export { Registry, type ToolDescriptor } from "./tools/registry.ts";
 export { TOOLS } from "./tools/mod.ts";
 
 if (import.meta.main) {
-  const { main, oneLine } = await import("./host/cli.ts");
+  const { main, oneLine } = await import("./host/cli/main.ts");
   try {
     Deno.exit(await main(Deno.args));
   } catch (error) {

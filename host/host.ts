@@ -10,26 +10,27 @@ import type { Policy } from "../security/policy.ts";
 import type { ToolDescriptor } from "../tools/registry.ts";
 import type { ToolResult } from "../tools/tool.ts";
 import { boundReply } from "../tools/reply_bound.ts";
-import { type ConfigOverrides, type HostConfig, loadConfig } from "./config.ts";
+import { type ConfigOverrides, type HostConfig, loadConfig } from "./config/config.ts";
 import {
   type CallContext,
   type CallObserver,
   Dispatcher,
   type ToolProvider,
-} from "./dispatcher.ts";
-import { type PoolLogger, WorkerPool } from "./worker_pool.ts";
-import { assetPaths } from "./launcher.ts";
-import { AnchorStore } from "./anchors.ts";
-import { ReadTracker } from "./stale_reads.ts";
+} from "./providers/dispatcher.ts";
+import { WorkerPool } from "./workers/pool.ts";
+import { assetPaths } from "./cli/launcher.ts";
+import { AnchorStore } from "./state/anchors.ts";
+import { ReadTracker } from "./state/stale_reads.ts";
 import { InteractionLog, logReader } from "../sinks/interaction_log.ts";
-import { HostToolProvider, PerformanceStats, TodoFileStore } from "./host_tools.ts";
+import { HostToolProvider, PerformanceStats, TodoFileStore } from "./providers/host_tools.ts";
 import { efferentParts, type HostStatus, type Observation } from "../tools/observe/_observation.ts";
 import { HOST_TOOLS } from "../tools/host_tools.ts";
 import { EfferentCopy } from "../sinks/efferent.ts";
-import { efferentCopyEnabled, selfEntries } from "./sinks_config.ts";
-import type { UpstreamProvider } from "./upstream.ts";
+import { efferentCopyEnabled, selfEntries } from "./config/efferent_env.ts";
+import type { UpstreamProvider } from "./providers/upstream.ts";
 import type { Directive } from "../tools/directives.ts";
-import type { FileChange, RipgrepStatus } from "./worker_protocol.ts";
+import type { FileChange, RipgrepStatus } from "./workers/protocol.ts";
+import { type HostLogger, stderrLogger } from "./logger.ts";
 
 /** Options for {@linkcode createHost}. */
 export interface HostOptions extends ConfigOverrides {
@@ -38,7 +39,7 @@ export interface HostOptions extends ConfigOverrides {
   /** Extra observers of every call. */
   observers?: CallObserver[];
   /** Where the host's own messages go (default: stderr). */
-  logger?: PoolLogger;
+  logger?: HostLogger;
   /** The clock of the interaction log and observation tools (tests inject one). */
   now?: () => Date;
   /** Efferent copy on or off, instead of EFFERENT_COPY_ENABLE / EFFERENT_COPY_DISABLE. */
@@ -54,7 +55,7 @@ export interface Host {
   /** The dispatcher (for the gateway). */
   readonly dispatcher: Dispatcher;
   /** Where the host's messages go. */
-  readonly logger: PoolLogger;
+  readonly logger: HostLogger;
   /** Whether the tool workers' threads are confined by Landlock, and why not. */
   readonly landlock: LandlockStatus;
   /** Whether ripgrep runs in the tool workers, and why not. */
@@ -121,7 +122,7 @@ export async function createHost(options: HostOptions = {}): Promise<Host> {
   // The MCP client code reads the environment when it loads: load it only when upstreams are configured.
   const upstreams: UpstreamProvider[] = Object.keys(config.upstream).length === 0
     ? []
-    : await (await import("./upstream.ts")).startUpstreams(
+    : await (await import("./providers/upstream.ts")).startUpstreams(
       config,
       logger,
       () => toolsChanged.forEach((listener) => listener()),
@@ -270,7 +271,7 @@ function localTools(pool: WorkerPool, reads: ReadTracker): ToolProvider {
 async function discover(
   config: HostConfig,
   efferent: EfferentCopy,
-  logger: PoolLogger,
+  logger: HostLogger,
 ): Promise<number> {
   try {
     const { discoverSinks } = await import("../sinks/discovery.ts");
@@ -316,7 +317,7 @@ async function awaitCheck(
 }
 
 /** The host's part of directives: anchors are kept (the todo list is an anchor too). */
-function applyDirectives(anchors: AnchorStore, directives: Directive[], logger: PoolLogger): void {
+function applyDirectives(anchors: AnchorStore, directives: Directive[], logger: HostLogger): void {
   const anchored = new Set<string>();
   for (const directive of directives) {
     if (directive.kind === "ContextAnchor") {
@@ -334,7 +335,7 @@ function applyDirectives(anchors: AnchorStore, directives: Directive[], logger: 
 }
 
 /** Two providers offering one name: the first wins; say so once at start-up. */
-function reportCollisions(dispatcher: Dispatcher, logger: PoolLogger): void {
+function reportCollisions(dispatcher: Dispatcher, logger: HostLogger): void {
   const seen = new Set<string>();
   for (const tool of dispatcher.list()) {
     if (seen.has(tool.name)) {
@@ -342,16 +343,4 @@ function reportCollisions(dispatcher: Dispatcher, logger: PoolLogger): void {
     }
     seen.add(tool.name);
   }
-}
-
-/** A logger that writes one line per event to stderr (never stdout: that is the MCP channel). */
-export function stderrLogger(): PoolLogger {
-  const encoder = new TextEncoder();
-  return {
-    log(level, message, detail) {
-      const prefix = level === "info" ? "toolhost:" : `toolhost ${level}:`;
-      const line = `${prefix} ${message}${detail ? `\n${detail}` : ""}\n`;
-      Deno.stderr.writeSync(encoder.encode(line));
-    },
-  };
 }

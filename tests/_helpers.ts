@@ -6,7 +6,7 @@
 
 import { createHost, type Host } from "../host/host.ts";
 import type { ToolResult } from "../tools/tool.ts";
-import type { HostConfigInput } from "../host/config.ts";
+import type { HostConfigInput } from "../host/config/config.ts";
 
 /** A temp directory removed on dispose. */
 export interface TempDir extends AsyncDisposable {

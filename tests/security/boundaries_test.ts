@@ -15,7 +15,7 @@ import { ToolError } from "../../security/errors.ts";
 import { resolvePolicy } from "../../security/policy.ts";
 import { Resolver } from "../../security/resolver.ts";
 import { SafeFs } from "../../security/safe_fs.ts";
-import { WorkerPool } from "../../host/worker_pool.ts";
+import { WorkerPool } from "../../host/workers/pool.ts";
 
 async function fixture() {
   const base = await tempDir("toolhost-boundary-");

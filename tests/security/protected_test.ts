@@ -13,7 +13,7 @@ import { tempDir } from "../_helpers.ts";
 import { clientEnv, connectStdio, resultText } from "../_mcp.ts";
 import { PROTECTED_PATHS } from "../../security/protected.ts";
 import { Resolver } from "../../security/resolver.ts";
-import { loadConfig } from "../../host/config.ts";
+import { loadConfig } from "../../host/config/config.ts";
 
 const REPO = new URL("../../", import.meta.url).pathname;
 const CONTENT = "def f():\n    return 1\n\nx = 1\n";

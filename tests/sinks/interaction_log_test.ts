@@ -8,7 +8,7 @@
 import { assert, assertEquals, assertRejects } from "../_assert.ts";
 import { tempDir } from "../_helpers.ts";
 import { createHost } from "../../host/host.ts";
-import { trustStateDir } from "../../host/state_dir.ts";
+import { trustStateDir } from "../../host/state/state_dir.ts";
 import {
   type Interaction,
   InteractionLog,

@@ -6,7 +6,7 @@
 import { assert, assertEquals, assertFalse } from "../_assert.ts";
 import { tempDir } from "../_helpers.ts";
 import { sinkCommands } from "../../sinks/peers.ts";
-import { efferentCopyEnabled, selfEntry } from "../../host/sinks_config.ts";
+import { efferentCopyEnabled, selfEntry } from "../../host/config/efferent_env.ts";
 
 Deno.test("sinkCommands gives the absolute programs of the sink peers, never this host's", async () => {
   await using dir = await tempDir();

@@ -15,8 +15,8 @@ import {
 } from "../../_assert.ts";
 import { tempDir, textOf } from "../../_helpers.ts";
 import { createHost } from "../../../host/host.ts";
-import { HostToolProvider } from "../../../host/host_tools.ts";
-import { trustStateDir } from "../../../host/state_dir.ts";
+import { HostToolProvider } from "../../../host/providers/host_tools.ts";
+import { trustStateDir } from "../../../host/state/state_dir.ts";
 import { defineTool, type ToolResult } from "../../../tools/tool.ts";
 import { z } from "zod";
 

@@ -29,7 +29,7 @@ function lineOf(text: string, pattern: RegExp): number {
 
 Deno.test("ts_js tools on this repository's TypeScript and the SDK's JavaScript", async (t) => {
   await using root = await tempDir();
-  await Deno.copyFile(`${REPO}host/worker_pool.ts`, `${root.path}/worker_pool.ts`);
+  await Deno.copyFile(`${REPO}host/workers/pool.ts`, `${root.path}/worker_pool.ts`);
   await Deno.copyFile(`${REPO}tools/registry.ts`, `${root.path}/registry.ts`);
   await Deno.copyFile(SDK_CLIENT, `${root.path}/client.js`);
   await using host = await testHost({ roots: [root.path] });

@@ -1,0 +1,23 @@
+/**
+ * Where the command line prints: the one place allowed to write to the
+ * terminal.
+ *
+ * @module
+ */
+
+/** Where the CLI prints: the one place allowed to write to the terminal. */
+export interface Printer {
+  /** A line to stdout. */
+  out(line: string): void;
+  /** A line to stderr. */
+  err(line: string): void;
+}
+
+/** A stdout/stderr printer. */
+export function terminalPrinter(): Printer {
+  const encoder = new TextEncoder();
+  return {
+    out: (line) => void Deno.stdout.writeSync(encoder.encode(`${line}\n`)),
+    err: (line) => void Deno.stderr.writeSync(encoder.encode(`${line}\n`)),
+  };
+}

@@ -1,0 +1,215 @@
+/**
+ * The dispatcher: finds the provider of a tool, runs the call, and tells the
+ * observers (interaction log, sinks) without ever letting them change or
+ * delay the result.
+ *
+ * @module
+ */
+
+import { clearImmediate, setImmediate } from "node:timers";
+import { type Directive, parseDirectives } from "../../tools/directives.ts";
+import { type ToolDescriptor, UnknownToolError } from "../../tools/registry.ts";
+import type { ToolResult } from "../../tools/tool.ts";
+
+/** Who is calling and how the call is followed. */
+export interface CallContext {
+  /** Aborted when the client cancels. */
+  signal?: AbortSignal;
+  /** Progress for the client. */
+  onProgress?: (progress: number, total?: number, message?: string) => void;
+  /** The MCP session (or `cli`, `test`). */
+  session: string;
+  /** The client's name and version, when known. */
+  client: string;
+  /** The request's `_meta` (passed through to upstream servers). */
+  meta?: Record<string, unknown>;
+}
+
+/** What a provider returns: the result and the paths it touched. */
+export interface ProviderResult {
+  /** The tool's result. */
+  result: ToolResult;
+  /** Paths touched, as shown to the model. */
+  paths: string[];
+}
+
+/** A source of tools: the local registry (via the workers) or an upstream server. */
+export interface ToolProvider {
+  /** A short name for logs. */
+  readonly name: string;
+  /** The tools it offers now. */
+  list(): ToolDescriptor[];
+  /**
+   * Run one call.
+   *
+   * @param name The tool's name as listed.
+   * @param args Raw arguments.
+   * @param ctx The call's context.
+   * @throws {UnknownToolError} When it has no such tool.
+   */
+  call(name: string, args: unknown, ctx: CallContext): Promise<ProviderResult>;
+}
+
+/** One call, as observers see it. */
+export interface CallRecord {
+  /** The tool's name. */
+  readonly tool: string;
+  /** The raw arguments. */
+  readonly args: unknown;
+  /** The session. */
+  readonly session: string;
+  /** The client. */
+  readonly client: string;
+  /** When it started. */
+  readonly started: Date;
+}
+
+/** How a call ended, for observers. */
+export interface CallOutcome {
+  /** The result the client got. */
+  readonly result: ToolResult;
+  /** Paths the call touched. */
+  readonly paths: readonly string[];
+  /** Wall time in milliseconds. */
+  readonly durationMs: number;
+}
+
+/** Something that watches calls: it must not throw into, or delay, the call. */
+export interface CallObserver {
+  /** Before the call runs. */
+  before?(call: CallRecord): void;
+  /** After it ran. */
+  after?(call: CallRecord, outcome: CallOutcome): void;
+}
+
+/** Options for {@linkcode Dispatcher}. */
+export interface DispatcherOptions {
+  /** Call observers (the interaction log, statistics, sinks). */
+  observers?: CallObserver[];
+  /** Where an observer's exception is reported. */
+  onObserverError?: (error: unknown) => void;
+  /** Applies the directives a result carries (natively, or in an upstream's `_meta`). */
+  onDirectives?: (directives: Directive[], call: CallRecord) => void;
+  /** The clock for `CallRecord.started` (tests inject one). */
+  now?: () => Date;
+}
+
+/** Routes calls to providers and notifies observers. */
+export class Dispatcher {
+  #providers: readonly ToolProvider[];
+  #observers: CallObserver[];
+  #onObserverError: (error: unknown) => void;
+  #onDirectives: (directives: Directive[], call: CallRecord) => void;
+  #now: () => Date;
+  /** Observers' `after` of calls that have ended, not yet run (see {@linkcode Dispatcher.settle}). */
+  #later: Array<() => void> = [];
+  #timer: ReturnType<typeof setImmediate> | undefined;
+
+  /**
+   * @param providers Tool providers; the first that lists a name serves it.
+   * @param options Observers, error reporting, directives, the clock.
+   */
+  constructor(providers: readonly ToolProvider[], options: DispatcherOptions = {}) {
+    this.#providers = providers;
+    this.#observers = [...(options.observers ?? [])];
+    this.#onObserverError = options.onObserverError ?? (() => {});
+    this.#onDirectives = options.onDirectives ?? (() => {});
+    this.#now = options.now ?? (() => new Date());
+  }
+
+  /**
+   * Add an observer after start-up (sinks discovered in the background).
+   *
+   * @param observer The observer.
+   */
+  observe(observer: CallObserver): void {
+    this.#observers.push(observer);
+  }
+
+  /** Every tool of every provider. */
+  list(): ToolDescriptor[] {
+    return this.#providers.flatMap((provider) => provider.list());
+  }
+
+  /**
+   * Tell the observers now about every call that has ended. They are told
+   * after the result is handed back (so that logging never delays a reply),
+   * and at the latest when the next call starts: in order, before it.
+   */
+  settle(): void {
+    if (this.#timer !== undefined) clearImmediate(this.#timer);
+    this.#timer = undefined;
+    const later = this.#later;
+    this.#later = [];
+    for (const tell of later) tell();
+  }
+
+  /**
+   * Run a call.
+   *
+   * @param name The tool's name.
+   * @param args Raw arguments.
+   * @param ctx The call's context.
+   * @returns The result.
+   * @throws {UnknownToolError} When no provider has the tool.
+   */
+  async call(name: string, args: unknown, ctx: CallContext): Promise<ToolResult> {
+    const provider = this.#providers.find((each) => each.list().some((tool) => tool.name === name));
+    if (!provider) throw new UnknownToolError(name);
+    this.settle();
+    const record: CallRecord = {
+      tool: name,
+      args,
+      session: ctx.session,
+      client: ctx.client,
+      started: this.#now(),
+    };
+    this.#notify((observer) => observer.before?.(record));
+    const start = performance.now();
+    let result: ToolResult;
+    let paths: string[] = [];
+    try {
+      ({ result, paths } = await provider.call(name, args, ctx));
+    } catch (error) {
+      if (error instanceof UnknownToolError) throw error;
+      // A provider that throws (rather than returning an error result) still yields a logged,
+      // mirrored call, and the client an internal_error without internals.
+      this.#onObserverError(error);
+      result = {
+        content: [{
+          type: "text",
+          text: `internal_error: ${name} failed unexpectedly; the details are in the host's log`,
+        }],
+        isError: true,
+      };
+    }
+    const outcome: CallOutcome = { result, paths, durationMs: performance.now() - start };
+    const directives = result.directives ??
+      parseDirectives(
+        result._meta,
+        (message) => this.#onObserverError(new Error(`${name}: ${message}`)),
+      );
+    if (directives.length > 0) {
+      try {
+        this.#onDirectives(directives, record);
+      } catch (error) {
+        this.#onObserverError(error);
+      }
+    }
+    this.#later.push(() => this.#notify((observer) => observer.after?.(record, outcome)));
+    // After the reply is written (that happens in this turn's microtasks); not setTimeout, which
+    // waits about 2 ms here, by which time the next call has usually come.
+    this.#timer ??= setImmediate(() => this.settle());
+    return result;
+  }
+
+  #notify(fn: (observer: CallObserver) => void): void {
+    for (const observer of this.#observers) {
+      try {
+        fn(observer);
+      } catch (error) {
+        this.#onObserverError(error);
+      }
+    }
+  }
+}

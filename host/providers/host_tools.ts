@@ -1,0 +1,263 @@
+/**
+ * Tools that run in the host's own process rather than the tool worker,
+ * because what they read is host state: the interaction log, call
+ * statistics, anchors, sinks, the todo list. They touch no project file.
+ *
+ * @module
+ */
+
+import { Anchor as DirAnchor } from "../../security/anchored.ts";
+import type { Policy } from "../../security/policy.ts";
+import { Resolver } from "../../security/resolver.ts";
+import { SafeFs } from "../../security/safe_fs.ts";
+import { errorResult, Registry } from "../../tools/registry.ts";
+import { type Tool, type ToolContext, ToolError, type ToolResult } from "../../tools/tool.ts";
+import type { TodoItem, TodoStore } from "../../tools/todo/todo.ts";
+import type { ToolStats } from "../../tools/observe/_observation.ts";
+import type {
+  CallContext,
+  CallObserver,
+  CallOutcome,
+  CallRecord,
+  ProviderResult,
+  ToolProvider,
+} from "./dispatcher.ts";
+import { type StateDirOptions, trustedStateFile } from "../state/state_dir.ts";
+import type { HostLogger } from "../logger.ts";
+
+/** Options for {@linkcode HostToolProvider}. */
+export interface HostToolOptions {
+  /** The policy in force (the tools describe it; they get no access to its roots). */
+  policy: Policy;
+  /** Where internals go. */
+  logger: HostLogger;
+  /** A call running longer is stopped with `timeout`, as a worker's call is. */
+  callTimeoutMs: number;
+  /** What the tools read, by key (`observation`, `todos`). */
+  services: Record<string, unknown>;
+}
+
+/**
+ * Runs host-side tools with a context that carries host services. Their
+ * file operations reach no root: only a confined tool worker touches
+ * project files (every path is "outside the allowed roots" here).
+ *
+ * They run on the host's own thread, so they work in steps and give the
+ * event loop a turn between them (other calls are answered meanwhile), and
+ * each call has the same limits as a worker's: a client's cancellation or
+ * the call timeout aborts its signal and answers `cancelled` or `timeout`
+ * at once, whether or not the tool has noticed yet.
+ */
+export class HostToolProvider implements ToolProvider {
+  /** For logs. */
+  readonly name = "host";
+  #registry: Registry;
+  #policy: Policy;
+  #fs: SafeFs;
+  #logger: HostLogger;
+  #shared: Map<string, unknown>;
+  #callTimeoutMs: number;
+  #running = new Map<AbortController, { name: string; deadline: number }>();
+  #sweeper: ReturnType<typeof setInterval> | undefined;
+
+  /**
+   * @param tools The host-side tools.
+   * @param options The policy, logger, time limit and services.
+   */
+  constructor(tools: readonly Tool[], options: HostToolOptions) {
+    this.#registry = new Registry(tools);
+    this.#policy = options.policy;
+    this.#fs = new SafeFs(new Resolver({ ...options.policy, roots: [] }), new DirAnchor([]));
+    this.#logger = options.logger;
+    this.#shared = new Map(Object.entries(options.services));
+    this.#callTimeoutMs = options.callTimeoutMs;
+  }
+
+  /** The tools. */
+  list(): ReturnType<Registry["list"]> {
+    return this.#registry.list();
+  }
+
+  /**
+   * Run one call in this process, within the call timeout.
+   *
+   * @param name The tool.
+   * @param args Its arguments.
+   * @param ctx Cancellation and progress.
+   * @returns The result (these tools touch no paths); `cancelled` or `timeout` when stopped.
+   */
+  async call(name: string, args: unknown, ctx: CallContext): Promise<ProviderResult> {
+    const stop = new AbortController();
+    const cancel = () => stop.abort(new ToolError("cancelled", "the client cancelled the call"));
+    if (ctx.signal?.aborted) cancel();
+    else ctx.signal?.addEventListener("abort", cancel, { once: true });
+    const stopped = new Promise<ToolResult>((resolve) => {
+      const answer = () => {
+        const reason = stop.signal.reason as ToolError;
+        resolve(errorResult(reason.code, reason.message));
+      };
+      if (stop.signal.aborted) answer();
+      else stop.signal.addEventListener("abort", answer, { once: true });
+    });
+    this.#running.set(stop, { name, deadline: performance.now() + this.#callTimeoutMs });
+    this.#watchDeadlines();
+    try {
+      const running = this.#registry.call(name, args, this.#context(stop.signal, ctx));
+      running.catch(() => {}); // answered by `stopped` first, it may still end later
+      return { result: await Promise.race([running, stopped]), paths: [] };
+    } finally {
+      ctx.signal?.removeEventListener("abort", cancel);
+      this.#running.delete(stop);
+      if (this.#running.size === 0 && this.#sweeper !== undefined) {
+        clearInterval(this.#sweeper);
+        this.#sweeper = undefined;
+      }
+    }
+  }
+
+  #context(signal: AbortSignal, ctx: CallContext): ToolContext {
+    return {
+      policy: this.#policy,
+      resolver: this.#fs.resolver,
+      fs: this.#fs,
+      signal,
+      // On this thread a cancellation aborts the signal itself; no message waits to be let in.
+      messageWaiting: () => false,
+      progress: (progress, total, message) => ctx.onProgress?.(progress, total, message),
+      logger: {
+        warn: (message, detail) =>
+          this.#logger.log("warn", message, detail === undefined ? undefined : String(detail)),
+        error: (message, detail) =>
+          this.#logger.log(
+            "error",
+            message,
+            detail instanceof Error ? detail.stack : String(detail),
+          ),
+      },
+      binaries: {},
+      shared: <T>(key: string, make: () => T): T => {
+        if (!this.#shared.has(key)) this.#shared.set(key, make());
+        return this.#shared.get(key) as T;
+      },
+    };
+  }
+
+  /**
+   * One timer for all deadlines while calls run (as the worker pool has it): a call past
+   * its deadline has its signal aborted with `timeout`.
+   */
+  #watchDeadlines(): void {
+    if (this.#sweeper !== undefined) return;
+    const seconds = this.#callTimeoutMs / 1000;
+    const sweeper = setInterval(() => {
+      const now = performance.now();
+      for (const [stop, { name, deadline }] of this.#running) {
+        if (now < deadline || stop.signal.aborted) continue;
+        stop.abort(
+          new ToolError("timeout", `${name} ran past its ${seconds} s limit and was stopped`),
+        );
+      }
+    }, Math.min(100, Math.max(5, this.#callTimeoutMs / 10)));
+    Deno.unrefTimer(sweeper as unknown as number);
+    this.#sweeper = sweeper;
+  }
+}
+
+/** Keeps at most this many latencies per tool (the most recent). */
+const SAMPLES = 2048;
+
+/** Per-tool call counts, errors and latency percentiles since start. */
+export class PerformanceStats implements CallObserver {
+  #tools = new Map<
+    string,
+    { count: number; errors: number; max: number; samples: number[]; next: number }
+  >();
+
+  /**
+   * Count a finished call.
+   *
+   * @param call The call.
+   * @param outcome How it ended.
+   */
+  after(call: CallRecord, outcome: CallOutcome): void {
+    let tool = this.#tools.get(call.tool);
+    if (!tool) {
+      this.#tools.set(call.tool, tool = { count: 0, errors: 0, max: 0, samples: [], next: 0 });
+    }
+    tool.count++;
+    if (outcome.result.isError) tool.errors++;
+    tool.max = Math.max(tool.max, outcome.durationMs);
+    if (tool.samples.length < SAMPLES) tool.samples.push(outcome.durationMs);
+    else tool.samples[tool.next++ % SAMPLES] = outcome.durationMs;
+  }
+
+  /** The statistics now. */
+  snapshot(): Record<string, ToolStats> {
+    const out: Record<string, ToolStats> = {};
+    for (const [name, tool] of this.#tools) {
+      const sorted = [...tool.samples].sort((a, b) => a - b);
+      const at = (q: number) =>
+        round(sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? 0);
+      out[name] = {
+        count: tool.count,
+        errors: tool.errors,
+        p50_ms: at(0.5),
+        p95_ms: at(0.95),
+        max_ms: round(tool.max),
+      };
+    }
+    return out;
+  }
+}
+
+function round(ms: number): number {
+  return Math.round(ms * 1000) / 1000;
+}
+
+/** The todo list, persisted as `todos.json` in the state directory. */
+export class TodoFileStore implements TodoStore {
+  #file: string;
+  #items: TodoItem[] = [];
+
+  private constructor(file: string) {
+    this.#file = file;
+  }
+
+  /**
+   * Open the list kept in a state directory: only from a directory the host
+   * made its own (`state_dir.ts`); a forged `todos.json` is set aside, never loaded.
+   *
+   * @param stateDir The host's state directory.
+   * @param options Where to say what was set aside, and the clock.
+   * @returns The store.
+   */
+  static async open(stateDir: string, options: StateDirOptions = {}): Promise<TodoFileStore> {
+    const store = new TodoFileStore(`${stateDir}/todos.json`);
+    const text = await trustedStateFile(stateDir, "todos.json", options);
+    if (text === undefined) return store;
+    try {
+      const saved = JSON.parse(text) as { todos?: TodoItem[] };
+      store.#items = Array.isArray(saved.todos) ? saved.todos : [];
+    } catch {
+      // unreadable: start empty
+    }
+    return store;
+  }
+
+  /** The list. */
+  get(): TodoItem[] {
+    return [...this.#items];
+  }
+
+  /**
+   * Replace and persist the list (temp file, then rename).
+   *
+   * @param items The new list.
+   */
+  async set(items: TodoItem[]): Promise<void> {
+    this.#items = [...items];
+    const temp = `${this.#file}.${crypto.randomUUID().slice(0, 8)}.tmp`;
+    await Deno.writeTextFile(temp, JSON.stringify({ todos: this.#items }, null, 1));
+    await Deno.rename(temp, this.#file);
+  }
+}

@@ -1,0 +1,394 @@
+/**
+ * Layer 3: an upstream MCP server that the host reaches as a client, offered
+ * as a {@linkcode ToolProvider}. Its tools appear as `<server>__<tool>` with
+ * their descriptions, schemas and annotations intact; calls keep their
+ * `_meta`, cancellation reaches the upstream and its progress comes back; a
+ * crashed server is restarted with backoff.
+ *
+ * @module
+ */
+
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { SSEClientTransport } from "@modelcontextprotocol/sdk/client/sse.js";
+import {
+  getDefaultEnvironment,
+  StdioClientTransport,
+} from "@modelcontextprotocol/sdk/client/stdio.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
+import {
+  type CallToolResult,
+  McpError,
+  type Tool as McpTool,
+  ToolListChangedNotificationSchema,
+} from "@modelcontextprotocol/sdk/types.js";
+import { errorResult, type ToolDescriptor, UnknownToolError } from "../../tools/registry.ts";
+import type { ToolResult } from "../../tools/tool.ts";
+import type { CallContext, ProviderResult, ToolProvider } from "./dispatcher.ts";
+import type { HostConfig } from "../config/config.ts";
+import type { HostLogger } from "../logger.ts";
+
+/** How an upstream server is reached: the `.mcp.json` shape. */
+export type ServerSpec =
+  | { command: string; args?: string[]; env?: Record<string, string>; cwd?: string }
+  | { type: "http" | "streamable-http" | "sse"; url: string };
+
+/** One configured upstream. */
+export interface UpstreamOptions {
+  /** The server's name: its tools are `<name>__<tool>`. */
+  name: string;
+  /** How to reach it. */
+  spec: ServerSpec;
+  /** The working directory for a stdio server without its own `cwd`. */
+  cwd: string;
+  /** Per-call timeout in milliseconds (default 60 s). */
+  timeoutMs?: number;
+  /** Only these upstream tools (their own names). */
+  allow?: readonly string[];
+  /** Never these upstream tools. */
+  deny?: readonly string[];
+  /** Where events go. */
+  logger: HostLogger;
+  /** Called when the upstream's tool list changed (relay it to clients). */
+  onListChanged?: () => void;
+}
+
+/** The separator between a server's name and its tool's name. */
+export const SEPARATOR = "__";
+const DEFAULT_TIMEOUT_MS = 60_000;
+/** How long start-up waits for an upstream before serving without it. */
+const STARTUP_WAIT_MS = 10_000;
+const BACKOFF_MS = [250, 500, 1_000, 2_000, 5_000, 10_000, 30_000];
+
+/** Where an upstream server stands, for the start-up line, `doctor` and `get_host_performance`. */
+export interface UpstreamStatus {
+  /** Its name. */
+  name: string;
+  /** `connected`, or `down` (being retried in the background). */
+  state: "connected" | "down";
+  /** How many of its tools are offered. */
+  tools: number;
+  /** Why it is down (the last failure). */
+  error?: string;
+}
+
+/** An upstream MCP server as a tool provider. */
+export class UpstreamProvider implements ToolProvider {
+  /** The server's name. */
+  readonly name: string;
+  #options: UpstreamOptions;
+  #client: Client | undefined;
+  #lastError: string | undefined;
+  #connecting: Promise<Client> | undefined;
+  #tools: McpTool[] = [];
+  #failures = 0;
+  #closed = false;
+  #restart: ReturnType<typeof setTimeout> | undefined;
+
+  private constructor(options: UpstreamOptions) {
+    this.name = options.name;
+    this.#options = options;
+  }
+
+  /**
+   * Connect to an upstream and read its tools.
+   *
+   * @param options The server and its policy.
+   * @returns The provider (connected, or reconnecting in the background when the first attempt failed).
+   */
+  static async connect(options: UpstreamOptions): Promise<UpstreamProvider> {
+    if (options.name.includes(SEPARATOR)) {
+      throw new TypeError(
+        `Cannot use upstream "${options.name}": server names may not contain "${SEPARATOR}"`,
+      );
+    }
+    const provider = new UpstreamProvider(options);
+    const connecting = provider.#connect().then(
+      () => "connected" as const,
+      (error) => {
+        provider.#lastError = describeError(error);
+        options.logger.log(
+          "warn",
+          `Upstream "${options.name}" is not reachable yet; retrying in the background`,
+          provider.#lastError,
+        );
+        provider.#scheduleRestart();
+        return "failed" as const;
+      },
+    );
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const slow = new Promise<"slow">((
+      resolve,
+    ) => (timer = setTimeout(() => resolve("slow"), STARTUP_WAIT_MS)));
+    const first = await Promise.race([connecting, slow]);
+    clearTimeout(timer);
+    // A slow server does not hold the host up: its tools appear (with a list-changed notice) when it answers.
+    if (first === "slow") {
+      void connecting.then((state) => state === "connected" && options.onListChanged?.());
+    }
+    return provider;
+  }
+
+  /** The upstream's tools, renamed `<server>__<tool>`, filtered by allow/deny. */
+  list(): ToolDescriptor[] {
+    return this.#tools.filter((tool) => this.#allowed(tool.name)).map((tool) => {
+      const descriptor: ToolDescriptor = {
+        name: `${this.name}${SEPARATOR}${tool.name}`,
+        description: tool.description ?? "",
+        inputSchema: tool.inputSchema as Record<string, unknown>,
+        annotations: { ...(tool.annotations ?? {}) },
+      };
+      if (tool.outputSchema) descriptor.outputSchema = tool.outputSchema as Record<string, unknown>;
+      return descriptor;
+    });
+  }
+
+  /**
+   * Call an upstream tool.
+   *
+   * @param name The listed name (`<server>__<tool>`).
+   * @param args The raw arguments.
+   * @param ctx Cancellation, progress, session.
+   * @returns The upstream's result, unchanged; failures as `upstream_error` or `timeout` results.
+   * @throws {UnknownToolError} When the upstream lists no such tool.
+   */
+  async call(name: string, args: unknown, ctx: CallContext): Promise<ProviderResult> {
+    const own = name.slice(this.name.length + SEPARATOR.length);
+    const tool = this.#tools.find((each) => each.name === own);
+    if (!name.startsWith(`${this.name}${SEPARATOR}`) || !tool || !this.#allowed(own)) {
+      throw new UnknownToolError(name);
+    }
+    const retries = tool.annotations?.idempotentHint ? 1 : 0;
+    for (let attempt = 0;; attempt++) {
+      try {
+        return { result: await this.#callOnce(own, args, ctx), paths: [] };
+      } catch (error) {
+        const lost = isConnectionLoss(error);
+        if (lost && attempt < retries && !ctx.signal?.aborted) continue;
+        return { result: this.#failure(own, error, lost), paths: [] };
+      }
+    }
+  }
+
+  /** Where it stands now. */
+  status(): UpstreamStatus {
+    const status: UpstreamStatus = {
+      name: this.name,
+      state: this.#client ? "connected" : "down",
+      tools: this.list().length,
+    };
+    if (!this.#client) status.error = this.#lastError ?? "not connected yet";
+    return status;
+  }
+
+  /** Disconnect and stop restarting. */
+  async close(): Promise<void> {
+    this.#closed = true;
+    if (this.#restart !== undefined) clearTimeout(this.#restart);
+    await this.#client?.close().catch(() => {});
+  }
+
+  async #callOnce(name: string, args: unknown, ctx: CallContext): Promise<ToolResult> {
+    const client = await this.#ready();
+    // The SDK adds its own progress token; the rest of the client's _meta passes through.
+    const { progressToken: _token, ...meta } = ctx.meta ?? {};
+    const params: {
+      name: string;
+      arguments: Record<string, unknown>;
+      _meta?: Record<string, unknown>;
+    } = {
+      name,
+      arguments: (args ?? {}) as Record<string, unknown>,
+    };
+    if (Object.keys(meta).length > 0) params._meta = meta;
+    const result = await client.callTool(params, undefined, {
+      timeout: this.#options.timeoutMs ?? DEFAULT_TIMEOUT_MS,
+      resetTimeoutOnProgress: true,
+      ...(ctx.signal ? { signal: ctx.signal } : {}),
+      ...(ctx.onProgress
+        ? {
+          onprogress: (p: { progress: number; total?: number; message?: string }) =>
+            ctx.onProgress!(p.progress, p.total, p.message),
+        }
+        : {}),
+    });
+    return result as CallToolResult as ToolResult;
+  }
+
+  #failure(name: string, error: unknown, lost: boolean): ToolResult {
+    const message = error instanceof Error ? error.message : String(error);
+    if (error instanceof McpError && /timed out/i.test(message)) {
+      const seconds = (this.#options.timeoutMs ?? DEFAULT_TIMEOUT_MS) / 1000;
+      return errorResult(
+        "timeout",
+        `${this.name}${SEPARATOR}${name} did not answer within ${seconds} s`,
+      );
+    }
+    if (lost) {
+      return errorResult(
+        "upstream_error",
+        `The upstream server "${this.name}" stopped during the call (it is being restarted); call again`,
+      );
+    }
+    if (/abort|cancel/i.test(message)) {
+      return errorResult("cancelled", `${this.name}${SEPARATOR}${name} was cancelled`);
+    }
+    return errorResult(
+      "upstream_error",
+      `${this.name}${SEPARATOR}${name} failed: ${message.slice(0, 500)}`,
+    );
+  }
+
+  #allowed(name: string): boolean {
+    if (this.#options.allow && !this.#options.allow.includes(name)) return false;
+    return !this.#options.deny?.includes(name);
+  }
+
+  /** The connected client, reconnecting first when the server is down. */
+  #ready(): Promise<Client> {
+    if (this.#client) return Promise.resolve(this.#client);
+    if (this.#closed) return Promise.reject(new Error(`The upstream "${this.name}" is closed`));
+    if (this.#restart !== undefined) {
+      clearTimeout(this.#restart);
+      this.#restart = undefined;
+    }
+    return this.#connect();
+  }
+
+  #connect(): Promise<Client> {
+    this.#connecting ??= (async () => {
+      const client = new Client({ name: "toolhost", version: "0.1.0" });
+      client.onclose = () => this.#lost(client);
+      client.setNotificationHandler(ToolListChangedNotificationSchema, async () => {
+        await this.#refresh(client);
+        this.#options.onListChanged?.();
+      });
+      try {
+        await client.connect(this.#transport());
+        await this.#refresh(client);
+      } catch (error) {
+        client.onclose = undefined;
+        await client.close().catch(() => {});
+        throw error;
+      }
+      const reconnected = this.#failures > 0;
+      this.#client = client;
+      this.#failures = 0;
+      this.#lastError = undefined;
+      if (reconnected) this.#options.onListChanged?.();
+      return client;
+    })().finally(() => (this.#connecting = undefined));
+    return this.#connecting;
+  }
+
+  async #refresh(client: Client): Promise<void> {
+    const tools: McpTool[] = [];
+    let cursor: string | undefined;
+    do {
+      const page = await client.listTools(cursor ? { cursor } : undefined);
+      tools.push(...page.tools);
+      cursor = page.nextCursor;
+    } while (cursor);
+    this.#tools = tools;
+  }
+
+  #lost(client: Client): void {
+    if (this.#client !== client) return;
+    this.#client = undefined;
+    this.#lastError = "it stopped; restarting it";
+    if (this.#closed) return;
+    this.#options.logger.log("warn", `Upstream "${this.name}" stopped; restarting it`);
+    this.#scheduleRestart();
+  }
+
+  #scheduleRestart(): void {
+    if (this.#closed || this.#restart !== undefined) return;
+    const delay = BACKOFF_MS[Math.min(this.#failures, BACKOFF_MS.length - 1)]!;
+    this.#failures++;
+    this.#restart = setTimeout(() => {
+      this.#restart = undefined;
+      this.#connect().catch((error) => {
+        this.#lastError = describeError(error);
+        this.#options.logger.log(
+          "warn",
+          `Upstream "${this.name}" did not restart`,
+          this.#lastError,
+        );
+        this.#scheduleRestart();
+      });
+    }, delay);
+  }
+
+  #transport(): Transport {
+    const spec = this.#options.spec;
+    if ("url" in spec) {
+      const url = new URL(spec.url);
+      return spec.type === "sse"
+        ? new SSEClientTransport(url)
+        : new StreamableHTTPClientTransport(url);
+    }
+    return new StdioClientTransport({
+      command: spec.command,
+      args: spec.args ?? [],
+      env: { ...safeEnvironment(), ...(spec.env ?? {}) },
+      cwd: spec.cwd ?? this.#options.cwd,
+      stderr: "pipe",
+    });
+  }
+}
+
+/** The SDK's default inherited environment, or none when the process may not read it. */
+function safeEnvironment(): Record<string, string> {
+  try {
+    return getDefaultEnvironment();
+  } catch {
+    return {};
+  }
+}
+
+function describeError(error: unknown): string {
+  return (error instanceof Error ? error.message : String(error)).split("\n")[0]!.slice(0, 300);
+}
+
+function isConnectionLoss(error: unknown): boolean {
+  const message = error instanceof Error ? error.message : String(error);
+  return /connection closed|not connected|EPIPE|closed/i.test(message) &&
+    !/timed out/i.test(message);
+}
+
+/**
+ * Connect to every configured upstream, at once and in parallel. One that is
+ * not reachable does not hold the host up: it is retried in the background,
+ * and its tools appear (with a list-changed notice) once it answers.
+ *
+ * @param config The configuration (`upstream.mcpServers`).
+ * @param logger Where events go.
+ * @param onListChanged Called when any upstream's tool list changes.
+ * @returns The providers, in configuration order.
+ */
+export async function startUpstreams(
+  config: HostConfig,
+  logger: HostLogger,
+  onListChanged: () => void,
+): Promise<UpstreamProvider[]> {
+  return await Promise.all(
+    Object.entries(config.upstream).map(([name, entry]) => {
+      const { timeoutMs, allowTools, denyTools, ...spec } = entry as Record<string, unknown> & {
+        timeoutMs?: number;
+        allowTools?: string[];
+        denyTools?: string[];
+      };
+      const options: UpstreamOptions = {
+        name,
+        spec: spec as ServerSpec,
+        cwd: config.policy.roots[0]!,
+        logger,
+        onListChanged,
+      };
+      if (timeoutMs !== undefined) options.timeoutMs = timeoutMs;
+      if (allowTools) options.allow = allowTools;
+      if (denyTools) options.deny = denyTools;
+      return UpstreamProvider.connect(options);
+    }),
+  );
+}

@@ -1,0 +1,230 @@
+/**
+ * Whether the host may load back what its state directory holds.
+ *
+ * Anchors, the todo list and the interaction log are host state: the host
+ * loads them at start and serves them to the model (resources,
+ * `bootstrap_body_state`, `todo_read`, `read_interactions`). A cloned
+ * repository can ship a `.toolhost/` of its own, and a tool could assemble a
+ * directory elsewhere and move it into place; neither may speak as the host.
+ *
+ * So the host records the identity of its state directory (device, inode,
+ * owner, birth time) in a marker file inside it, and loads state only when
+ * the marker names the directory as it is now. Another directory at that
+ * path (cloned, copied, assembled and moved) has another inode: what it
+ * holds is set aside as `<name>.untrusted-<time>`, never loaded, the host
+ * says so once, and then marks the directory as its own, empty of state.
+ * While the host runs no tool reaches into the state directory, nor moves it
+ * or a directory that holds it (the resolver hides it and refuses such
+ * moves), so once marked it holds only what the host wrote.
+ *
+ * @module
+ */
+
+import { type HostLogger, stderrLogger } from "../logger.ts";
+
+/** The marker file in the state directory. */
+export const STATE_MARKER = "owner.json";
+
+/** What the host loads back from its state directory: set aside together when it is not trusted. */
+export const STATE_ENTRIES: readonly string[] = Object.freeze([
+  "anchors.json",
+  "todos.json",
+  "interactions",
+]);
+
+/** What identifies a directory, as the marker records it. */
+export interface StateIdentity {
+  /** The device. */
+  readonly dev: number;
+  /** The inode. */
+  readonly ino: number | null;
+  /** The owner. */
+  readonly uid: number | null;
+  /** The birth time in milliseconds, where the file system keeps one. */
+  readonly birthtime: number | null;
+}
+
+/** Options for {@linkcode trustStateDir} and {@linkcode trustedStateFile}. */
+export interface StateDirOptions {
+  /** Where to say what was set aside (default: stderr, as the host's logger says it). */
+  logger?: HostLogger;
+  /** The clock, for the names of what is set aside. */
+  now?: () => Date;
+}
+
+/**
+ * Decide whether the state directory is the host's own, making it so when it
+ * is not: what it holds of {@linkcode STATE_ENTRIES} (and a stale marker) is
+ * set aside, unloaded, and a marker of the directory as it is now is written.
+ *
+ * @param stateDir The state directory (its real path).
+ * @param options The logger and the clock.
+ * @returns Whether what it holds may be loaded: false only when it is missing,
+ *   not a directory, or could not be made the host's own.
+ * @example
+ * ```ts
+ * const trusted = await trustStateDir(policy.stateDir, { logger });
+ * ```
+ */
+export async function trustStateDir(
+  stateDir: string,
+  options: StateDirOptions = {},
+): Promise<boolean> {
+  const logger = options.logger ?? stderrLogger();
+  let info: Deno.FileInfo;
+  try {
+    info = await Deno.lstat(stateDir);
+  } catch {
+    return false;
+  }
+  if (!info.isDirectory) {
+    logger.log("warn", `State directory "${stateDir}" is not a directory: no state is loaded`);
+    return false;
+  }
+  const identity = identityOf(info);
+  const marker = await readMarker(stateDir);
+  if (marker !== undefined && sameIdentity(marker, identity)) return true;
+  const reason = marker === undefined
+    ? "this host did not make it (it has no marker)"
+    : "it is not the directory this host made (it was copied, replaced or moved into place)";
+  const suffix = `untrusted-${(options.now?.() ?? new Date()).toISOString().replace(/[-:.]/g, "")}`;
+  let setAside: string[];
+  try {
+    setAside = await setAsideState(stateDir, suffix);
+    await writeMarker(stateDir, identity);
+  } catch (error) {
+    logger.log(
+      "warn",
+      `Not loading anchors, todos or the interaction log from "${stateDir}": ${reason}, and it could not be made this host's own`,
+      error instanceof Error ? error.message : String(error),
+    );
+    return false;
+  }
+  if (setAside.length > 0) {
+    logger.log(
+      "warn",
+      `Set aside ${
+        setAside.join(", ")
+      } in the state directory "${stateDir}" as <name>.${suffix}, not loaded: ${reason}`,
+    );
+  }
+  return true;
+}
+
+/**
+ * The text of a state file, only from a trusted state directory
+ * ({@linkcode trustStateDir}) and only when it is a regular file.
+ *
+ * @param stateDir The state directory (its real path).
+ * @param name One of {@linkcode STATE_ENTRIES}.
+ * @param options The logger and the clock.
+ * @returns Its text, or `undefined` when there is none to load.
+ * @throws {RangeError} When `name` is not a state file.
+ * @example
+ * ```ts
+ * const saved = await trustedStateFile(policy.stateDir, "anchors.json");
+ * ```
+ */
+export async function trustedStateFile(
+  stateDir: string,
+  name: string,
+  options: StateDirOptions = {},
+): Promise<string | undefined> {
+  if (!STATE_ENTRIES.includes(name) || name === "interactions") {
+    throw new RangeError(`Cannot load "${name}": it is not a state file`);
+  }
+  if (!(await trustStateDir(stateDir, options))) return undefined;
+  const path = `${stateDir}/${name}`;
+  let info: Deno.FileInfo;
+  try {
+    info = await Deno.lstat(path);
+  } catch {
+    return undefined;
+  }
+  if (!info.isFile || (info.nlink ?? 1) > 1) {
+    (options.logger ?? stderrLogger()).log(
+      "warn",
+      `Not loading "${path}": it is not a regular file with one link`,
+    );
+    return undefined;
+  }
+  try {
+    return await Deno.readTextFile(path);
+  } catch {
+    return undefined;
+  }
+}
+
+/** The identity of a directory, from its `lstat`. */
+function identityOf(info: Deno.FileInfo): StateIdentity {
+  return {
+    dev: info.dev,
+    ino: info.ino,
+    uid: info.uid,
+    birthtime: info.birthtime?.getTime() ?? null,
+  };
+}
+
+function sameIdentity(a: StateIdentity, b: StateIdentity): boolean {
+  return a.dev === b.dev && a.ino !== null && a.ino === b.ino && a.uid === b.uid &&
+    a.birthtime === b.birthtime;
+}
+
+/** The marker's identity, or `undefined` when it is missing, not a regular file or not a marker. */
+async function readMarker(stateDir: string): Promise<StateIdentity | undefined> {
+  const path = `${stateDir}/${STATE_MARKER}`;
+  try {
+    if (!(await Deno.lstat(path)).isFile) return undefined;
+    const saved = JSON.parse(await Deno.readTextFile(path)) as Record<string, unknown>;
+    const orNull = (value: unknown) => typeof value === "number" ? value : null;
+    if (typeof saved.dev !== "number" || typeof saved.ino !== "number") return undefined;
+    return {
+      dev: saved.dev,
+      ino: saved.ino,
+      uid: orNull(saved.uid),
+      birthtime: orNull(saved.birthtime),
+    };
+  } catch {
+    return undefined;
+  }
+}
+
+/** Write the marker atomically (temp file, then rename over a stale one). */
+async function writeMarker(stateDir: string, identity: StateIdentity): Promise<void> {
+  const temp = `${stateDir}/${STATE_MARKER}.${crypto.randomUUID().slice(0, 8)}.tmp`;
+  const note = "toolhost loads state from this directory only while this names it";
+  await Deno.writeTextFile(temp, `${JSON.stringify({ note, ...identity }, null, 1)}\n`, {
+    createNew: true,
+  });
+  try {
+    await Deno.rename(temp, `${stateDir}/${STATE_MARKER}`);
+  } catch (error) {
+    await Deno.remove(temp).catch(() => {});
+    throw error;
+  }
+}
+
+/**
+ * Rename every state entry present (and a marker that is not a regular file)
+ * to `<name>.<suffix>`; an `interactions` directory is made again, empty, for
+ * a log that holds its path.
+ *
+ * @returns The names set aside.
+ */
+async function setAsideState(stateDir: string, suffix: string): Promise<string[]> {
+  const setAside: string[] = [];
+  for (const name of [...STATE_ENTRIES, STATE_MARKER]) {
+    const path = `${stateDir}/${name}`;
+    let info: Deno.FileInfo;
+    try {
+      info = await Deno.lstat(path);
+    } catch {
+      continue;
+    }
+    if (name === STATE_MARKER && info.isFile) continue;
+    await Deno.rename(path, `${path}.${suffix}`);
+    if (name === "interactions") await Deno.mkdir(path);
+    setAside.push(name);
+  }
+  return setAside;
+}

@@ -1,0 +1,76 @@
+/**
+ * The dispatcher: observers hear of every call, in order, after its result
+ * is handed back and before the next call runs; they never change a result.
+ */
+
+import { assertEquals } from "../../_assert.ts";
+import { type CallObserver, Dispatcher, type ToolProvider } from "../../../host/providers/dispatcher.ts";
+
+const echo: ToolProvider = {
+  name: "echo",
+  list:
+    () => [{ name: "echo", description: "Echo", inputSchema: { type: "object" }, annotations: {} }],
+  call: (_name, args) =>
+    Promise.resolve({
+      result: { content: [{ type: "text", text: JSON.stringify(args) }] },
+      paths: [],
+    }),
+};
+
+const ctx = { session: "s", client: "test" };
+
+Deno.test("dispatcher: observers are told after the result, in order, before the next call", async () => {
+  const heard: string[] = [];
+  const observer: CallObserver = {
+    before: (call) => heard.push(`before ${JSON.stringify(call.args)}`),
+    after: (call, outcome) =>
+      heard.push(`after ${JSON.stringify(call.args)} ${outcome.result.isError ?? false}`),
+  };
+  const dispatcher = new Dispatcher([echo], { observers: [observer] });
+
+  await dispatcher.call("echo", { n: 1 }, ctx);
+  heard.push("result 1");
+  await dispatcher.call("echo", { n: 2 }, ctx);
+  heard.push("result 2");
+  dispatcher.settle();
+  assertEquals(heard, [
+    'before {"n":1}',
+    "result 1",
+    'after {"n":1} false',
+    'before {"n":2}',
+    "result 2",
+    'after {"n":2} false',
+  ]);
+});
+
+Deno.test("dispatcher: observers are told soon without a next call", async () => {
+  const heard: number[] = [];
+  const dispatcher = new Dispatcher([echo], {
+    observers: [{ after: (call) => heard.push((call.args as { n: number }).n) }],
+  });
+  await dispatcher.call("echo", { n: 7 }, ctx);
+  assertEquals(heard, []);
+  await new Promise((resolve) => setTimeout(resolve, 20));
+  assertEquals(heard, [7]);
+});
+
+Deno.test("dispatcher: a failing observer changes nothing for the caller or other observers", async () => {
+  const errors: unknown[] = [];
+  const heard: number[] = [];
+  const dispatcher = new Dispatcher([echo], {
+    observers: [
+      {
+        after: () => {
+          throw new Error("observer broke");
+        },
+      },
+      { after: (call) => heard.push((call.args as { n: number }).n) },
+    ],
+    onObserverError: (error) => errors.push(error),
+  });
+  const result = await dispatcher.call("echo", { n: 3 }, ctx);
+  dispatcher.settle();
+  assertEquals(result.content, [{ type: "text", text: '{"n":3}' }]);
+  assertEquals(heard, [3]);
+  assertEquals(errors.length, 1);
+});

@@ -1,0 +1,96 @@
+import { assert, assertEquals, assertMatch } from "../../_assert.ts";
+import { LineTransport, MAX_MESSAGE_DEPTH } from "../../../host/transports/stdio.ts";
+import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
+
+/** A transport over an in-memory input, with what it received and wrote. */
+function transportOver(chunks: Uint8Array[], maxMessageBytes = 1024) {
+  const input = new ReadableStream<Uint8Array>({
+    pull(controller) {
+      const next = chunks.shift();
+      if (next) controller.enqueue(next);
+      else controller.close();
+    },
+  });
+  const written: string[] = [];
+  const received: JSONRPCMessage[] = [];
+  const refused: string[] = [];
+  const decoder = new TextDecoder();
+  const transport = new LineTransport({
+    maxMessageBytes,
+    endGraceMs: 60_000,
+    input,
+    output: {
+      write(bytes) {
+        written.push(decoder.decode(bytes));
+        return Promise.resolve(bytes.length);
+      },
+    },
+    onRefused: (why) => refused.push(why),
+  });
+  const closed = new Promise<void>((resolve) => transport.onclose = resolve);
+  transport.onmessage = (message) => {
+    received.push(message);
+    // Answer requests, so that the transport may close when its input ends.
+    if ("method" in message && "id" in message) {
+      void transport.send({ jsonrpc: "2.0", id: message.id, result: {} });
+    }
+  };
+  return { transport, written, received, refused, closed };
+}
+
+const encode = (text: string) => new TextEncoder().encode(text);
+const request = (id: number | string, params: unknown = {}) =>
+  JSON.stringify({ jsonrpc: "2.0", method: "tools/call", params, id });
+
+Deno.test("LineTransport refuses a line over the bound, with its id, and keeps reading", async () => {
+  const huge = request(7, { name: "read_file", arguments: { path: "x".repeat(50_000) } });
+  // The long line arrives in many chunks, as a pipe delivers it.
+  const chunks = [encode(`${request(1)}\n`)];
+  for (let i = 0; i < huge.length; i += 4096) chunks.push(encode(huge.slice(i, i + 4096)));
+  chunks.push(encode(`\n${request(2)}\n`));
+  const { transport, written, received, refused, closed } = transportOver(chunks);
+  await transport.start();
+  await closed;
+  assertEquals(received.map((message) => "id" in message ? message.id : undefined), [1, 2]);
+  const replies = written.map((line) => JSON.parse(line));
+  const error = replies.find((reply) => reply.error);
+  assertEquals(error.id, 7);
+  assertEquals(error.error.code, -32600);
+  assertMatch(
+    error.error.message,
+    /^Cannot read the request: it is \d+ bytes, over the limit of 1024; send less$/,
+  );
+  assertEquals(refused.length, 1);
+});
+
+Deno.test("LineTransport answers malformed, non-JSON-RPC and too deep lines, and goes on", async () => {
+  const deep = `{"jsonrpc":"2.0","id":"d","method":"x","params":${"[".repeat(200)}${
+    "]".repeat(200)
+  }}`;
+  const lines = ["{not json", '{"hello":"world","id":5}', deep, "", request(3)];
+  const { transport, written, received, closed } = transportOver(
+    [encode(lines.join("\n") + "\n")],
+    100_000,
+  );
+  await transport.start();
+  await closed;
+  assertEquals(received.length, 1);
+  const errors = written.map((line) => JSON.parse(line)).filter((reply) => reply.error);
+  assertEquals(errors.map((reply) => [reply.id, reply.error.code]), [
+    [null, -32700],
+    [5, -32600],
+    ["d", -32600],
+  ]);
+  assertMatch(errors[2].error.message, new RegExp(`over the limit of ${MAX_MESSAGE_DEPTH}`));
+});
+
+Deno.test("LineTransport closes when its input ends and every request is answered", async () => {
+  const { transport, written, closed } = transportOver([
+    encode(`${request(1)}\r\n${request(2)}`),
+    encode("\n"),
+  ]);
+  await transport.start();
+  await closed;
+  assertEquals(written.length, 2);
+  assert(written.every((line) => line.endsWith("\n")));
+});
