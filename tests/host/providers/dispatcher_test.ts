@@ -4,7 +4,11 @@
  */
 
 import { assertEquals } from "../../_assert.ts";
-import { type CallObserver, Dispatcher, type ToolProvider } from "../../../host/providers/dispatcher.ts";
+import {
+  type CallObserver,
+  Dispatcher,
+  type ToolProvider,
+} from "../../../host/providers/dispatcher.ts";
 
 const echo: ToolProvider = {
   name: "echo",
