@@ -326,7 +326,8 @@ export function writeAtomic(
     try {
       file.close();
     } catch {
-      // already closed
+      // Already closed (the chmod or the rename failed, after the close): nothing left to
+      // close, and the error that brought us here is the one to throw.
     }
     if (!renamed) removeOwnTemp(temp);
     throw error;
@@ -345,7 +346,8 @@ function removeOwnTemp(temp: string): void {
       Deno.removeSync(temp);
       return;
     } catch {
-      // not there through this path right now
+      // Not there through this path right now: try again until the deadline. Cleanup must not
+      // throw over the error being raised; at worst a stray `.toolhost-tmp` file stays behind.
     }
   }
 }

@@ -41,6 +41,8 @@ export class ToolError extends Error {
   readonly code: ErrorCode;
 
   /**
+   * An error the model sees as `<code>: <message>`.
+   *
    * @param code The stable code, e.g. `path_denied`.
    * @param message What failed and what to do, in std's style.
    * @param options The cause, kept for the log only.

@@ -88,6 +88,8 @@ export function findLibc(): string | null {
       ) {
         return candidate;
       }
+      // Otherwise not there or not usable: try the next one (with none left, null: the caller
+      // runs without Landlock and reports why, as on a kernel without it).
     }
   }
   return null;
@@ -107,6 +109,20 @@ export function programPaths(binary: string, libc: string): string[] {
   return [binary, "/etc/ld.so.cache", libDir, "/lib64", "/usr/lib64"];
 }
 
+/** The libc functions that confinement calls (`syscall` under three signatures). */
+const LIBC_SYMBOLS = {
+  create: { name: "syscall", parameters: ["i64", "buffer", "usize", "u32"], result: "i64" },
+  addRule: { name: "syscall", parameters: ["i64", "i64", "i64", "buffer", "u32"], result: "i64" },
+  restrict: { name: "syscall", parameters: ["i64", "i64", "u32"], result: "i64" },
+  open: { parameters: ["buffer", "i32"], result: "i32" },
+  close: { parameters: ["i32"], result: "i32" },
+  prctl: { parameters: ["i32", "u64", "u64", "u64", "u64"], result: "i32" },
+  __errno_location: { parameters: [], result: "pointer" },
+} as const satisfies Deno.ForeignLibraryInterface;
+
+/** Those functions, loaded. */
+type Libc = Deno.DynamicLibrary<typeof LIBC_SYMBOLS>["symbols"];
+
 /**
  * Confine the calling thread with Landlock.
  *
@@ -115,89 +131,97 @@ export function programPaths(binary: string, libc: string): string[] {
  * @returns Whether it worked, and why not.
  */
 export function confineThread(libc: string, paths: LandlockPaths): LandlockStatus {
-  let lib;
+  let lib: Deno.DynamicLibrary<typeof LIBC_SYMBOLS>;
   try {
-    lib = Deno.dlopen(libc, {
-      create: { name: "syscall", parameters: ["i64", "buffer", "usize", "u32"], result: "i64" },
-      addRule: {
-        name: "syscall",
-        parameters: ["i64", "i64", "i64", "buffer", "u32"],
-        result: "i64",
-      },
-      restrict: { name: "syscall", parameters: ["i64", "i64", "u32"], result: "i64" },
-      open: { parameters: ["buffer", "i32"], result: "i32" },
-      close: { parameters: ["i32"], result: "i32" },
-      prctl: { parameters: ["i32", "u64", "u64", "u64", "u64"], result: "i32" },
-      __errno_location: { parameters: [], result: "pointer" },
-    });
+    lib = Deno.dlopen(libc, LIBC_SYMBOLS);
   } catch (error) {
     return { active: false, abi: 0, reason: `cannot load libc: ${(error as Error).message}` };
   }
-  const fns = lib.symbols;
-  const errno = () => new Deno.UnsafePointerView(fns.__errno_location()!).getInt32();
   const opened: number[] = [];
   try {
-    const abi = Number(fns.create(SYS_CREATE_RULESET, null, 0n, CREATE_RULESET_VERSION));
-    if (abi < 1) {
-      return { active: false, abi: 0, reason: `the kernel has no Landlock (errno ${errno()})` };
-    }
-    const handled = handledRights(abi);
-    const attr = new BigUint64Array([handled]);
-    const ruleset = Number(fns.create(SYS_CREATE_RULESET, new Uint8Array(attr.buffer), 8n, 0));
-    if (ruleset < 0) {
-      return { active: false, abi, reason: `landlock_create_ruleset failed (errno ${errno()})` };
-    }
-    opened.push(ruleset);
-    const dirRights = handled &
-      (FS.READ_FILE | FS.READ_DIR | FS.WRITE_FILE | FS.REMOVE_DIR | FS.REMOVE_FILE | FS.MAKE_DIR |
-        FS.MAKE_REG |
-        FS.REFER | FS.TRUNCATE);
-    const rules: Array<[string, bigint]> = [
-      ...paths.readWrite.map((path): [string, bigint] => [path, dirRights]),
-      ...paths.readOnly.map((
-        path,
-      ): [string, bigint] => [path, handled & (FS.READ_FILE | FS.READ_DIR)]),
-    ];
-    for (const [path, rights] of rules) {
-      const fd = fns.open(cString(path), O_PATH | O_CLOEXEC);
-      if (fd < 0) continue; // a missing optional path: nothing to allow
-      opened.push(fd);
-      // Directory rights on a file are refused (EINVAL): then allow what applies to a file.
-      const fileRights = rights & (FS.READ_FILE | FS.WRITE_FILE | FS.TRUNCATE);
-      if (
-        !addRule(fns.addRule, ruleset, fd, rights) && !addRule(fns.addRule, ruleset, fd, fileRights)
-      ) {
-        return {
-          active: false,
-          abi,
-          reason: `landlock_add_rule failed for "${path}" (errno ${errno()})`,
-        };
-      }
-    }
-    if (fns.prctl(PR_SET_NO_NEW_PRIVS, 1n, 0n, 0n, 0n) < 0) {
-      return { active: false, abi, reason: `prctl(NO_NEW_PRIVS) failed (errno ${errno()})` };
-    }
-    if (fns.restrict(SYS_RESTRICT_SELF, BigInt(ruleset), 0) < 0n) {
-      return { active: false, abi, reason: `landlock_restrict_self failed (errno ${errno()})` };
-    }
-    return { active: true, abi };
+    return restrictSelf(lib.symbols, paths, opened);
   } finally {
-    for (const fd of opened) fns.close(fd);
+    for (const fd of opened) lib.symbols.close(fd);
     lib.close();
   }
 }
 
-function addRule(
-  call: (nr: bigint, ruleset: bigint, type: bigint, attr: Uint8Array, flags: number) => bigint,
+/**
+ * Build the ruleset and restrict this thread to it. Every descriptor it
+ * opens goes into `opened`, for the caller to close whatever happens.
+ */
+function restrictSelf(fns: Libc, paths: LandlockPaths, opened: number[]): LandlockStatus {
+  const abi = Number(fns.create(SYS_CREATE_RULESET, null, 0n, CREATE_RULESET_VERSION));
+  if (abi < 1) {
+    return { active: false, abi: 0, reason: `the kernel has no Landlock (errno ${errno(fns)})` };
+  }
+  const handled = handledRights(abi);
+  const attr = new BigUint64Array([handled]);
+  const ruleset = Number(fns.create(SYS_CREATE_RULESET, new Uint8Array(attr.buffer), 8n, 0));
+  if (ruleset < 0) {
+    return { active: false, abi, reason: `landlock_create_ruleset failed (errno ${errno(fns)})` };
+  }
+  opened.push(ruleset);
+  const refused = addPathRules(fns, ruleset, pathRights(paths, handled), opened);
+  if (refused !== undefined) return { active: false, abi, reason: refused };
+  if (fns.prctl(PR_SET_NO_NEW_PRIVS, 1n, 0n, 0n, 0n) < 0) {
+    return { active: false, abi, reason: `prctl(NO_NEW_PRIVS) failed (errno ${errno(fns)})` };
+  }
+  if (fns.restrict(SYS_RESTRICT_SELF, BigInt(ruleset), 0) < 0n) {
+    return { active: false, abi, reason: `landlock_restrict_self failed (errno ${errno(fns)})` };
+  }
+  return { active: true, abi };
+}
+
+/** Each allowed path with its rights, read-write directories first. */
+function pathRights(paths: LandlockPaths, handled: bigint): Array<[string, bigint]> {
+  const dirRights = handled &
+    (FS.READ_FILE | FS.READ_DIR | FS.WRITE_FILE | FS.REMOVE_DIR | FS.REMOVE_FILE | FS.MAKE_DIR |
+      FS.MAKE_REG | FS.REFER | FS.TRUNCATE);
+  const readRights = handled & (FS.READ_FILE | FS.READ_DIR);
+  return [
+    ...paths.readWrite.map((path): [string, bigint] => [path, dirRights]),
+    ...paths.readOnly.map((path): [string, bigint] => [path, readRights]),
+  ];
+}
+
+/**
+ * Add a rule for each path that exists (its `O_PATH` descriptor goes into
+ * `opened`).
+ *
+ * @returns Why a rule was refused, or `undefined` when all were added.
+ */
+function addPathRules(
+  fns: Libc,
   ruleset: number,
-  fd: number,
-  allowed: bigint,
-): boolean {
+  rules: ReadonlyArray<[string, bigint]>,
+  opened: number[],
+): string | undefined {
+  for (const [path, rights] of rules) {
+    const fd = fns.open(cString(path), O_PATH | O_CLOEXEC);
+    if (fd < 0) continue; // a missing optional path: nothing to allow
+    opened.push(fd);
+    // Directory rights on a file are refused (EINVAL): then allow what applies to a file.
+    const fileRights = rights & (FS.READ_FILE | FS.WRITE_FILE | FS.TRUNCATE);
+    if (!addRule(fns, ruleset, fd, rights) && !addRule(fns, ruleset, fd, fileRights)) {
+      return `landlock_add_rule failed for "${path}" (errno ${errno(fns)})`;
+    }
+  }
+  return undefined;
+}
+
+/** One `landlock_add_rule` for a path beneath `fd`; false when the kernel refused it. */
+function addRule(fns: Libc, ruleset: number, fd: number, allowed: bigint): boolean {
   const rule = new Uint8Array(12);
   const view = new DataView(rule.buffer);
   view.setBigUint64(0, allowed, true);
   view.setInt32(8, fd, true);
-  return call(SYS_ADD_RULE, BigInt(ruleset), RULE_PATH_BENEATH, rule, 0) >= 0n;
+  return fns.addRule(SYS_ADD_RULE, BigInt(ruleset), RULE_PATH_BENEATH, rule, 0) >= 0n;
+}
+
+/** The `errno` the last failed libc call left on this thread. */
+function errno(fns: Libc): number {
+  return new Deno.UnsafePointerView(fns.__errno_location()!).getInt32();
 }
 
 /** Every filesystem right the kernel's ABI knows (so that all of them are restricted). */

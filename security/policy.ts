@@ -211,6 +211,7 @@ async function protectedFiles(
     for (const rule of rules) {
       const name = rule.glob.replace(/\/\*\*$/, "");
       if (/[*?[{]/.test(name)) continue;
+      // A name that is missing or unreadable has no target to protect (the name itself is).
       const real = await Deno.realPath(`${root}/${name}`).catch(() => undefined);
       if (real !== undefined && real !== `${root}/${name}`) await add(real, rule.why);
     }
@@ -226,6 +227,7 @@ async function hooksPath(root: string): Promise<string | undefined> {
   try {
     text = await Deno.readTextFile(`${root}/.git/config`);
   } catch {
+    // No readable `.git/config`: git reads none either, so no hooks path to protect.
     return undefined;
   }
   const core = /^\s*\[core\]([\s\S]*?)(?=^\s*\[|(?![\s\S]))/im.exec(text)?.[1] ?? "";
@@ -264,6 +266,7 @@ async function realOrLexical(path: string): Promise<string> {
       const real = await Deno.realPath(probe);
       return [real === "/" ? "" : real, ...missing].join("/") || "/";
     } catch {
+      // Missing (or unreadable): its parent decides; the names below it stay lexical.
       const slash = probe.lastIndexOf("/");
       if (slash <= 0) return path;
       missing.unshift(probe.slice(slash + 1));

@@ -34,57 +34,61 @@ export interface ProtectedFile {
 }
 
 const SHELL = "shells run it when they start";
+const GIT_CONFIG = "git runs the commands its config names";
+
+/**
+ * Protected rules, frozen, for globs that share one reason.
+ *
+ * @param why The reason, in a few words.
+ * @param globs The globs it covers.
+ * @returns One rule per glob, in order.
+ */
+function because(why: string, ...globs: string[]): ProtectedRule[] {
+  return globs.map((glob) => Object.freeze({ glob, why }));
+}
 
 /**
  * The fixed list. Each entry is something another program executes, or
  * takes orders from, without the user asking for that file: an agent that
- * could write one could run code outside every boundary later.
+ * could write one could run code outside every boundary later. The order
+ * stays as it is: errors list the globs in it.
  */
 export const PROTECTED_PATHS: readonly ProtectedRule[] = Object.freeze([
-  { glob: "toolhost.json", why: "toolhost's own configuration (it starts the servers it names)" },
-  { glob: ".toolhost/**", why: "toolhost's own state" },
-  { glob: ".mcp.json", why: "MCP clients and this host start the servers it lists" },
-  { glob: ".git", why: "git follows a .git file or directory to hooks and config" },
-  { glob: ".git/hooks/**", why: "git runs its hooks" },
-  {
-    glob: ".git/config",
-    why: "git runs the commands its config names (core.fsmonitor, core.sshCommand, aliases)",
-  },
-  { glob: ".git/config.worktree", why: "git runs the commands its config names" },
-  { glob: ".git/modules/**", why: "submodules' git directories: git runs their hooks and config" },
-  {
-    glob: ".git/worktrees/**",
-    why: "linked worktrees' git directories: they point git at a config and hooks",
-  },
-  { glob: ".githooks/**", why: "git runs the hooks there when core.hooksPath names it" },
-  { glob: ".gitmodules", why: "git fetches and checks out what it names" },
-  { glob: ".gitconfig", why: "git runs the commands its config names" },
-  { glob: ".config/git/**", why: "git runs the commands its config names" },
-  { glob: ".vscode/**", why: "VS Code runs its tasks and applies its settings" },
-  { glob: ".idea/**", why: "JetBrains IDEs run its run configurations and apply its settings" },
-  { glob: ".claude/**", why: "Claude Code runs the hooks and MCP servers its settings name" },
-  { glob: ".cursor/**", why: "Cursor runs the MCP servers and hooks it names" },
-  { glob: ".devcontainer/**", why: "dev containers run its lifecycle commands" },
-  { glob: ".envrc", why: "direnv runs it on entering the directory" },
-  { glob: ".bashrc", why: SHELL },
-  { glob: ".bash_profile", why: SHELL },
-  { glob: ".bash_login", why: SHELL },
-  { glob: ".bash_logout", why: SHELL },
-  { glob: ".bash_aliases", why: SHELL },
-  { glob: ".profile", why: SHELL },
-  { glob: ".zshrc", why: SHELL },
-  { glob: ".zshenv", why: SHELL },
-  { glob: ".zprofile", why: SHELL },
-  { glob: ".zlogin", why: SHELL },
-  { glob: ".ripgreprc", why: "ripgrep takes its options from it" },
-  { glob: ".npmrc", why: "npm loads it on every command (script-shell, node-options run code)" },
-  { glob: ".yarnrc", why: "yarn loads it on every command" },
-  { glob: ".yarnrc.yml", why: "yarn loads it on every command (yarnPath runs a file)" },
-  { glob: ".pre-commit-config.yaml", why: "pre-commit runs the hooks it names on git commit" },
-  { glob: ".husky/**", why: "husky's git hooks run on git commands" },
-  { glob: ".hg/hgrc", why: "Mercurial runs the hooks it names" },
-  { glob: ".ssh/**", why: "ssh runs ProxyCommand from its config and trusts its keys" },
-].map((rule) => Object.freeze(rule)));
+  ...because("toolhost's own configuration (it starts the servers it names)", "toolhost.json"),
+  ...because("toolhost's own state", ".toolhost/**"),
+  ...because("MCP clients and this host start the servers it lists", ".mcp.json"),
+  ...because("git follows a .git file or directory to hooks and config", ".git"),
+  ...because("git runs its hooks", ".git/hooks/**"),
+  ...because(
+    "git runs the commands its config names (core.fsmonitor, core.sshCommand, aliases)",
+    ".git/config",
+  ),
+  ...because(GIT_CONFIG, ".git/config.worktree"),
+  ...because("submodules' git directories: git runs their hooks and config", ".git/modules/**"),
+  ...because(
+    "linked worktrees' git directories: they point git at a config and hooks",
+    ".git/worktrees/**",
+  ),
+  ...because("git runs the hooks there when core.hooksPath names it", ".githooks/**"),
+  ...because("git fetches and checks out what it names", ".gitmodules"),
+  ...because(GIT_CONFIG, ".gitconfig", ".config/git/**"),
+  ...because("VS Code runs its tasks and applies its settings", ".vscode/**"),
+  ...because("JetBrains IDEs run its run configurations and apply its settings", ".idea/**"),
+  ...because("Claude Code runs the hooks and MCP servers its settings name", ".claude/**"),
+  ...because("Cursor runs the MCP servers and hooks it names", ".cursor/**"),
+  ...because("dev containers run its lifecycle commands", ".devcontainer/**"),
+  ...because("direnv runs it on entering the directory", ".envrc"),
+  ...because(SHELL, ".bashrc", ".bash_profile", ".bash_login", ".bash_logout", ".bash_aliases"),
+  ...because(SHELL, ".profile", ".zshrc", ".zshenv", ".zprofile", ".zlogin"),
+  ...because("ripgrep takes its options from it", ".ripgreprc"),
+  ...because("npm loads it on every command (script-shell, node-options run code)", ".npmrc"),
+  ...because("yarn loads it on every command", ".yarnrc"),
+  ...because("yarn loads it on every command (yarnPath runs a file)", ".yarnrc.yml"),
+  ...because("pre-commit runs the hooks it names on git commit", ".pre-commit-config.yaml"),
+  ...because("husky's git hooks run on git commands", ".husky/**"),
+  ...because("Mercurial runs the hooks it names", ".hg/hgrc"),
+  ...because("ssh runs ProxyCommand from its config and trusts its keys", ".ssh/**"),
+]);
 
 /** Compiled protection: says why a path is protected. */
 export interface Protection {

@@ -75,7 +75,11 @@ export class Resolver {
   #protection: Protection;
   #leadsToProtected: Array<{ glob: string; why: string; test: (dir: string) => boolean }>;
 
-  /** @param policy The resolved policy. */
+  /**
+   * Resolve paths under a policy.
+   *
+   * @param policy The resolved policy.
+   */
   constructor(policy: Policy) {
     this.policy = policy;
     this.#blacklist = compileBlacklist(policy.blacklist);
@@ -262,50 +266,9 @@ export class Resolver {
       throw new ToolError("invalid_path", "Cannot use an empty path: give a path inside the roots");
     }
     const shown = JSON.stringify(raw.length > 200 ? `${raw.slice(0, 200)}…` : raw);
-    if (raw.length > MAX_PATH_LENGTH) {
-      throw new ToolError(
-        "invalid_path",
-        `Cannot use ${shown}: longer than ${MAX_PATH_LENGTH} characters`,
-      );
-    }
-    // deno-lint-ignore no-control-regex
-    if (/[\u0000-\u001f\u007f]/.test(raw)) {
-      throw new ToolError(
-        "invalid_path",
-        `Cannot use ${shown}: it contains a control character (NUL, tab or newline)`,
-      );
-    }
-    if (raw.trim() !== raw) {
-      throw new ToolError(
-        "invalid_path",
-        `Cannot use ${shown}: it has leading or trailing white space`,
-      );
-    }
-    if (/^(["'`]).*\1$/s.test(raw)) {
-      throw new ToolError("invalid_path", `Cannot use ${shown}: remove the quotes around the path`);
-    }
-    if (raw.startsWith("~")) {
-      throw new ToolError(
-        "invalid_path",
-        `Cannot use ${shown}: "~" is not expanded; give a path inside the roots`,
-      );
-    }
-    let path = raw;
-    if (/^[a-z][a-z0-9+.-]*:\/\//i.test(raw)) {
-      if (!raw.toLowerCase().startsWith("file://")) {
-        throw new ToolError(
-          "invalid_path",
-          `Cannot use ${shown}: only plain paths and file:// URLs are paths`,
-        );
-      }
-      try {
-        path = fileURLToPath(raw);
-      } catch {
-        throw new ToolError("invalid_path", `Cannot use ${shown}: not a valid file:// URL`);
-      }
-    }
+    refuseMalformed(raw, shown);
     // With no roots (a host-side tool's context) every path is outside.
-    const resolved = posix.resolve(this.policy.roots[0] ?? "/", path);
+    const resolved = posix.resolve(this.policy.roots[0] ?? "/", urlPath(raw, shown));
     // Every directory on the way is checked at each open: a path thousands deep costs minutes.
     const depth = resolved.split("/").length - 1;
     if (depth > MAX_PATH_DEPTH) {
@@ -416,6 +379,7 @@ export class Resolver {
         return;
       } catch (error) {
         if (error instanceof ToolError) throw error;
+        // Missing, a dangling link or unreadable: judged below by where a link there points.
       }
       const target = linkTarget(probe);
       if (target !== undefined && !this.locate(target)) throw this.#outside(raw);
@@ -454,12 +418,61 @@ export class Resolver {
   }
 }
 
+/** Refuse a raw path whose text cannot be a path meant as such (too long, control characters, quoted, `~`). */
+function refuseMalformed(raw: string, shown: string): void {
+  if (raw.length > MAX_PATH_LENGTH) {
+    throw new ToolError(
+      "invalid_path",
+      `Cannot use ${shown}: longer than ${MAX_PATH_LENGTH} characters`,
+    );
+  }
+  // deno-lint-ignore no-control-regex
+  if (/[\u0000-\u001f\u007f]/.test(raw)) {
+    throw new ToolError(
+      "invalid_path",
+      `Cannot use ${shown}: it contains a control character (NUL, tab or newline)`,
+    );
+  }
+  if (raw.trim() !== raw) {
+    throw new ToolError(
+      "invalid_path",
+      `Cannot use ${shown}: it has leading or trailing white space`,
+    );
+  }
+  if (/^(["'`]).*\1$/s.test(raw)) {
+    throw new ToolError("invalid_path", `Cannot use ${shown}: remove the quotes around the path`);
+  }
+  if (raw.startsWith("~")) {
+    throw new ToolError(
+      "invalid_path",
+      `Cannot use ${shown}: "~" is not expanded; give a path inside the roots`,
+    );
+  }
+}
+
+/** The path a `file://` URL names; a plain path as it is; any other URL refused. */
+function urlPath(raw: string, shown: string): string {
+  if (!/^[a-z][a-z0-9+.-]*:\/\//i.test(raw)) return raw;
+  if (!raw.toLowerCase().startsWith("file://")) {
+    throw new ToolError(
+      "invalid_path",
+      `Cannot use ${shown}: only plain paths and file:// URLs are paths`,
+    );
+  }
+  try {
+    return fileURLToPath(raw);
+  } catch {
+    throw new ToolError("invalid_path", `Cannot use ${shown}: not a valid file:// URL`);
+  }
+}
+
 /** Where a symlink points (lexically, relative to its directory), or `undefined` when not a symlink. */
 function linkTarget(path: string): string | undefined {
   try {
     if (!(Deno.lstatSync(path)).isSymlink) return undefined;
     return posix.resolve(posix.dirname(path), Deno.readLinkSync(path));
   } catch {
+    // Missing or unreadable: no link this check can follow (the caller goes on to its parent).
     return undefined;
   }
 }

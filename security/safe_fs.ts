@@ -6,6 +6,7 @@
  * @module
  */
 
+import { createHash } from "node:crypto";
 import * as posix from "node:path/posix";
 import { Anchor, type DirGuard, openVerified, readAll, swapped, writeAtomic } from "./anchored.ts";
 import { ToolError } from "./errors.ts";
@@ -71,35 +72,16 @@ export interface FsHooks {
 }
 
 /**
- * A file's fingerprint: its size and a 64-bit hash of its bytes (two
- * MurmurHash3-style lanes over 32-bit words: it tells versions of one file
- * apart, it is not a cryptographic digest). About 3x faster than a bytewise
- * FNV-1a, which mattered: every whole-file read is fingerprinted.
+ * A file's fingerprint: its size and the first 64 bits of the SHA-256 of its
+ * bytes, in hex. It tells versions of one file apart (stale reads, caches
+ * keyed by content); `<size>:?` stands for a version too large to hash, and
+ * never equals a fingerprint.
  *
  * @param bytes The content.
  * @returns E.g. `1234:9f3a0c1b5e7d2a40`.
  */
 export function fingerprint(bytes: Uint8Array): string {
-  const count = bytes.length >>> 2;
-  const words = bytes.byteOffset % 4 === 0
-    ? new Int32Array(bytes.buffer, bytes.byteOffset, count)
-    : new Int32Array(bytes.slice(0, count * 4).buffer);
-  let a = 0x811c9dc5 ^ bytes.length;
-  let b = 0x9747b28c;
-  for (let i = 0; i < count; i++) {
-    let k = Math.imul(words[i]!, 0xcc9e2d51);
-    k = (k << 15) | (k >>> 17);
-    a = Math.imul(a ^ k, 0x1b873593);
-    a = (a << 13) | (a >>> 19);
-    b = Math.imul(b + k, 0x85ebca6b) ^ (b >>> 15);
-  }
-  for (let i = count * 4; i < bytes.length; i++) a = Math.imul(a ^ bytes[i]!, 0x01000193);
-  const hex = (h: number) => {
-    h = Math.imul(h ^ (h >>> 16), 0x85ebca6b);
-    h = Math.imul(h ^ (h >>> 13), 0xc2b2ae35);
-    return ((h ^ (h >>> 16)) >>> 0).toString(16).padStart(8, "0");
-  };
-  return `${bytes.length}:${hex(a ^ b)}${hex(b + a)}`;
+  return `${bytes.length}:${createHash("sha256").update(bytes).digest("hex").slice(0, 16)}`;
 }
 
 /** Safe, anchored file operations for tools. */
@@ -110,9 +92,11 @@ export class SafeFs {
   #hooks: FsHooks;
 
   /**
+   * File operations through a resolver and anchored I/O.
+   *
    * @param resolver The resolver.
    * @param anchor The anchor for the process's working directory.
-   * @param touch Called with the display path of everything touched (for the log).
+   * @param hooks Told of everything touched and read (for the log and stale reads).
    */
   constructor(resolver: Resolver, anchor: Anchor, hooks: FsHooks = {}) {
     this.resolver = resolver;
@@ -324,7 +308,8 @@ export class SafeFs {
             size = info.size;
             mtime = info.mtime;
           } catch {
-            // vanished since readdir
+            // Vanished since readdir: listed with size 0 and no mtime rather than failing the
+            // listing (a listing must not throw on a race it cannot help).
           }
         }
         out.push({ name: entry.name, path, kind, size, mtime });
@@ -590,6 +575,8 @@ async function exists(path: string): Promise<boolean> {
     await Deno.lstat(path);
     return true;
   } catch {
+    // Not there (or not visible): the directory is then made through the resolver, whose
+    // checks and mkdir report any real error.
     return false;
   }
 }
