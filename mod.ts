@@ -21,35 +21,73 @@
  */
 
 export { createHost, type Host, type HostOptions } from "./host/host.ts";
+export { type HostLogger, stderrLogger } from "./host/logger.ts";
 export {
   type ConfigOverrides,
   type HostConfig,
-  type HostConfigInput,
   loadConfig,
-} from "./host/config/config.ts";
-export { createGateway, serve } from "./host/transports/server.ts";
+  type LogSettings,
+  type RipgrepSetting,
+  type UpstreamEntry,
+  type UpstreamPolicy,
+} from "./host/config/mod.ts";
+export { createGateway, serve } from "./host/transports/mod.ts";
 export {
   type CallContext,
-  type CallObserver,
-  type CallOutcome,
-  type CallRecord,
   Dispatcher,
+  type ProviderResult,
   type ToolProvider,
-} from "./host/providers/dispatcher.ts";
-export { type DoctorReport, runDoctor } from "./host/cli/doctor.ts";
-export { main } from "./host/cli/main.ts";
-export { type Policy, type PolicyInput, resolvePolicy } from "./security/policy.ts";
-export { type ResolvedPath, Resolver } from "./security/resolver.ts";
+} from "./host/providers/mod.ts";
+export { type Anchor, type AnchorListener, AnchorStore } from "./host/state/mod.ts";
+export type { RipgrepStatus } from "./host/workers/mod.ts";
 export {
+  type DoctorReport,
+  main,
+  type Printer,
+  type ProbeResult,
+  runDoctor,
+} from "./host/cli/mod.ts";
+export type { LandlockStatus } from "./security/landlock.ts";
+export { type ErrorCode } from "./security/errors.ts";
+export { type Limits, type Policy, type PolicyInput, resolvePolicy } from "./security/policy.ts";
+export type { ProtectedFile, ProtectedRule } from "./security/protected.ts";
+export {
+  type ResolvedPath,
+  type ResolveOptions,
+  Resolver,
+  type Want,
+} from "./security/resolver.ts";
+export type { DirEntry, FileVersion, FsHooks, SafeFs, WriteOptions } from "./security/safe_fs.ts";
+export type { PeerEntry } from "./sinks/peers.ts";
+export {
+  type Content,
   defineTool,
+  type InputOf,
+  type Logger,
+  type ObjectSchema,
+  type SchemaCheck,
+  type SchemaIssue,
   structured,
   text,
   type Tool,
+  type ToolAnnotations,
   type ToolContext,
   ToolError,
   type ToolResult,
+  type ToolSpec,
 } from "./tools/tool.ts";
-export { Registry, type ToolDescriptor } from "./tools/registry.ts";
+export type { CallObserver, CallOutcome, CallRecord, CallResult, Sink } from "./tools/calls.ts";
+export type {
+  ContextAnchor,
+  Directive,
+  StopProcessing,
+  TierChange,
+  TodoStateChanged,
+} from "./tools/directives.ts";
+export type { HostStatus, SinkStatus } from "./tools/observe/observation.ts";
+export { Registry, type RegistryOptions, type ToolDescriptor } from "./tools/registry.ts";
+export { defineFamily, type GrammarAsset, type ToolFamily } from "./tools/family.ts";
+export { FAMILIES } from "./tools/families.ts";
 export { TOOLS } from "./tools/mod.ts";
 
 if (import.meta.main) {

@@ -165,7 +165,9 @@ async function rewrite(files: LogFiles, run: Segment[], how: Rewrite): Promise<v
       // nothing more to undo
     }
     files.grow(day, -out.counted);
-    await Deno.remove(path).catch(() => {});
+    await Deno.remove(path).catch(() => {
+      // Already gone, or left for the next compaction's `removeLeftovers`.
+    });
   }
 }
 

@@ -80,7 +80,9 @@ export class LogFiles {
   async removeLeftovers(): Promise<void> {
     for await (const entry of Deno.readDir(this.dir)) {
       if (entry.name.endsWith(COMPACTING)) {
-        await Deno.remove(`${this.dir}/${entry.name}`).catch(() => {});
+        await Deno.remove(`${this.dir}/${entry.name}`).catch(() => {
+          // Already gone, or left for the next start: readers skip these names.
+        });
       }
     }
   }
@@ -217,7 +219,9 @@ export class LogFiles {
    */
   async removeDay(day: string): Promise<void> {
     for (const each of this.segments(day)) {
-      await Deno.remove(`${this.dir}/${segmentName(day, each.seq)}`).catch(() => {});
+      await Deno.remove(`${this.dir}/${segmentName(day, each.seq)}`).catch(() => {
+        // Already gone; one left behind is older than retention and removed at the next prune.
+      });
       this.#drop(each);
     }
     this.#generation++;

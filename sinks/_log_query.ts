@@ -8,22 +8,17 @@
  */
 
 import type { LogFiles, OpenSegment } from "./_log_files.ts";
-import {
-  eachLine,
-  noSkips,
-  Pacer,
-  type ReaderLimits,
-  type ReadOptions,
-  type SkippedLines,
-} from "./_log_reader.ts";
-import {
-  type DroppedCalls,
-  type Interaction,
-  isDropRecord,
-  mergeDropped,
-  noDrops,
-  parseRecord,
-} from "./_log_records.ts";
+import { eachLine, noSkips, Pacer, type ReaderLimits } from "./_log_reader.ts";
+import { isDropRecord, mergeDropped, noDrops, parseRecord } from "./_log_records.ts";
+import type {
+  DayScan,
+  DroppedCalls,
+  Interaction,
+  InteractionPage,
+  QueryOptions,
+  ReadOptions,
+  SkippedLines,
+} from "../tools/interactions.ts";
 
 /** What {@linkcode queryLog} selects. */
 export interface InteractionQuery {
@@ -41,38 +36,6 @@ export interface InteractionQuery {
   until: Date;
   /** The most to return (most recent first). */
   limit: number;
-}
-
-/** How a query reads: cancellation, progress, and a budget. */
-export interface QueryOptions extends ReadOptions {
-  /** Read days, newest first, only while they fit in this many bytes (at least one day is read). */
-  maxScanBytes?: number;
-}
-
-/** What {@linkcode queryLog} returns. */
-export interface InteractionPage {
-  /** The calls, most recent first. */
-  interactions: Interaction[];
-  /** Lines skipped while reading, by why. */
-  skipped: SkippedLines;
-  /** Skipped lines in all (malformed and too long). */
-  skipped_lines: number;
-  /** Calls the caps dropped from the days read. */
-  dropped: DroppedCalls;
-  /** The days read (UTC `YYYY-MM-DD`), newest first. */
-  days: string[];
-  /** Days of the window left unread: they did not fit in the budget. */
-  unread_days: string[];
-}
-
-/** One day's calls, as {@linkcode scanLogDay} counts them. */
-export interface DayScan {
-  /** Calls read. */
-  calls: number;
-  /** Lines skipped, by why. */
-  skipped: SkippedLines;
-  /** Calls the caps dropped from the day. */
-  dropped: DroppedCalls;
 }
 
 /** Where a read finds the log: its files, how to read them, and drops not yet written down. */

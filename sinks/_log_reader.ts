@@ -8,6 +8,7 @@
  * @module
  */
 
+import type { ReadOptions, SkippedLines } from "../tools/interactions.ts";
 /** How the reader reads. */
 export interface ReaderLimits {
   /** Lines longer than this (in bytes) are skipped unread and counted (default 1 MiB). */
@@ -24,29 +25,6 @@ export const READER_LIMITS: Readonly<ReaderLimits> = Object.freeze({
   chunkBytes: 64 * 1024,
   yieldEveryMs: 20,
 });
-
-/** What a read may be given: cancellation and a progress listener. */
-export interface ReadOptions {
-  /** Stops the read (it throws the signal's reason). */
-  signal?: AbortSignal;
-  /**
-   * Told how far the read is, at each turn it gives the event loop.
-   *
-   * @param read Bytes read so far.
-   * @param total Bytes to read in all.
-   */
-  onProgress?: (read: number, total: number) => void;
-}
-
-/** Lines a reader skipped, by why. */
-export interface SkippedLines {
-  /** Not a call: corrupt JSON, a line torn by a crash, another shape. */
-  malformed: number;
-  /** Longer than the reader's line limit (passed over unread). */
-  too_long: number;
-  /** Log files that could not be read, wholly or in part. */
-  unreadable: number;
-}
 
 /** Nothing skipped. */
 export function noSkips(): SkippedLines {

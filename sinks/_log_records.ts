@@ -6,30 +6,7 @@
  * @module
  */
 
-/** One logged call. */
-export interface Interaction {
-  /** When the call started (UTC ISO). */
-  ts: string;
-  /** The MCP session. */
-  session: string;
-  /** The client's name/version. */
-  client: string;
-  /** The tool. */
-  tool: string;
-  /** `ok`, the error code, `internal_error`, `denied` or `cancelled`. */
-  outcome: string;
-  /** Whether the tool may change things (it is not `readOnlyHint`); absent in old lines. */
-  writes?: boolean;
-  /** Wall time. */
-  duration_ms: number;
-  /** Size of the result as JSON, in bytes. */
-  result_bytes: number;
-  /** Paths the call touched. */
-  paths: string[];
-  /** The arguments, size-capped, secrets redacted. */
-  args: unknown;
-}
-
+import type { DroppedCalls, Interaction } from "../tools/interactions.ts";
 /**
  * What a call is, for the caps: a read-only call that succeeded, a failure
  * that changed nothing, or a call of a tool that writes (whatever its
@@ -70,32 +47,6 @@ const REFUSED = new Set([
 export function kindOf(line: Pick<Interaction, "writes" | "outcome">): CallKind {
   if (line.writes !== false && !REFUSED.has(line.outcome)) return "write";
   return line.outcome === "ok" ? "read" : "failed";
-}
-
-/** Calls the size caps dropped from one day (summed over drop records). */
-export interface DroppedCalls {
-  /** Calls dropped. */
-  calls: number;
-  /** Their bytes in the log. */
-  bytes: number;
-  /** Read-only calls that succeeded. */
-  read: number;
-  /** Failures that changed nothing. */
-  failed: number;
-  /** Calls of tools that write. */
-  write: number;
-  /** Corrupt or over-long lines dropped with them (not calls). */
-  malformed: number;
-  /** Calls by tool (at most {@linkcode MAX_KEYS} names; the rest under `(other)`). */
-  by_tool: Record<string, number>;
-  /** Calls by outcome (likewise bounded). */
-  by_outcome: Record<string, number>;
-  /** Why, by reason: `day_cap` (the day's file was over its cap), `total_cap` (the whole log was). */
-  why: Record<string, number>;
-  /** The first dropped call's start (UTC ISO), or null. */
-  from: string | null;
-  /** The last one's. */
-  to: string | null;
 }
 
 /** A drop record, as its line in the log has it. */

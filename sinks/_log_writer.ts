@@ -18,14 +18,8 @@
 import { compact, COMPACT_AT, type LogCaps, overCap } from "./_log_compact.ts";
 import type { LogFiles, Segment } from "./_log_files.ts";
 import type { ReaderLimits } from "./_log_reader.ts";
-import {
-  addDropped,
-  type DroppedCalls,
-  type Interaction,
-  KINDS,
-  mergeDropped,
-  noDrops,
-} from "./_log_records.ts";
+import { addDropped, KINDS, mergeDropped, noDrops } from "./_log_records.ts";
+import type { DroppedCalls, Interaction } from "../tools/interactions.ts";
 
 /** A line waiting to be written: a call (with its kind) or a drop record. */
 export interface Queued {
@@ -298,7 +292,10 @@ export class LogWriter {
   }
 
   #after(task: () => Promise<void>): void {
-    this.#writing = this.#writing.then(task).catch(() => {});
+    this.#writing = this.#writing.then(task).catch(() => {
+      // The log must never break the host: a prune that failed is tried again the next day,
+      // and a compaction catches its own failures (`#compact`).
+    });
   }
 
   #startCompaction(): void {

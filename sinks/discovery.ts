@@ -11,15 +11,14 @@
  */
 
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { SSEClientTransport } from "@modelcontextprotocol/sdk/client/sse.js";
-import {
-  getDefaultEnvironment,
-  StdioClientTransport,
-} from "@modelcontextprotocol/sdk/client/stdio.js";
-import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import type { Tool as McpTool } from "@modelcontextprotocol/sdk/types.js";
-import { DISCOVERY_TIMEOUT_MS, type ObserveChannel, type RejectedPeer, Sink } from "./efferent.ts";
+import {
+  DISCOVERY_TIMEOUT_MS,
+  type ObserveChannel,
+  PeerSink,
+  type RejectedPeer,
+} from "./efferent.ts";
+import { clientTransport } from "./mcp_transport.ts";
 import { isSelfReference, type PeerEntry, readMcpJson } from "./peers.ts";
 
 /** Options for {@linkcode discoverSinks}. */
@@ -39,7 +38,7 @@ export interface DiscoveryOptions {
 /** What discovery found: the sinks, and the peers that are not, with why. */
 export interface Discovered {
   /** The sinks (connected). */
-  sinks: Sink[];
+  sinks: PeerSink[];
   /** Peers that are not sinks (this host itself is not listed here). */
   rejected: RejectedPeer[];
 }
@@ -58,14 +57,14 @@ export async function discoverSinks(options: DiscoveryOptions): Promise<Discover
       if (await isSelfReference(entry, options.selfEntry)) return undefined;
       const connect = () => connectObserve(entry, options);
       try {
-        return new Sink(name, await connect(), connect, options.warn);
+        return new PeerSink(name, await connect(), connect, options.warn);
       } catch (error) {
         rejected.push({ name, reason: error instanceof Error ? error.message : String(error) });
         return undefined;
       }
     }),
   );
-  return { sinks: found.filter((sink): sink is Sink => sink !== undefined), rejected };
+  return { sinks: found.filter((sink): sink is PeerSink => sink !== undefined), rejected };
 }
 
 /** Connect to a peer (within the timeout) and check that its `observe` tool has the sink shape. */
@@ -80,7 +79,7 @@ async function connectObserve(
     timer = setTimeout(() => reject(new Error(`no answer within ${ms / 1000} s`)), ms);
   });
   try {
-    await Promise.race([client.connect(transportFor(entry, options.cwd)), timeout]);
+    await Promise.race([client.connect(clientTransport(entry, options.cwd, "ignore")), timeout]);
     const { tools } = await Promise.race([client.listTools(), timeout]);
     const observe = (tools as McpTool[]).find((tool) => tool.name === "observe");
     const properties = observe?.inputSchema.properties as
@@ -92,7 +91,9 @@ async function connectObserve(
       throw new Error("it has no observe(tool_name: string, args: object) tool");
     }
   } catch (error) {
-    await client.close().catch(() => {});
+    await client.close().catch(() => {
+      // Not a sink, or not reachable: a client that fails to close is gone already.
+    });
     throw error;
   } finally {
     clearTimeout(timer);
@@ -105,26 +106,4 @@ async function connectObserve(
     },
     close: () => client.close(),
   };
-}
-
-function transportFor(entry: PeerEntry, cwd: string): Transport {
-  if ("url" in entry) {
-    const url = new URL(entry.url);
-    return entry.type === "sse"
-      ? new SSEClientTransport(url)
-      : new StreamableHTTPClientTransport(url);
-  }
-  let env: Record<string, string> = {};
-  try {
-    env = getDefaultEnvironment();
-  } catch {
-    // the process may not read the environment: start the peer with only its own
-  }
-  return new StdioClientTransport({
-    command: entry.command,
-    args: entry.args ?? [],
-    env: { ...env, ...(entry.env ?? {}) },
-    cwd: entry.cwd ?? cwd,
-    stderr: "ignore",
-  });
 }

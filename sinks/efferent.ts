@@ -11,8 +11,10 @@
  * @module
  */
 
+import { Backoff } from "./backoff.ts";
+import { isConnectionLoss } from "./mcp_errors.ts";
 import { Redactor } from "./redact.ts";
-import type { LoggedCall, LoggedOutcome } from "./interaction_log.ts";
+import type { CallOutcome, CallRecord, Sink } from "../tools/calls.ts";
 
 /** Per-sink observe timeout. */
 export const OBSERVE_TIMEOUT_MS = 250;
@@ -36,23 +38,17 @@ const STABLE_MS = 60_000;
  */
 export const HOLD_LIMIT = 1_000;
 
-/** Tools that are never mirrored: observe itself and the observation tools. */
-export const NEVER_MIRRORED: ReadonlySet<string> = new Set([
-  "observe",
-  "read_interactions",
-  "bootstrap_body_state",
-  "get_host_performance",
-]);
-
 /**
- * Whether a tool's calls are mirrored: never `observe` itself (nor an
- * upstream's `<server>__observe`), never the observation tools.
+ * Whether a call of this tool may be mirrored at all: never `observe`
+ * itself, nor an upstream's `<server>__observe` (a peer would see its own
+ * copies again). Which other tools are mirrored, the host says (their
+ * families declare it).
  *
  * @param tool The tool's name.
- * @returns True when sinks see its calls.
+ * @returns False for `observe` tools.
  */
 export function isMirrored(tool: string): boolean {
-  return !NEVER_MIRRORED.has(tool) && !tool.endsWith("__observe");
+  return tool !== "observe" && !tool.endsWith("__observe");
 }
 
 /** A connection to one peer's `observe` tool. */
@@ -88,7 +84,7 @@ export interface SinkHealth {
 }
 
 /** One sink: a peer, its counters, and reconnection when it dies. */
-export class Sink {
+export class PeerSink {
   /** Its name in `.mcp.json`. */
   readonly name: string;
   #connect: () => Promise<ObserveChannel>;
@@ -101,9 +97,11 @@ export class Sink {
   #lastWarn = -Infinity;
   #warn: (message: string) => void;
   #closed = false;
-  #backoffMs = 0;
+  /** Pauses after failed observes. */
+  #paused = new Backoff(BACKOFF_MS, MAX_BACKOFF_MS);
   #openUntil = 0;
-  #deaths = 0;
+  /** Waits before reconnecting, while the peer keeps dying. */
+  #reconnects = new Backoff(BACKOFF_MS, RECONNECT_MAX_MS);
   #connectedAt = performance.now();
   #cancelWait: (() => void) | undefined;
   /** Copies waiting for a place in flight (held copies being delivered, and those after them). */
@@ -186,8 +184,8 @@ export class Sink {
     channel.observe(payload, meta, OBSERVE_TIMEOUT_MS).then(
       () => {
         this.#lastSuccess = new Date();
-        this.#backoffMs = 0;
-        if (performance.now() - this.#connectedAt >= STABLE_MS) this.#deaths = 0;
+        this.#paused.reset();
+        if (performance.now() - this.#connectedAt >= STABLE_MS) this.#reconnects.reset();
       },
       (error) => {
         this.#failures++;
@@ -196,16 +194,14 @@ export class Sink {
             error instanceof Error ? error.message : error
           }`,
         );
-        if (isClosed(error)) {
+        if (isConnectionLoss(error)) {
           if (this.#channel === channel) {
             this.#channel = undefined;
-            this.#deaths++;
             this.#reconnect();
           }
           return;
         }
-        this.#backoffMs = Math.min(Math.max(this.#backoffMs * 2, BACKOFF_MS), MAX_BACKOFF_MS);
-        this.#openUntil = performance.now() + this.#backoffMs;
+        this.#openUntil = performance.now() + this.#paused.fail();
       },
     ).finally(() => {
       this.#inFlight--;
@@ -215,7 +211,7 @@ export class Sink {
 
   /** How many observes may be in flight: a sink that just failed or timed out gets one probe. */
   #limit(): number {
-    return this.#backoffMs > 0 ? 1 : MAX_IN_FLIGHT;
+    return this.#paused.failures > 0 ? 1 : MAX_IN_FLIGHT;
   }
 
   /** The sink's counters. */
@@ -234,7 +230,9 @@ export class Sink {
     this.#closed = true;
     this.#cancelWait?.();
     await this.#reconnecting;
-    await this.#channel?.close().catch(() => {});
+    await this.#channel?.close().catch(() => {
+      // Closing a peer that is already gone: nothing is left to release.
+    });
   }
 
   /**
@@ -244,7 +242,7 @@ export class Sink {
    */
   #reconnect(): void {
     if (this.#reconnecting || this.#closed) return;
-    const delay = Math.min(BACKOFF_MS * 2 ** Math.max(0, this.#deaths - 1), RECONNECT_MAX_MS);
+    const delay = this.#reconnects.fail();
     this.#reconnecting = (async () => {
       await new Promise<void>((resolve) => {
         const timer = setTimeout(resolve, delay);
@@ -258,15 +256,16 @@ export class Sink {
       try {
         const channel = await this.#connect();
         if (this.#closed) {
-          await channel.close().catch(() => {});
+          await channel.close().catch(() => {
+            // Closed while reconnecting: a channel that fails to close is gone already.
+          });
           return;
         }
         this.#channel = channel;
         this.#connectedAt = performance.now();
-        this.#backoffMs = 0;
+        this.#paused.reset();
         this.#openUntil = 0;
       } catch (error) {
-        this.#deaths++;
         this.#throttledWarn(
           `sink "${this.name}" could not reconnect: ${
             error instanceof Error ? error.message : error
@@ -306,13 +305,19 @@ export interface EfferentStatus {
   held_dropped: number;
 }
 
+/** Options for {@linkcode EfferentCopy}. */
+export interface EfferentOptions {
+  /** Whether a tool's calls are mirrored (default: all but `observe` tools). */
+  mirrored?: (tool: string) => boolean;
+}
+
 /**
  * Mirrors calls to sinks: a call observer of the dispatcher. It observes
  * from the first call: while discovery runs, copies are held (at most
  * {@linkcode HOLD_LIMIT}) and delivered in order once the sinks are known.
  */
-export class EfferentCopy {
-  #sinks: Sink[] | undefined;
+export class EfferentCopy implements Sink {
+  #sinks: PeerSink[] | undefined;
   #rejected: RejectedPeer[] = [];
   #held: Array<[Record<string, unknown>, Record<string, unknown>]> = [];
   #heldDropped = 0;
@@ -320,15 +325,23 @@ export class EfferentCopy {
   #scheduled = false;
 
   #redactor: Redactor;
+  #mirrored: (tool: string) => boolean;
 
   /**
    * @param sinks The sinks, or `undefined` while discovery runs ({@linkcode EfferentCopy.ready}).
    * @param redactKeys Argument keys redacted in the copies, besides the
    *   defaults (the interaction log's `redactKeys`): secrets never leave for a peer.
+   * @param options Which tools are mirrored.
    */
-  constructor(sinks: Sink[] | undefined, redactKeys: readonly string[] = []) {
+  constructor(
+    sinks: PeerSink[] | undefined,
+    redactKeys: readonly string[] = [],
+    options: EfferentOptions = {},
+  ) {
     this.#sinks = sinks;
     this.#redactor = new Redactor(redactKeys);
+    const mirrored = options.mirrored ?? (() => true);
+    this.#mirrored = (tool) => isMirrored(tool) && mirrored(tool);
   }
 
   /**
@@ -337,7 +350,7 @@ export class EfferentCopy {
    * @param sinks The sinks found.
    * @param rejected The peers that are not sinks, and why.
    */
-  ready(sinks: Sink[], rejected: RejectedPeer[] = []): void {
+  ready(sinks: PeerSink[], rejected: RejectedPeer[] = []): void {
     this.#sinks = sinks;
     this.#rejected = rejected;
     const held = this.#held;
@@ -392,8 +405,8 @@ export class EfferentCopy {
    *
    * @param call The call.
    */
-  before(call: LoggedCall): void {
-    if (!isMirrored(call.tool) || this.#sinks?.length === 0) return;
+  before(call: CallRecord): void {
+    if (!this.#mirrored(call.tool) || this.#sinks?.length === 0) return;
     const payload = { tool_name: call.tool, args: this.#args(call.args) };
     const meta = {
       "gen_ai.tool.name": call.tool,
@@ -409,8 +422,8 @@ export class EfferentCopy {
    * @param call The call.
    * @param outcome How it ended.
    */
-  after(call: LoggedCall, outcome: LoggedOutcome): void {
-    if (!isMirrored(call.tool) || this.#sinks?.length === 0) return;
+  after(call: CallRecord, outcome: CallOutcome): void {
+    if (!this.#mirrored(call.tool) || this.#sinks?.length === 0) return;
     const error = errorOf(outcome.result);
     const payload = {
       tool_name: call.tool,
@@ -431,8 +444,14 @@ export class EfferentCopy {
     return asArgs(this.#redactor.apply(args));
   }
 
+  /** Hands every copy accepted so far to the peers (their answers are not awaited). */
+  async flush(): Promise<void> {
+    if (this.#scheduled) await new Promise((resolve) => setTimeout(resolve, 0));
+  }
+
   /** Close every sink. */
   async close(): Promise<void> {
+    await this.flush();
     await Promise.all((this.#sinks ?? []).map((sink) => sink.close()));
   }
 }
@@ -466,15 +485,9 @@ function asArgs(args: unknown): Record<string, unknown> {
 }
 
 function errorOf(
-  result: LoggedOutcome["result"],
+  result: CallOutcome["result"],
 ): { error: string; error_type: string } | undefined {
   if (!result.isError) return undefined;
   const text = result.content.find((block) => block.type === "text")?.text ?? "";
   return { error: text, error_type: /^([a-z_]+): /.exec(text)?.[1] ?? "error" };
-}
-
-function isClosed(error: unknown): boolean {
-  return /connection closed|not connected/i.test(
-    error instanceof Error ? error.message : String(error),
-  );
 }

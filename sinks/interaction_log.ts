@@ -12,27 +12,30 @@
  * @module
  */
 
+import type { CallOutcome, CallRecord, CallResult, Sink } from "../tools/calls.ts";
 import { Redactor } from "./redact.ts";
 import type { LogCaps } from "./_log_compact.ts";
 import { LogFiles } from "./_log_files.ts";
 import {
-  type DayScan,
-  type InteractionPage,
   type InteractionQuery as WindowQuery,
   type LogSource,
   queryLog,
-  type QueryOptions,
   scanLogDay,
 } from "./_log_query.ts";
-import {
-  noSkips,
-  READER_LIMITS,
-  type ReaderLimits,
-  type ReadOptions,
-  type SkippedLines,
-} from "./_log_reader.ts";
-import { type DroppedCalls, type Interaction, kindOf, KINDS, noDrops } from "./_log_records.ts";
+import { noSkips, READER_LIMITS, type ReaderLimits } from "./_log_reader.ts";
+import { kindOf, KINDS, noDrops } from "./_log_records.ts";
 import { LogWriter } from "./_log_writer.ts";
+import type {
+  DayScan,
+  DroppedCalls,
+  Interaction,
+  InteractionPage,
+  InteractionQuery,
+  LogReader,
+  QueryOptions,
+  ReadOptions,
+  SkippedLines,
+} from "../tools/interactions.ts";
 
 export type {
   DayScan,
@@ -46,38 +49,6 @@ export type {
   SkippedLines,
 };
 export { READER_LIMITS };
-
-/** A call, as the dispatcher reports it (structurally its `CallRecord`). */
-export interface LoggedCall {
-  /** The tool. */
-  readonly tool: string;
-  /** The raw arguments. */
-  readonly args: unknown;
-  /** The session. */
-  readonly session: string;
-  /** The client. */
-  readonly client: string;
-  /** When it started. */
-  readonly started: Date;
-}
-
-/** A result, as far as the log looks at it. */
-export interface LoggedResult {
-  /** True for an error. */
-  readonly isError?: boolean | undefined;
-  /** The content blocks. */
-  readonly content: ReadonlyArray<{ type: string; text?: string }>;
-}
-
-/** How a call ended (structurally the dispatcher's `CallOutcome`). */
-export interface LoggedOutcome {
-  /** The result the client got. */
-  readonly result: LoggedResult;
-  /** Paths touched. */
-  readonly paths: readonly string[];
-  /** Wall time. */
-  readonly durationMs: number;
-}
 
 /** The default cap on one UTC day's files: 64 MiB. */
 export const DEFAULT_MAX_DAY_BYTES = 64 * 1024 * 1024;
@@ -113,24 +84,6 @@ export interface InteractionLogOptions {
   now?: () => Date;
 }
 
-/** What {@linkcode InteractionLog.query} selects. */
-export interface InteractionQuery {
-  /** Only this tool. */
-  tool?: string;
-  /** Only this outcome. */
-  outcome?: string;
-  /** Only calls that touched a path containing this. */
-  path?: string;
-  /** Only this session. */
-  session?: string;
-  /** From this instant. */
-  since?: Date;
-  /** Up to this instant. */
-  until?: Date;
-  /** The most to return (most recent first). */
-  limit: number;
-}
-
 const DAY_MS = 24 * 60 * 60 * 1000;
 /** Each logged string field is cut to this many characters (a client's name is its own to choose). */
 const MAX_FIELD_CHARS = 256;
@@ -148,7 +101,7 @@ const MAX_FIELD_CHARS = 256;
  * const page = await log.query({ tool: "write_file", limit: 10 });
  * ```
  */
-export class InteractionLog {
+export class InteractionLog implements Sink {
   /** The folder of day files. */
   readonly dir: string;
   /** The caps in force. */
@@ -207,7 +160,7 @@ export class InteractionLog {
    * @param call The call.
    * @param outcome How it ended.
    */
-  after(call: LoggedCall, outcome: LoggedOutcome): void {
+  after(call: CallRecord, outcome: CallOutcome): void {
     this.append({
       ts: call.started.toISOString(),
       session: clip(call.session),
@@ -309,26 +262,6 @@ export class InteractionLog {
   }
 }
 
-/** The log's size and caps. */
-export interface LogUsage {
-  /** Bytes in its files now. */
-  bytes: number;
-  /** The cap on one day's files. */
-  max_day_bytes: number;
-  /** The cap on all of them. */
-  max_total_bytes: number;
-}
-
-/** What the observation tools read of the log. */
-export interface LogReader {
-  /** {@linkcode InteractionLog.query}, or an empty page. */
-  query(query: InteractionQuery, options?: QueryOptions): Promise<InteractionPage>;
-  /** {@linkcode InteractionLog.scanDay}, or an empty day. */
-  scanDay(day: string, visit: (line: Interaction) => void, options?: ReadOptions): Promise<DayScan>;
-  /** The log's size and caps, or null. */
-  log(): LogUsage | null;
-}
-
 /**
  * What the observation tools read of a log, or of none when the log is off.
  *
@@ -368,7 +301,7 @@ export function logReader(log: InteractionLog | undefined): LogReader {
  * @param result A tool result.
  * @returns The outcome.
  */
-export function outcomeOf(result: LoggedResult): string {
+export function outcomeOf(result: CallResult): string {
   if (!result.isError) return "ok";
   const first = result.content.find((block) => block.type === "text");
   const code = first?.text === undefined ? undefined : /^([a-z_]+): /.exec(first.text)?.[1];

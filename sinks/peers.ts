@@ -10,8 +10,13 @@ import * as posix from "node:path/posix";
 
 /** One peer as `.mcp.json` has it. */
 export type PeerEntry =
-  | { command: string; args?: string[]; env?: Record<string, string>; cwd?: string }
-  | { type?: "http" | "streamable-http" | "sse"; url: string };
+  | {
+    command: string;
+    args?: string[] | undefined;
+    env?: Record<string, string> | undefined;
+    cwd?: string | undefined;
+  }
+  | { type?: "http" | "streamable-http" | "sse" | undefined; url: string };
 
 /** A peer started as a process. */
 type StdioPeer = Extract<PeerEntry, { command: string }>;
@@ -183,13 +188,13 @@ export async function sinkCommands(
  *
  * @param command The command as configured.
  * @param cwd The working directory it would start in.
- * @param searchPath The search path (default: `PATH`, when the process may read it).
+ * @param searchPath The search path (default: {@linkcode readablePath}, empty when `PATH` may not be read).
  * @returns The file, or `undefined` when there is none.
  */
 export function commandPath(
   command: string,
   cwd: string,
-  searchPath: string = readablePath(),
+  searchPath: string = readablePath() ?? "",
 ): string | undefined {
   if (command.includes("/")) return posix.resolve(cwd, command);
   for (const dir of searchPath.split(":")) {
@@ -240,8 +245,16 @@ export function programFiles(
   return out;
 }
 
-function readablePath(): string {
+/**
+ * The search path: `PATH` when the process may read it (an unset `PATH` is
+ * empty). The one place PATH is looked up, both for {@linkcode commandPath}
+ * and for the host's `findRipgrep` (which tells "PATH not readable" from
+ * "not found"): it lives here because `sinks/` may not import `host/`.
+ *
+ * @returns The search path, or `undefined` when the process may not read `PATH`.
+ */
+export function readablePath(): string | undefined {
   return Deno.permissions.querySync({ name: "env", variable: "PATH" }).state === "granted"
     ? Deno.env.get("PATH") ?? ""
-    : "";
+    : undefined;
 }

@@ -1,17 +1,21 @@
 /**
- * Loading a C/C++/TS/JS file for the definition tools: decode, parse (cached),
- * and find a symbol by name with candidates on failure.
+ * The definition tools of the tree-sitter languages (C/C++, TS/JS):
+ * loading a file (decode, parse, cached), finding a symbol by name with
+ * candidates on failure, and replacing a definition only when that adds no
+ * parse error.
  *
  * @module
  */
 
 import type { Tree } from "web-tree-sitter";
-import { ToolError } from "../../security/errors.ts";
-import type { ResolvedPath } from "../../security/resolver.ts";
-import { decodeText, encodeText, type TextFile, withEol } from "../_text.ts";
-import { type Grammar, treeSitter } from "../_treesitter.ts";
-import type { ToolContext, ToolResult } from "../tool.ts";
-import { parseC } from "./_parse.ts";
+import { z } from "zod";
+import { ToolError } from "../security/errors.ts";
+import type { ResolvedPath } from "../security/resolver.ts";
+import { decodeText, encodeText, type TextFile, withEol } from "./_text.ts";
+import { type Grammar, treeSitter } from "./_treesitter.ts";
+import type { ToolContext, ToolResult } from "./tool.ts";
+import type { IndexedSymbol } from "./_symbols.ts";
+import { errorCount } from "./_diagnostics.ts";
 
 /** A parsed source file. */
 export interface LoadedSource {
@@ -37,27 +41,34 @@ export async function loadSource(
   ctx: ToolContext,
   path: string,
   grammar: Grammar,
+  parse: SourceParser = parsePlain,
 ): Promise<LoadedSource> {
   const { resolved, bytes } = await ctx.fs.read(path, ctx.policy.limits.maxEditBytes);
   const file = decodeText(bytes, resolved.display);
-  if (grammar === "c" || grammar === "cpp") {
-    return { resolved, file, ...await parseC(ctx, resolved, file.text, grammar) };
-  }
-  const parsed = await treeSitter(ctx).parseFile(resolved, file.text, grammar);
-  return { resolved, file, tree: parsed.tree, masked: false };
+  return { resolved, file, ...await parse(ctx, resolved, file.text, grammar) };
+}
+
+/** How a family parses a file for the definition tools (C/C++ blank their conditionals first). */
+export type SourceParser = (
+  ctx: ToolContext,
+  resolved: ResolvedPath,
+  text: string,
+  grammar: Grammar,
+) => Promise<{ tree: Tree; masked: boolean }>;
+
+/** Parse as the file is, with the shared tree cache. */
+async function parsePlain(
+  ctx: ToolContext,
+  resolved: ResolvedPath,
+  text: string,
+  grammar: Grammar,
+): Promise<{ tree: Tree; masked: boolean }> {
+  const parsed = await treeSitter(ctx).parseFile(resolved, text, grammar);
+  return { tree: parsed.tree, masked: false };
 }
 
 /** What name lookup needs of a symbol. */
-export interface Named {
-  /** Its kind. */
-  kind: string;
-  /** Its qualified name. */
-  qualified: string;
-  /** Its first line. */
-  start_line: number;
-  /** Where its body starts, if it has one. */
-  bodyIndex: number | undefined;
-}
+export type Named = Pick<IndexedSymbol, "kind" | "qualified" | "startLine" | "bodyIndex">;
 
 /**
  * Find one symbol by name: an exact qualified name, else a unique one whose
@@ -83,23 +94,13 @@ export function findSymbol<T extends Named>(
   if (matches.length === 0) {
     matches = symbols.filter((symbol) => symbol.qualified.endsWith(`${separator}${wanted}`));
   }
-  if (matches.length > 1) {
-    const definitions = matches.filter((symbol) => symbol.kind !== "prototype");
-    if (definitions.length === 1) return definitions[0]!;
-    // TypeScript overloads: the one signature with a body is the implementation.
-    const bodies = definitions.filter((symbol) => symbol.bodyIndex !== undefined);
-    if (bodies.length === 1 && bodies[0]!.kind !== "class") return bodies[0]!;
-  }
-  if (matches.length === 1) return matches[0]!;
-  const list = (items: readonly T[]) =>
-    items.slice(0, 30).map((symbol) =>
-      `${symbol.qualified} (${symbol.kind}, line ${symbol.start_line})`
-    ).join(", ");
+  const found = matches.length > 1 ? preferred(matches) : matches[0];
+  if (found) return found;
   if (matches.length > 1) {
     throw new ToolError(
       "ambiguous_match",
       `"${wanted}" matches ${matches.length} symbols in "${display}": ${
-        list(matches)
+        listed(matches)
       }; use a qualified name`,
     );
   }
@@ -110,9 +111,26 @@ export function findSymbol<T extends Named>(
   throw new ToolError(
     "not_found",
     `No symbol "${wanted}" in "${display}".${
-      near.length ? ` Similar: ${list(near)}` : ` It has: ${list(symbols)}`
+      near.length ? ` Similar: ${listed(near)}` : ` It has: ${listed(symbols)}`
     }`,
   );
+}
+
+/** Of several symbols with one name, the one definition, or the one implementation of overloads. */
+function preferred<T extends Named>(matches: readonly T[]): T | undefined {
+  const definitions = matches.filter((symbol) => symbol.kind !== "prototype");
+  if (definitions.length === 1) return definitions[0]!;
+  // TypeScript overloads: the one signature with a body is the implementation.
+  const bodies = definitions.filter((symbol) => symbol.bodyIndex !== undefined);
+  if (bodies.length === 1 && bodies[0]!.kind !== "class") return bodies[0]!;
+  return undefined;
+}
+
+/** Candidates listed in an error, at most 30. */
+function listed(symbols: readonly Named[]): string {
+  return symbols.slice(0, 30).map((symbol) =>
+    `${symbol.qualified} (${symbol.kind}, line ${symbol.startLine})`
+  ).join(", ");
 }
 
 /**
@@ -142,10 +160,27 @@ export function lineOffsets(text: string): number[] {
 }
 
 /** What a definition's result needs of a symbol. */
-export interface Defined extends Named {
-  /** Its last line. */
-  end_line: number;
-}
+export type Defined = Named & Pick<IndexedSymbol, "endLine">;
+
+/** The shape of a get-definition tool's result. */
+export const DEFINITION_OUTPUT = z.object({
+  name: z.string(),
+  kind: z.string(),
+  start_line: z.number(),
+  end_line: z.number(),
+  source: z.string(),
+});
+
+/** An update-definition tool's input, after `path` and `name`. */
+export const UPDATE_FIELDS = {
+  new_content: z.string().describe("The new definition, whole lines"),
+  allow_syntax_errors: z.boolean().default(false).describe(
+    "Write even if the result has new parse errors",
+  ),
+  force: z.boolean().default(false).describe(
+    "Edit even if the file changed since you last read it",
+  ),
+};
 
 /**
  * The result of a get-definition tool: the symbol's whole lines.
@@ -155,15 +190,15 @@ export interface Defined extends Named {
  * @returns Text with a header, and `{name, kind, start_line, end_line, source}`.
  */
 export function definitionResult(source: LoadedSource, symbol: Defined): ToolResult {
-  const text = wholeLines(source.file.text, symbol.start_line, symbol.end_line);
-  const where = `${source.resolved.display}:${symbol.start_line}-${symbol.end_line}`;
+  const text = wholeLines(source.file.text, symbol.startLine, symbol.endLine);
+  const where = `${source.resolved.display}:${symbol.startLine}-${symbol.endLine}`;
   return {
     content: [{ type: "text", text: `${where} ${symbol.qualified}\n${text}` }],
     structuredContent: {
       name: symbol.qualified,
       kind: symbol.kind,
-      start_line: symbol.start_line,
-      end_line: symbol.end_line,
+      start_line: symbol.startLine,
+      end_line: symbol.endLine,
       source: text,
     },
   };
@@ -178,15 +213,15 @@ export function definitionResult(source: LoadedSource, symbol: Defined): ToolRes
  * @param newContent The new lines.
  * @returns The new text.
  */
-export function spliceDefinition(
+function spliceDefinition(
   source: LoadedSource,
   symbol: Defined,
   newContent: string,
 ): string {
   const text = source.file.text;
   const offsets = lineOffsets(text);
-  const start = offsets[symbol.start_line - 1]!;
-  const end = offsets[symbol.end_line] ?? text.length;
+  const start = offsets[symbol.startLine - 1]!;
+  const end = offsets[symbol.endLine] ?? text.length;
   let replacement = withEol(newContent, source.file.eol);
   if (
     replacement.length > 0 && !/[\r\n]$/.test(replacement) && /[\r\n]$/.test(text.slice(start, end))
@@ -196,30 +231,40 @@ export function spliceDefinition(
   return text.slice(0, start) + replacement + text.slice(end);
 }
 
+/** Counts a text's parse errors, and says where the first are. */
+export type ErrorCheck = (text: string) => Promise<{ count: number; where: string[] }>;
+
+/** A change to one definition. */
+export interface DefinitionEdit {
+  /** The symbol to replace. */
+  symbol: Defined;
+  /** Its new lines. */
+  newContent: string;
+  /** Counts the new text's parse errors; omitted with allow_syntax_errors. */
+  check: ErrorCheck | undefined;
+}
+
 /**
- * Write an updated definition: refused when the result has more parse errors
- * than the file had (unless no check is given), written atomically in the
- * file's own encoding otherwise.
+ * Replace a symbol's whole lines with new content and write the file:
+ * refused when the result has more parse errors than the file had (unless
+ * no check is given), written atomically in the file's own encoding otherwise.
  *
  * @param ctx The tool context.
  * @param source The parsed file as it was.
- * @param symbol The symbol replaced.
- * @param updated The file's new text.
- * @param before The file's parse errors before.
- * @param check Counts the new text's parse errors (and says where); omitted with allow_syntax_errors.
+ * @param edit The symbol, its new lines, and how to count parse errors.
  * @returns What was done, for the model.
  * @throws {ToolError} `syntax_error` when the result has new parse errors.
  */
-export async function writeDefinition(
+export async function updateDefinition(
   ctx: ToolContext,
   source: LoadedSource,
-  symbol: Defined,
-  updated: string,
-  before: number,
-  check: (() => Promise<{ count: number; where: string[] }>) | undefined,
+  edit: DefinitionEdit,
 ): Promise<string> {
+  const { symbol, check } = edit;
+  const before = errorCount(source.tree);
+  const updated = spliceDefinition(source, symbol, edit.newContent);
   if (check) {
-    const { count, where } = await check();
+    const { count, where } = await check(updated);
     if (count > before) {
       throw new ToolError(
         "syntax_error",
@@ -234,5 +279,27 @@ export async function writeDefinition(
   if (updated !== source.file.text) {
     ctx.fs.writeResolved(source.resolved, encodeText(updated, source.file));
   }
-  return `Updated ${symbol.qualified} in "${source.resolved.display}" (was lines ${symbol.start_line}-${symbol.end_line})`;
+  return `Updated ${symbol.qualified} in "${source.resolved.display}" (was lines ${symbol.startLine}-${symbol.endLine})`;
+}
+
+/**
+ * A text with bodies replaced by `{ ... }`; a body nested in one already
+ * replaced is left to it.
+ *
+ * @param text The file's text.
+ * @param bodies Where each body starts and ends (offsets, end exclusive), in any order.
+ * @returns The skeleton.
+ */
+export function elideBodies(
+  text: string,
+  bodies: ReadonlyArray<readonly [number, number]>,
+): string {
+  let out = "";
+  let at = 0;
+  for (const [start, end] of [...bodies].sort((a, b) => a[0] - b[0])) {
+    if (start < at) continue; // nested in a body already elided
+    out += `${text.slice(at, start)}{ ... }`;
+    at = end;
+  }
+  return out + text.slice(at);
 }

@@ -5,9 +5,9 @@
  * @module
  */
 
-import type { ResolvedPath } from "../../security/resolver.ts";
-import { decodeText, encodeText, type TextFile } from "../_text.ts";
-import type { ToolContext } from "../tool.ts";
+import type { ResolvedPath } from "../security/resolver.ts";
+import { decodeText, encodeText, type TextFile } from "./_text.ts";
+import type { ToolContext } from "./tool.ts";
 
 /** A text file loaded for editing. */
 export interface LoadedText {

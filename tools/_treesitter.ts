@@ -17,10 +17,11 @@ import { Language, type Node, Parser, type Tree } from "web-tree-sitter";
 import { ToolError } from "../security/errors.ts";
 import type { ResolvedPath } from "../security/resolver.ts";
 import { GRAMMAR_FILES, RUNTIME_WASM } from "./assets.ts";
+import { FAMILIES } from "./families.ts";
 import type { ToolContext } from "./tool.ts";
 
-/** The grammars toolhost ships. */
-export type Grammar = "python" | "c" | "cpp" | "typescript" | "tsx";
+/** A grammar's name, as the family that parses with it declares it (`python`, `tsx`). */
+export type Grammar = string;
 
 /** A parsed file. */
 export interface Parsed {
@@ -59,29 +60,12 @@ export function tooDeep(node: Node): ToolError {
 /** Default budget for cached trees, in bytes of source (trees cost ~10× their source). */
 export const DEFAULT_CACHE_BYTES = 4 * 1024 * 1024;
 
-const EXTENSIONS: Record<string, Grammar> = {
-  ".py": "python",
-  ".pyi": "python",
-  ".c": "c",
-  ".h": "c",
-  ".cc": "cpp",
-  ".cpp": "cpp",
-  ".cxx": "cpp",
-  ".c++": "cpp",
-  ".hh": "cpp",
-  ".hpp": "cpp",
-  ".hxx": "cpp",
-  ".h++": "cpp",
-  ".ipp": "cpp",
-  ".ts": "typescript",
-  ".mts": "typescript",
-  ".cts": "typescript",
-  ".tsx": "tsx",
-  ".js": "tsx",
-  ".mjs": "tsx",
-  ".cjs": "tsx",
-  ".jsx": "tsx",
-};
+/** Each file extension's grammar, as the families declare them. */
+const EXTENSIONS: ReadonlyMap<string, Grammar> = new Map(
+  FAMILIES.flatMap((family) => family.grammars ?? []).flatMap((grammar) =>
+    grammar.extensions.map((extension) => [extension, grammar.name] as const)
+  ),
+);
 
 /**
  * The grammar for a file name, by extension. JavaScript is parsed with the
@@ -92,7 +76,7 @@ const EXTENSIONS: Record<string, Grammar> = {
  */
 export function grammarForPath(path: string): Grammar | undefined {
   const dot = path.lastIndexOf(".");
-  return dot < 0 ? undefined : EXTENSIONS[path.slice(dot).toLowerCase()];
+  return dot < 0 ? undefined : EXTENSIONS.get(path.slice(dot).toLowerCase());
 }
 
 interface Entry {
@@ -220,7 +204,11 @@ export class TreeSitter {
           await Parser.init({ wasmBinary: await Deno.readFile(RUNTIME_WASM) } as never);
         })();
         await this.#init;
-        return await Language.load(await Deno.readFile(GRAMMAR_FILES[grammar]));
+        const wasm = GRAMMAR_FILES[grammar];
+        if (!wasm) {
+          throw new TypeError(`Cannot parse with grammar "${grammar}": no family declares it`);
+        }
+        return await Language.load(await Deno.readFile(wasm));
       })();
       this.#languages.set(grammar, language);
     }

@@ -11,12 +11,12 @@
  * @module
  */
 
-import { ToolError } from "../../security/errors.ts";
-import { globToRegExp } from "../../security/glob.ts";
-import type { ResolvedPath } from "../../security/resolver.ts";
-import type { DirEntry } from "../../security/safe_fs.ts";
-import type { Skipped } from "../_skipped.ts";
-import { type ToolContext, yieldDue, yieldToWorker } from "../tool.ts";
+import { ToolError } from "../security/errors.ts";
+import { globToRegExp } from "../security/glob.ts";
+import type { ResolvedPath } from "../security/resolver.ts";
+import type { DirEntry } from "../security/safe_fs.ts";
+import type { Skipped } from "./_skipped.ts";
+import { type ToolContext, yieldDue, yieldToWorker } from "./tool.ts";
 import { IgnoreMatcher, type IgnoreRule, parseGitignore } from "./_gitignore.ts";
 
 /** Options for {@linkcode walk}. */
@@ -106,7 +106,7 @@ export async function* walk(
   if (start.info !== undefined && !start.info.isDirectory) {
     throw new ToolError("not_a_directory", `"${start.display}" is a file, not a directory`);
   }
-  const settings = {
+  const settings: Settings = {
     gitignore: options.gitignore ?? true,
     skipDefaults: options.skipDefaults ?? true,
     maxDepth: options.maxDepth ?? Infinity,
@@ -127,7 +127,6 @@ export async function* walk(
     }
     const entry = frame.entries[frame.index++]!;
     const depth = frame.depth + 1;
-    const relative = frame.relative === "" ? entry.name : `${frame.relative}/${entry.name}`;
     await pacer.tick();
     const kind = entry.kind as "file" | "directory";
     if (kind === "file" || !options.filesOnly) {
@@ -140,17 +139,29 @@ export async function* walk(
       };
     }
     if (kind === "directory" && depth < settings.maxDepth) {
-      if (depth >= MAX_WALK_DEPTH) {
-        options.skipped?.add(
-          ctx.resolver.display(entry.path),
-          `nested more than ${MAX_WALK_DEPTH} directories deep (not walked)`,
-        );
-        continue;
-      }
-      const child = openFrame(ctx, { path: entry.path, relative, depth }, frame.matcher, settings);
+      const child = descend(ctx, frame, entry, settings);
       if (child) stack.push(child);
     }
   }
+}
+
+/** The frame of a directory met in a walk; undefined (counted) when it is too deep or cannot be listed. */
+function descend(
+  ctx: ToolContext,
+  frame: Frame,
+  entry: DirEntry,
+  settings: Settings,
+): Frame | undefined {
+  const depth = frame.depth + 1;
+  if (depth >= MAX_WALK_DEPTH) {
+    settings.skipped?.add(
+      ctx.resolver.display(entry.path),
+      `nested more than ${MAX_WALK_DEPTH} directories deep (not walked)`,
+    );
+    return undefined;
+  }
+  const relative = frame.relative === "" ? entry.name : `${frame.relative}/${entry.name}`;
+  return openFrame(ctx, { path: entry.path, relative, depth }, frame.matcher, settings);
 }
 
 /**
@@ -268,6 +279,7 @@ export class Pacer {
 interface Settings {
   gitignore: boolean;
   skipDefaults: boolean;
+  maxDepth: number;
   skipped: Skipped | undefined;
   relevant: (name: string) => boolean;
 }
@@ -323,6 +335,8 @@ function readIgnoreFile(ctx: ToolContext, dir: string): IgnoreRule[] | undefined
   try {
     bytes = ctx.fs.readMany(dir, [".gitignore"], MAX_GITIGNORE_BYTES)[0];
   } catch {
+    // The directory changed or vanished since it was listed: its entries then fail (and
+    // are counted) where they are read, and an unreadable .gitignore is treated as missing.
     return undefined;
   }
   if (bytes === undefined || bytes instanceof Error) return undefined;

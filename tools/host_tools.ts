@@ -1,22 +1,21 @@
 /**
  * The tools that run in the host's own process (they read host state, never
- * project files): observation and the todo list. A new one is one file and
- * one line here.
+ * project files): the families in `families.ts` that run in the host.
  *
  * @module
  */
 
+import { loadFamilies } from "./families.ts";
 import type { Tool } from "./tool.ts";
-import { readInteractions } from "./observe/read_interactions.ts";
-import { bootstrapBodyState } from "./observe/bootstrap_body_state.ts";
-import { getHostPerformance } from "./observe/get_host_performance.ts";
-import { todoRead, todoWrite } from "./todo/todo.ts";
+
+const LOADED = await loadFamilies("host");
 
 /** Every host-side tool. */
-export const HOST_TOOLS: readonly Tool[] = Object.freeze([
-  readInteractions,
-  bootstrapBodyState,
-  getHostPerformance,
-  todoWrite,
-  todoRead,
-]);
+export const HOST_TOOLS: readonly Tool[] = Object.freeze(LOADED.flatMap(({ tools }) => tools));
+
+/** Each host-side tool's family, by tool name. */
+export const HOST_TOOL_FAMILIES: Readonly<Record<string, string>> = Object.freeze(
+  Object.fromEntries(
+    LOADED.flatMap(({ family, tools }) => tools.map((tool) => [tool.name, family.name])),
+  ),
+);

@@ -7,7 +7,14 @@
 
 import { z } from "zod";
 import { ToolError } from "../security/errors.ts";
-import type { Tool, ToolAnnotations, ToolContext, ToolResult } from "./tool.ts";
+import type {
+  ObjectSchema,
+  SchemaIssue,
+  Tool,
+  ToolAnnotations,
+  ToolContext,
+  ToolResult,
+} from "./tool.ts";
 import { boundReply } from "./reply_bound.ts";
 
 /** A tool as a client sees it. */
@@ -55,6 +62,8 @@ export class Registry {
   #descriptors: ToolDescriptor[] = [];
 
   /**
+   * Register tools, leaving out those the options switch off.
+   *
    * @param tools The tools.
    * @param options Which are switched off.
    * @throws {TypeError} When two tools share a name, or a disabled name is unknown.
@@ -176,8 +185,10 @@ function describe(tool: Tool): ToolDescriptor {
   return descriptor;
 }
 
-function jsonSchema(schema: z.ZodType, io: "input" | "output"): Record<string, unknown> {
-  const json = z.toJSONSchema(schema, { target: "draft-7", io, unrepresentable: "any" }) as Record<
+function jsonSchema(schema: ObjectSchema, io: "input" | "output"): Record<string, unknown> {
+  // Every tool's schemas are zod's: `ObjectSchema` only keeps zod's types out of the public API.
+  const zod = schema as unknown as z.ZodType;
+  const json = z.toJSONSchema(zod, { target: "draft-7", io, unrepresentable: "any" }) as Record<
     string,
     unknown
   >;
@@ -185,7 +196,7 @@ function jsonSchema(schema: z.ZodType, io: "input" | "output"): Record<string, u
   return json;
 }
 
-function describeIssues(error: z.ZodError): string {
+function describeIssues(error: { readonly issues: readonly SchemaIssue[] }): string {
   return error.issues
     .slice(0, 5)
     .map((issue) => {

@@ -5,7 +5,6 @@
  * @module
  */
 
-import type { z } from "zod";
 import type { Policy } from "../security/policy.ts";
 import type { Resolver } from "../security/resolver.ts";
 import type { SafeFs } from "../security/safe_fs.ts";
@@ -94,8 +93,41 @@ export interface ToolContext {
   shared<T>(key: string, make: () => T): T;
 }
 
+/** One problem a schema found with the input. */
+export interface SchemaIssue {
+  /** Where, as keys from the top. */
+  readonly path: readonly PropertyKey[];
+  /** What is wrong. */
+  readonly message: string;
+}
+
+/** What checking input against a schema gives: the parsed data, or the issues. */
+export type SchemaCheck =
+  | { readonly success: true; readonly data: unknown }
+  | { readonly success: false; readonly error: { readonly issues: readonly SchemaIssue[] } };
+
+/**
+ * A zod object schema (`z.object({...})`), named by what the tool contract
+ * uses of it, so that zod's own types stay out of the public API. Every tool
+ * is made with zod's schemas ({@linkcode defineTool}).
+ */
+export interface ObjectSchema {
+  /** The fields' schemas, by name. */
+  readonly shape: Readonly<Record<string, unknown>>;
+  /**
+   * Check input against the schema.
+   *
+   * @param input The input.
+   * @returns The parsed data, or the issues.
+   */
+  safeParse(input: unknown): SchemaCheck;
+}
+
+/** The input a schema gives once checked (zod's `z.infer`). */
+export type InputOf<I> = I extends { readonly _zod: { readonly output: infer O } } ? O : unknown;
+
 /** What a tool module declares. */
-export interface ToolSpec<I extends z.ZodObject> {
+export interface ToolSpec<I extends ObjectSchema> {
   /** snake_case, unique. */
   name: string;
   /** Written for a model: what it does, when to use it, what it returns. */
@@ -103,7 +135,7 @@ export interface ToolSpec<I extends z.ZodObject> {
   /** The input schema. */
   input: I;
   /** The shape of `structuredContent`, when the result has one. */
-  output?: z.ZodObject;
+  output?: ObjectSchema;
   /** Hints for the client. */
   annotations: ToolAnnotations;
   /**
@@ -114,7 +146,7 @@ export interface ToolSpec<I extends z.ZodObject> {
    * @returns The result; a string is one text block.
    * @throws {ToolError} For errors the model can act on.
    */
-  run(input: z.infer<I>, ctx: ToolContext): Promise<ToolResult | string> | ToolResult | string;
+  run(input: InputOf<I>, ctx: ToolContext): Promise<ToolResult | string> | ToolResult | string;
 }
 
 /** A tool, with its input type erased so that tools can share a list. */
@@ -124,9 +156,9 @@ export interface Tool {
   /** Written for a model. */
   readonly description: string;
   /** The input schema. */
-  readonly input: z.ZodObject;
+  readonly input: ObjectSchema;
   /** The shape of `structuredContent`. */
-  readonly output: z.ZodObject | undefined;
+  readonly output: ObjectSchema | undefined;
   /** Hints for the client. */
   readonly annotations: ToolAnnotations;
   /**
@@ -156,7 +188,7 @@ export interface Tool {
  * });
  * ```
  */
-export function defineTool<I extends z.ZodObject>(spec: ToolSpec<I>): Tool {
+export function defineTool<I extends ObjectSchema>(spec: ToolSpec<I>): Tool {
   if (!/^[a-z][a-z0-9_]*$/.test(spec.name)) {
     throw new TypeError(`Cannot define tool "${spec.name}": names are snake_case`);
   }
@@ -173,7 +205,7 @@ export function defineTool<I extends z.ZodObject>(spec: ToolSpec<I>): Tool {
     // A local tool stays inside the roots: MCP's default for openWorldHint is true.
     annotations: Object.freeze({ openWorldHint: false, ...spec.annotations }),
     async run(input: unknown, ctx: ToolContext): Promise<ToolResult> {
-      const result = await spec.run(input as z.infer<I>, ctx);
+      const result = await spec.run(input as InputOf<I>, ctx);
       return typeof result === "string" ? text(result) : result;
     },
   });

@@ -41,24 +41,14 @@ export function execProcess(
   }
   const argv = [command, ...args];
   const envp = Object.entries(env).map(([key, value]) => `${key}=${value}`);
-  const encoded = [...argv, ...envp].map((text) => new TextEncoder().encode(`${text}\0`));
-  const strings = new Uint8Array(
-    new ArrayBuffer(encoded.reduce((sum, bytes) => sum + bytes.length, 0)),
-  );
-  const offsets: number[] = [];
-  let offset = 0;
-  for (const bytes of encoded) {
-    strings.set(bytes, offset);
-    offsets.push(offset);
-    offset += bytes.length;
-  }
+  const { strings, offsets, first } = packStrings([...argv, ...envp]);
   const base = BigInt(lib.symbols.addressOf(strings, strings, 0n));
   const pointers = (from: number, count: number) => {
     const array = new BigUint64Array(new ArrayBuffer((count + 1) * 8));
     for (let i = 0; i < count; i++) array[i] = base + BigInt(offsets[from + i]!);
     return array;
   };
-  const path = strings.subarray(0, encoded[0]!.length);
+  const path = strings.subarray(0, first);
   const args8 = pointers(0, argv.length);
   const env8 = pointers(argv.length, envp.length);
   // Ready before the call, so that nothing runs between execve failing and errno being read.
@@ -70,4 +60,30 @@ export function execProcess(
   lib.close();
   const name = Object.entries(constants.errno).find(([, value]) => value === errno[0])?.[0];
   return `execve of "${command}" failed (${name ?? `errno ${errno[0]}`})`;
+}
+
+/** C strings packed in one buffer, where each starts, and the first one's length. */
+interface PackedStrings {
+  /** Every string, NUL-terminated, back to back in one `ArrayBuffer`. */
+  strings: Uint8Array;
+  /** Where each string starts in `strings`. */
+  offsets: number[];
+  /** The first string's length, its NUL included. */
+  first: number;
+}
+
+/** Pack strings as NUL-terminated C strings into one buffer, whose memory V8 never moves. */
+function packStrings(texts: readonly string[]): PackedStrings {
+  const encoded = texts.map((text) => new TextEncoder().encode(`${text}\0`));
+  const strings = new Uint8Array(
+    new ArrayBuffer(encoded.reduce((sum, bytes) => sum + bytes.length, 0)),
+  );
+  const offsets: number[] = [];
+  let offset = 0;
+  for (const bytes of encoded) {
+    strings.set(bytes, offset);
+    offsets.push(offset);
+    offset += bytes.length;
+  }
+  return { strings, offsets, first: encoded[0]!.length };
 }

@@ -5,7 +5,7 @@
  */
 
 import { InteractionLog } from "../../sinks/interaction_log.ts";
-import type { HostConfig } from "../config/config.ts";
+import type { HostConfig } from "../config/mod.ts";
 import type { Printer } from "./printer.ts";
 
 /** Filters for {@linkcode logCommand}. */
@@ -26,6 +26,23 @@ export interface LogFilters {
   limit?: number;
 }
 
+/** What {@linkcode InteractionLog.query} takes. */
+type LogQuery = Parameters<InteractionLog["query"]>[0];
+
+/** What {@linkcode InteractionLog.query} gives. */
+type LogPage = Awaited<ReturnType<InteractionLog["query"]>>;
+
+/** The table's columns. */
+const HEADER: readonly string[] = Object.freeze([
+  "time (UTC)",
+  "tool",
+  "outcome",
+  "duration",
+  "result",
+  "session",
+  "paths",
+]);
+
 /**
  * Print recent interactions as a table, most recent first.
  *
@@ -44,19 +61,10 @@ export async function logCommand(
     maxDayBytes: config.log.maxDayBytes,
     maxTotalBytes: config.log.maxTotalBytes,
   });
-  const query: Parameters<InteractionLog["query"]>[0] = { limit: filters.limit ?? 20 };
-  for (const key of ["tool", "outcome", "path", "session"] as const) {
-    if (filters[key]) query[key] = filters[key];
-  }
-  for (const key of ["since", "until"] as const) {
-    const value = filters[key];
-    if (value === undefined) continue;
-    const at = Date.parse(value);
-    if (Number.isNaN(at)) {
-      printer.err(`toolhost: --${key} ${JSON.stringify(value)} is not an ISO 8601 time`);
-      return 2;
-    }
-    query[key] = new Date(at);
+  const query = logQuery(filters);
+  if (typeof query === "string") {
+    printer.err(query);
+    return 2;
   }
   const page = await log.query(query);
   const rows = page.interactions.map((each) => [
@@ -68,17 +76,45 @@ export async function logCommand(
     each.session,
     each.paths.slice(0, 2).join(", ") + (each.paths.length > 2 ? ", …" : ""),
   ]);
-  const header = ["time (UTC)", "tool", "outcome", "duration", "result", "session", "paths"];
-  const widths = header.map((title, i) =>
+  printTable(rows, printer);
+  printer.out(pageNotes(page, rows.length).join("; "));
+  return 0;
+}
+
+/** The log query the filters ask for, or what is wrong with a time in them. */
+function logQuery(filters: LogFilters): LogQuery | string {
+  const query: LogQuery = { limit: filters.limit ?? 20 };
+  for (const key of ["tool", "outcome", "path", "session"] as const) {
+    if (filters[key]) query[key] = filters[key];
+  }
+  for (const key of ["since", "until"] as const) {
+    const value = filters[key];
+    if (value === undefined) continue;
+    const at = Date.parse(value);
+    if (Number.isNaN(at)) {
+      return `toolhost: --${key} ${JSON.stringify(value)} is not an ISO 8601 time`;
+    }
+    query[key] = new Date(at);
+  }
+  return query;
+}
+
+/** The header, a rule, then the rows, each column as wide as its widest cell. */
+function printTable(rows: string[][], printer: Printer): void {
+  const widths = HEADER.map((title, i) =>
     Math.max(title.length, ...rows.map((row) => row[i]!.length))
   );
-  const format = (row: string[]) =>
+  const format = (row: readonly string[]) =>
     row.map((cell, i) => cell.padEnd(widths[i]!)).join("  ").trimEnd();
-  printer.out(format(header));
+  printer.out(format(HEADER));
   printer.out(widths.map((width) => "-".repeat(width)).join("  "));
   for (const row of rows) printer.out(format(row));
-  const notes = [
-    `${rows.length} call${rows.length === 1 ? "" : "s"} (days ${page.days.join(", ") || "none"})`,
+}
+
+/** What the table leaves out: how many calls from which days, and what was dropped or skipped. */
+function pageNotes(page: LogPage, count: number): string[] {
+  return [
+    `${count} call${count === 1 ? "" : "s"} (days ${page.days.join(", ") || "none"})`,
     ...(page.dropped.calls > 0
       ? [
         `${page.dropped.calls} more dropped by the log's size cap (${page.dropped.read} read-only, ${page.dropped.failed} failed, ${page.dropped.write} writes)`,
@@ -90,6 +126,4 @@ export async function logCommand(
     ...(page.skipped.too_long ? [`${page.skipped.too_long} line(s) too long to read skipped`] : []),
     ...(page.skipped.unreadable ? [`${page.skipped.unreadable} log file(s) unreadable`] : []),
   ];
-  printer.out(notes.join("; "));
-  return 0;
 }

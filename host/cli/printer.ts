@@ -21,3 +21,11 @@ export function terminalPrinter(): Printer {
     err: (line) => void Deno.stderr.writeSync(encoder.encode(`${line}\n`)),
   };
 }
+
+/** How a command prints: where, and whether as JSON. */
+export interface OutputOptions {
+  /** Machine-readable output (`--json`). */
+  json: boolean;
+  /** Where to print. */
+  printer: Printer;
+}

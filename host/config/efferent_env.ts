@@ -28,7 +28,11 @@ export function efferentCopyEnabled(explicit?: boolean): boolean {
   return read("EFFERENT_COPY_ENABLE") === "1" && read("EFFERENT_COPY_DISABLE") !== "1";
 }
 
-/** This host's entry script (`mod.ts`), for the self-reference defence. */
+/**
+ * This host's entry script (`mod.ts`), for the self-reference defence.
+ *
+ * @returns Its absolute path.
+ */
 export function selfEntry(): string {
   return fileURLToPath(new URL("../../mod.ts", import.meta.url));
 }
@@ -36,6 +40,8 @@ export function selfEntry(): string {
 /**
  * Every script that starts this host (`mod.ts`, and the launcher that
  * `mcp-config` prints): a peer running one of them is never a sink.
+ *
+ * @returns Their absolute paths.
  */
 export function selfEntries(): readonly string[] {
   return [selfEntry(), fileURLToPath(new URL("../cli/launcher.ts", import.meta.url))];

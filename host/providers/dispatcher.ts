@@ -10,6 +10,9 @@ import { clearImmediate, setImmediate } from "node:timers";
 import { type Directive, parseDirectives } from "../../tools/directives.ts";
 import { type ToolDescriptor, UnknownToolError } from "../../tools/registry.ts";
 import type { ToolResult } from "../../tools/tool.ts";
+import type { CallObserver, CallOutcome, CallRecord } from "../../tools/calls.ts";
+
+export type { CallObserver, CallOutcome, CallRecord };
 
 /** Who is calling and how the call is followed. */
 export interface CallContext {
@@ -50,38 +53,6 @@ export interface ToolProvider {
   call(name: string, args: unknown, ctx: CallContext): Promise<ProviderResult>;
 }
 
-/** One call, as observers see it. */
-export interface CallRecord {
-  /** The tool's name. */
-  readonly tool: string;
-  /** The raw arguments. */
-  readonly args: unknown;
-  /** The session. */
-  readonly session: string;
-  /** The client. */
-  readonly client: string;
-  /** When it started. */
-  readonly started: Date;
-}
-
-/** How a call ended, for observers. */
-export interface CallOutcome {
-  /** The result the client got. */
-  readonly result: ToolResult;
-  /** Paths the call touched. */
-  readonly paths: readonly string[];
-  /** Wall time in milliseconds. */
-  readonly durationMs: number;
-}
-
-/** Something that watches calls: it must not throw into, or delay, the call. */
-export interface CallObserver {
-  /** Before the call runs. */
-  before?(call: CallRecord): void;
-  /** After it ran. */
-  after?(call: CallRecord, outcome: CallOutcome): void;
-}
-
 /** Options for {@linkcode Dispatcher}. */
 export interface DispatcherOptions {
   /** Call observers (the interaction log, statistics, sinks). */
@@ -106,6 +77,8 @@ export class Dispatcher {
   #timer: ReturnType<typeof setImmediate> | undefined;
 
   /**
+   * Route calls to providers, in order.
+   *
    * @param providers Tool providers; the first that lists a name serves it.
    * @param options Observers, error reporting, directives, the clock.
    */

@@ -12,17 +12,7 @@ import { Resolver } from "../../security/resolver.ts";
 import { SafeFs } from "../../security/safe_fs.ts";
 import { errorResult, Registry } from "../../tools/registry.ts";
 import { type Tool, type ToolContext, ToolError, type ToolResult } from "../../tools/tool.ts";
-import type { TodoItem, TodoStore } from "../../tools/todo/todo.ts";
-import type { ToolStats } from "../../tools/observe/_observation.ts";
-import type {
-  CallContext,
-  CallObserver,
-  CallOutcome,
-  CallRecord,
-  ProviderResult,
-  ToolProvider,
-} from "./dispatcher.ts";
-import { type StateDirOptions, trustedStateFile } from "../state/state_dir.ts";
+import type { CallContext, ProviderResult, ToolProvider } from "./dispatcher.ts";
 import type { HostLogger } from "../logger.ts";
 
 /** Options for {@linkcode HostToolProvider}. */
@@ -160,104 +150,5 @@ export class HostToolProvider implements ToolProvider {
     }, Math.min(100, Math.max(5, this.#callTimeoutMs / 10)));
     Deno.unrefTimer(sweeper as unknown as number);
     this.#sweeper = sweeper;
-  }
-}
-
-/** Keeps at most this many latencies per tool (the most recent). */
-const SAMPLES = 2048;
-
-/** Per-tool call counts, errors and latency percentiles since start. */
-export class PerformanceStats implements CallObserver {
-  #tools = new Map<
-    string,
-    { count: number; errors: number; max: number; samples: number[]; next: number }
-  >();
-
-  /**
-   * Count a finished call.
-   *
-   * @param call The call.
-   * @param outcome How it ended.
-   */
-  after(call: CallRecord, outcome: CallOutcome): void {
-    let tool = this.#tools.get(call.tool);
-    if (!tool) {
-      this.#tools.set(call.tool, tool = { count: 0, errors: 0, max: 0, samples: [], next: 0 });
-    }
-    tool.count++;
-    if (outcome.result.isError) tool.errors++;
-    tool.max = Math.max(tool.max, outcome.durationMs);
-    if (tool.samples.length < SAMPLES) tool.samples.push(outcome.durationMs);
-    else tool.samples[tool.next++ % SAMPLES] = outcome.durationMs;
-  }
-
-  /** The statistics now. */
-  snapshot(): Record<string, ToolStats> {
-    const out: Record<string, ToolStats> = {};
-    for (const [name, tool] of this.#tools) {
-      const sorted = [...tool.samples].sort((a, b) => a - b);
-      const at = (q: number) =>
-        round(sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? 0);
-      out[name] = {
-        count: tool.count,
-        errors: tool.errors,
-        p50_ms: at(0.5),
-        p95_ms: at(0.95),
-        max_ms: round(tool.max),
-      };
-    }
-    return out;
-  }
-}
-
-function round(ms: number): number {
-  return Math.round(ms * 1000) / 1000;
-}
-
-/** The todo list, persisted as `todos.json` in the state directory. */
-export class TodoFileStore implements TodoStore {
-  #file: string;
-  #items: TodoItem[] = [];
-
-  private constructor(file: string) {
-    this.#file = file;
-  }
-
-  /**
-   * Open the list kept in a state directory: only from a directory the host
-   * made its own (`state_dir.ts`); a forged `todos.json` is set aside, never loaded.
-   *
-   * @param stateDir The host's state directory.
-   * @param options Where to say what was set aside, and the clock.
-   * @returns The store.
-   */
-  static async open(stateDir: string, options: StateDirOptions = {}): Promise<TodoFileStore> {
-    const store = new TodoFileStore(`${stateDir}/todos.json`);
-    const text = await trustedStateFile(stateDir, "todos.json", options);
-    if (text === undefined) return store;
-    try {
-      const saved = JSON.parse(text) as { todos?: TodoItem[] };
-      store.#items = Array.isArray(saved.todos) ? saved.todos : [];
-    } catch {
-      // unreadable: start empty
-    }
-    return store;
-  }
-
-  /** The list. */
-  get(): TodoItem[] {
-    return [...this.#items];
-  }
-
-  /**
-   * Replace and persist the list (temp file, then rename).
-   *
-   * @param items The new list.
-   */
-  async set(items: TodoItem[]): Promise<void> {
-    this.#items = [...items];
-    const temp = `${this.#file}.${crypto.randomUUID().slice(0, 8)}.tmp`;
-    await Deno.writeTextFile(temp, JSON.stringify({ todos: this.#items }, null, 1));
-    await Deno.rename(temp, this.#file);
   }
 }

@@ -9,29 +9,22 @@
  */
 
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { SSEClientTransport } from "@modelcontextprotocol/sdk/client/sse.js";
 import {
-  getDefaultEnvironment,
-  StdioClientTransport,
-} from "@modelcontextprotocol/sdk/client/stdio.js";
-import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
-import {
-  type CallToolResult,
-  McpError,
   type Tool as McpTool,
   ToolListChangedNotificationSchema,
 } from "@modelcontextprotocol/sdk/types.js";
-import { errorResult, type ToolDescriptor, UnknownToolError } from "../../tools/registry.ts";
+import { Backoff } from "../../sinks/backoff.ts";
+import { clientTransport } from "../../sinks/mcp_transport.ts";
+import type { PeerEntry } from "../../sinks/peers.ts";
+import { isConnectionLoss } from "../../sinks/mcp_errors.ts";
+import { type ToolDescriptor, UnknownToolError } from "../../tools/registry.ts";
 import type { ToolResult } from "../../tools/tool.ts";
 import type { CallContext, ProviderResult, ToolProvider } from "./dispatcher.ts";
-import type { HostConfig } from "../config/config.ts";
+import { callUpstream, describeError, failureResult, listAllTools } from "./_upstream_calls.ts";
 import type { HostLogger } from "../logger.ts";
 
-/** How an upstream server is reached: the `.mcp.json` shape. */
-export type ServerSpec =
-  | { command: string; args?: string[]; env?: Record<string, string>; cwd?: string }
-  | { type: "http" | "streamable-http" | "sse"; url: string };
+/** How to reach an upstream server: a process over stdio, or a URL (the `.mcp.json` shape). */
+export type ServerSpec = PeerEntry;
 
 /** One configured upstream. */
 export interface UpstreamOptions {
@@ -58,7 +51,9 @@ export const SEPARATOR = "__";
 const DEFAULT_TIMEOUT_MS = 60_000;
 /** How long start-up waits for an upstream before serving without it. */
 const STARTUP_WAIT_MS = 10_000;
-const BACKOFF_MS = [250, 500, 1_000, 2_000, 5_000, 10_000, 30_000];
+/** Restarts of a server that stopped wait 250 ms, doubling up to 30 s while it keeps failing. */
+const FIRST_RESTART_MS = 250;
+const MAX_RESTART_MS = 30_000;
 
 /** Where an upstream server stands, for the start-up line, `doctor` and `get_host_performance`. */
 export interface UpstreamStatus {
@@ -81,7 +76,7 @@ export class UpstreamProvider implements ToolProvider {
   #lastError: string | undefined;
   #connecting: Promise<Client> | undefined;
   #tools: McpTool[] = [];
-  #failures = 0;
+  #restarts = new Backoff(FIRST_RESTART_MS, MAX_RESTART_MS);
   #closed = false;
   #restart: ReturnType<typeof setTimeout> | undefined;
 
@@ -165,7 +160,7 @@ export class UpstreamProvider implements ToolProvider {
       } catch (error) {
         const lost = isConnectionLoss(error);
         if (lost && attempt < retries && !ctx.signal?.aborted) continue;
-        return { result: this.#failure(own, error, lost), paths: [] };
+        return { result: this.#failure(own, error, ctx.signal), paths: [] };
       }
     }
   }
@@ -185,58 +180,28 @@ export class UpstreamProvider implements ToolProvider {
   async close(): Promise<void> {
     this.#closed = true;
     if (this.#restart !== undefined) clearTimeout(this.#restart);
-    await this.#client?.close().catch(() => {});
+    await this.#client?.close().catch(() => {
+      // Closing a server that already stopped: nothing is left to release.
+    });
   }
 
   async #callOnce(name: string, args: unknown, ctx: CallContext): Promise<ToolResult> {
     const client = await this.#ready();
-    // The SDK adds its own progress token; the rest of the client's _meta passes through.
-    const { progressToken: _token, ...meta } = ctx.meta ?? {};
-    const params: {
-      name: string;
-      arguments: Record<string, unknown>;
-      _meta?: Record<string, unknown>;
-    } = {
+    return await callUpstream(
+      client,
       name,
-      arguments: (args ?? {}) as Record<string, unknown>,
-    };
-    if (Object.keys(meta).length > 0) params._meta = meta;
-    const result = await client.callTool(params, undefined, {
-      timeout: this.#options.timeoutMs ?? DEFAULT_TIMEOUT_MS,
-      resetTimeoutOnProgress: true,
-      ...(ctx.signal ? { signal: ctx.signal } : {}),
-      ...(ctx.onProgress
-        ? {
-          onprogress: (p: { progress: number; total?: number; message?: string }) =>
-            ctx.onProgress!(p.progress, p.total, p.message),
-        }
-        : {}),
-    });
-    return result as CallToolResult as ToolResult;
+      args,
+      ctx,
+      this.#options.timeoutMs ?? DEFAULT_TIMEOUT_MS,
+    );
   }
 
-  #failure(name: string, error: unknown, lost: boolean): ToolResult {
-    const message = error instanceof Error ? error.message : String(error);
-    if (error instanceof McpError && /timed out/i.test(message)) {
-      const seconds = (this.#options.timeoutMs ?? DEFAULT_TIMEOUT_MS) / 1000;
-      return errorResult(
-        "timeout",
-        `${this.name}${SEPARATOR}${name} did not answer within ${seconds} s`,
-      );
-    }
-    if (lost) {
-      return errorResult(
-        "upstream_error",
-        `The upstream server "${this.name}" stopped during the call (it is being restarted); call again`,
-      );
-    }
-    if (/abort|cancel/i.test(message)) {
-      return errorResult("cancelled", `${this.name}${SEPARATOR}${name} was cancelled`);
-    }
-    return errorResult(
-      "upstream_error",
-      `${this.name}${SEPARATOR}${name} failed: ${message.slice(0, 500)}`,
-    );
+  #failure(name: string, error: unknown, signal: AbortSignal | undefined): ToolResult {
+    return failureResult(`${this.name}${SEPARATOR}${name}`, error, {
+      server: this.name,
+      timeoutMs: this.#options.timeoutMs ?? DEFAULT_TIMEOUT_MS,
+      cancelled: signal?.aborted === true,
+    });
   }
 
   #allowed(name: string): boolean {
@@ -264,16 +229,18 @@ export class UpstreamProvider implements ToolProvider {
         this.#options.onListChanged?.();
       });
       try {
-        await client.connect(this.#transport());
+        await client.connect(clientTransport(this.#options.spec, this.#options.cwd, "pipe"));
         await this.#refresh(client);
       } catch (error) {
         client.onclose = undefined;
-        await client.close().catch(() => {});
+        await client.close().catch(() => {
+          // It failed to connect: the error that says why is thrown below.
+        });
         throw error;
       }
-      const reconnected = this.#failures > 0;
+      const reconnected = this.#restarts.failures > 0;
       this.#client = client;
-      this.#failures = 0;
+      this.#restarts.reset();
       this.#lastError = undefined;
       if (reconnected) this.#options.onListChanged?.();
       return client;
@@ -282,14 +249,7 @@ export class UpstreamProvider implements ToolProvider {
   }
 
   async #refresh(client: Client): Promise<void> {
-    const tools: McpTool[] = [];
-    let cursor: string | undefined;
-    do {
-      const page = await client.listTools(cursor ? { cursor } : undefined);
-      tools.push(...page.tools);
-      cursor = page.nextCursor;
-    } while (cursor);
-    this.#tools = tools;
+    this.#tools = await listAllTools(client);
   }
 
   #lost(client: Client): void {
@@ -303,8 +263,7 @@ export class UpstreamProvider implements ToolProvider {
 
   #scheduleRestart(): void {
     if (this.#closed || this.#restart !== undefined) return;
-    const delay = BACKOFF_MS[Math.min(this.#failures, BACKOFF_MS.length - 1)]!;
-    this.#failures++;
+    const delay = this.#restarts.fail();
     this.#restart = setTimeout(() => {
       this.#restart = undefined;
       this.#connect().catch((error) => {
@@ -318,77 +277,4 @@ export class UpstreamProvider implements ToolProvider {
       });
     }, delay);
   }
-
-  #transport(): Transport {
-    const spec = this.#options.spec;
-    if ("url" in spec) {
-      const url = new URL(spec.url);
-      return spec.type === "sse"
-        ? new SSEClientTransport(url)
-        : new StreamableHTTPClientTransport(url);
-    }
-    return new StdioClientTransport({
-      command: spec.command,
-      args: spec.args ?? [],
-      env: { ...safeEnvironment(), ...(spec.env ?? {}) },
-      cwd: spec.cwd ?? this.#options.cwd,
-      stderr: "pipe",
-    });
-  }
-}
-
-/** The SDK's default inherited environment, or none when the process may not read it. */
-function safeEnvironment(): Record<string, string> {
-  try {
-    return getDefaultEnvironment();
-  } catch {
-    return {};
-  }
-}
-
-function describeError(error: unknown): string {
-  return (error instanceof Error ? error.message : String(error)).split("\n")[0]!.slice(0, 300);
-}
-
-function isConnectionLoss(error: unknown): boolean {
-  const message = error instanceof Error ? error.message : String(error);
-  return /connection closed|not connected|EPIPE|closed/i.test(message) &&
-    !/timed out/i.test(message);
-}
-
-/**
- * Connect to every configured upstream, at once and in parallel. One that is
- * not reachable does not hold the host up: it is retried in the background,
- * and its tools appear (with a list-changed notice) once it answers.
- *
- * @param config The configuration (`upstream.mcpServers`).
- * @param logger Where events go.
- * @param onListChanged Called when any upstream's tool list changes.
- * @returns The providers, in configuration order.
- */
-export async function startUpstreams(
-  config: HostConfig,
-  logger: HostLogger,
-  onListChanged: () => void,
-): Promise<UpstreamProvider[]> {
-  return await Promise.all(
-    Object.entries(config.upstream).map(([name, entry]) => {
-      const { timeoutMs, allowTools, denyTools, ...spec } = entry as Record<string, unknown> & {
-        timeoutMs?: number;
-        allowTools?: string[];
-        denyTools?: string[];
-      };
-      const options: UpstreamOptions = {
-        name,
-        spec: spec as ServerSpec,
-        cwd: config.policy.roots[0]!,
-        logger,
-        onListChanged,
-      };
-      if (timeoutMs !== undefined) options.timeoutMs = timeoutMs;
-      if (allowTools) options.allow = allowTools;
-      if (denyTools) options.deny = denyTools;
-      return UpstreamProvider.connect(options);
-    }),
-  );
 }

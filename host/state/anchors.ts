@@ -8,7 +8,8 @@
  */
 
 import { MAX_ANCHOR_KEY } from "../../tools/directives.ts";
-import { type StateDirOptions, trustedStateFile } from "./state_dir.ts";
+import { JsonStateFile, savedList } from "./json_store.ts";
+import type { StateDirOptions } from "./state_dir.ts";
 
 /** One anchor. */
 export interface Anchor {
@@ -34,12 +35,11 @@ export type AnchorListener = (anchor: Anchor, created: boolean) => void;
 
 /** Anchors by key, persisted as one JSON file. */
 export class AnchorStore {
-  #file: string;
+  #file: JsonStateFile;
   #anchors = new Map<string, Anchor>();
   #listeners = new Set<AnchorListener>();
-  #saving: Promise<void> = Promise.resolve();
 
-  private constructor(file: string) {
+  private constructor(file: JsonStateFile) {
     this.#file = file;
   }
 
@@ -53,18 +53,10 @@ export class AnchorStore {
    * @returns The store.
    */
   static async open(stateDir: string, options: StateDirOptions = {}): Promise<AnchorStore> {
-    const store = new AnchorStore(`${stateDir}/anchors.json`);
-    const text = await trustedStateFile(stateDir, "anchors.json", options);
-    if (text === undefined) return store;
-    try {
-      const saved = JSON.parse(text) as { anchors?: Anchor[] };
-      for (const anchor of saved.anchors ?? []) {
-        if (typeof anchor.key === "string" && typeof anchor.content === "string") {
-          store.#anchors.set(anchor.key, anchor);
-        }
-      }
-    } catch {
-      // unreadable: start empty
+    const { file, saved } = await JsonStateFile.open(stateDir, "anchors.json", options);
+    const store = new AnchorStore(file);
+    for (const anchor of savedList(saved, "anchors")) {
+      if (isAnchor(anchor)) store.#anchors.set(anchor.key, anchor);
     }
     return store;
   }
@@ -123,18 +115,22 @@ export class AnchorStore {
     return () => this.#listeners.delete(listener);
   }
 
-  /** Resolves when every change so far is saved. */
+  /** Resolves when every change so far is saved (a failed save is logged). */
   flush(): Promise<void> {
-    return this.#saving;
+    return this.#file.flush();
   }
 
-  /** Write the store atomically (temp file, then rename), one save at a time. */
+  /** Write the store, after the saves before it; a failure is logged by the file, not thrown. */
   #save(): Promise<void> {
-    this.#saving = this.#saving.then(async () => {
-      const temp = `${this.#file}.${crypto.randomUUID().slice(0, 8)}.tmp`;
-      await Deno.writeTextFile(temp, JSON.stringify({ anchors: this.list() }, null, 1));
-      await Deno.rename(temp, this.#file);
-    }).catch(() => {});
-    return this.#saving;
+    this.#file.save({ anchors: this.list() }).catch(() => {
+      // Logged once by JsonStateFile; the anchor stays set in memory.
+    });
+    return this.#file.flush();
   }
+}
+
+function isAnchor(value: unknown): value is Anchor {
+  if (typeof value !== "object" || value === null) return false;
+  const { key, content } = value as Partial<Record<keyof Anchor, unknown>>;
+  return typeof key === "string" && typeof content === "string";
 }

@@ -16,8 +16,8 @@
 import * as posix from "node:path/posix";
 import { structuredPatch } from "diff";
 import type { ToolResult } from "../../tools/tool.ts";
-import type { FileChange, SeenFiles, WatchedFile } from "../workers/protocol.ts";
-import { MAX_TRACKED } from "../workers/watch.ts";
+import type { FileChange, SeenFiles, WatchedFile } from "../workers/mod.ts";
+import { MAX_TRACKED } from "../workers/mod.ts";
 
 export { MAX_TRACKED };
 
@@ -68,14 +68,19 @@ export class ReadTracker {
    * The fingerprints an editor must find, for the files a call names.
    *
    * @param session The session.
-   * @param args The call's arguments (their path-like fields are looked at).
+   * @param args The call's arguments.
+   * @param pathArgs The arguments that name files (the tool's family declares them).
    * @returns Display path → fingerprint, for the files this session read.
    */
-  expectations(session: string, args: unknown): Record<string, string> | undefined {
+  expectations(
+    session: string,
+    args: unknown,
+    pathArgs: readonly string[],
+  ): Record<string, string> | undefined {
     const files = this.#sessions.get(session);
     if (!files || typeof args !== "object" || args === null) return undefined;
     const out: Record<string, string> = {};
-    for (const key of ["path", "src_path", "dest_path", "source", "destination"]) {
+    for (const key of pathArgs) {
       const raw = (args as Record<string, unknown>)[key];
       if (typeof raw !== "string") continue;
       const display = this.#display(raw);

@@ -199,7 +199,9 @@ async function writeMarker(stateDir: string, identity: StateIdentity): Promise<v
   try {
     await Deno.rename(temp, `${stateDir}/${STATE_MARKER}`);
   } catch (error) {
-    await Deno.remove(temp).catch(() => {});
+    await Deno.remove(temp).catch(() => {
+      // Best effort: the rename's error, thrown below, is the one that matters.
+    });
     throw error;
   }
 }

@@ -30,7 +30,7 @@ import {
 import { UnknownToolError } from "../../tools/registry.ts";
 import { DIRECTIVES_META_KEY } from "../../tools/directives.ts";
 import type { ToolResult } from "../../tools/tool.ts";
-import { ANCHOR_URI } from "../state/anchors.ts";
+import { ANCHOR_URI } from "../state/mod.ts";
 import type { Host } from "../host.ts";
 import { LineTransport } from "./stdio.ts";
 
@@ -96,7 +96,9 @@ export function createGateway(host: Host): Server {
                 ...(total === undefined ? {} : { total }),
                 ...(message === undefined ? {} : { message }),
               },
-            }).catch(() => {});
+            }).catch(() => {
+              // The client is gone: progress for a call it cannot receive is moot.
+            });
           },
         }),
       });
@@ -109,6 +111,7 @@ export function createGateway(host: Host): Server {
     }
   });
   serveAnchors(host, server);
+  // A notification to a client that is gone is moot: dropped.
   const stopRelay = host.onToolsChanged(() => void server.sendToolListChanged().catch(() => {}));
   const closed = server.onclose;
   server.onclose = () => {
@@ -156,6 +159,7 @@ function serveAnchors(host: Host, server: Server): void {
   });
   const stop = host.anchors.onChange((anchor, created) => {
     const uri = `${ANCHOR_URI}${encodeURIComponent(anchor.key)}`;
+    // Notifications to a client that is gone are moot: dropped.
     if (created) void server.sendResourceListChanged().catch(() => {});
     if (subscribed.has(uri)) void server.sendResourceUpdated({ uri }).catch(() => {});
   });

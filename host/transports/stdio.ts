@@ -83,6 +83,7 @@ export class LineTransport implements Transport {
   send(message: JSONRPCMessage): Promise<void> {
     const bytes = this.#encoder.encode(`${JSON.stringify(message)}\n`);
     const written = this.#writing.then(() => this.#writeAll(bytes));
+    // The caller gets this write's failure from `written`; the queue goes on to the next one.
     this.#writing = written.catch(() => {});
     return written.then(() => {
       if (!("method" in message) && "id" in message && message.id !== undefined) {
@@ -96,7 +97,9 @@ export class LineTransport implements Transport {
   async close(): Promise<void> {
     if (this.#closed) return;
     this.#closed = true;
-    await this.#reader?.cancel().catch(() => {});
+    await this.#reader?.cancel().catch(() => {
+      // stdin already closed: nothing is left to cancel.
+    });
     this.onclose?.();
   }
 

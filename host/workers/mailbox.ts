@@ -35,7 +35,7 @@ const HEADER_BYTES = 16;
 export const IDLE_SPIN_MS = 5;
 /**
  * How long the host's thread polls for a lone call's answer before sleeping
- * (the whole of the brief wait, see `worker_pool.ts`): a thread that slept
+ * (the whole of the brief wait, see `_receive.ts`): a thread that slept
  * was often woken late, up to 1 ms after the answer came.
  */
 const TAKE_SPIN_MS = 1;
@@ -77,6 +77,7 @@ export function threadYielder(libc: string | null): (() => void) | undefined {
     const lib = Deno.dlopen(libc, { sched_yield: { parameters: [], result: "i32" } });
     return () => void lib.symbols.sched_yield();
   } catch {
+    // No libc to load here (or no FFI): polls then simply do not yield, which costs only latency.
     return undefined;
   }
 }
@@ -116,6 +117,8 @@ export class Mailbox {
   #relax: () => void;
 
   /**
+   * Open one side of a mailbox.
+   *
    * @param buffer A buffer made by {@linkcode Mailbox.buffer}, shared by both sides.
    * @param relax How this side's thread offers its CPU while it polls
    *   ({@linkcode threadYielder}); by default it does not.
@@ -208,12 +211,9 @@ export class Mailbox {
         if (wait.async) await wait.value;
         continue;
       }
-      const length = Atomics.load(this.#header, LENGTH);
-      const text = this.#decoder.decode(this.#body.slice(0, length));
-      Atomics.store(this.#header, STATE, 0);
-      Atomics.notify(this.#header, STATE);
+      const message = this.#unload();
       polled = false;
-      handle(JSON.parse(text));
+      handle(message);
     }
   }
 
@@ -233,6 +233,11 @@ export class Mailbox {
     if (Atomics.load(this.#header, STATE) === 0 || Atomics.load(this.#header, CLOSED) === 1) {
       return undefined;
     }
+    return this.#unload();
+  }
+
+  /** Take the message out of the box (it is full), and free the box for the next. */
+  #unload(): unknown {
     const length = Atomics.load(this.#header, LENGTH);
     const text = this.#decoder.decode(this.#body.slice(0, length));
     Atomics.store(this.#header, STATE, 0);

@@ -49,7 +49,14 @@ export type Probe = "read" | "read_sync" | "write" | "write_sync" | "run" | "net
 
 /** Worker → host. */
 export type FromWorker =
-  | { type: "ready"; tools: ToolDescriptor[]; landlock: LandlockStatus; ripgrep: RipgrepStatus }
+  | {
+    type: "ready";
+    tools: ToolDescriptor[];
+    /** Each tool's family, by tool name. */
+    families: Record<string, string>;
+    landlock: LandlockStatus;
+    ripgrep: RipgrepStatus;
+  }
   | { type: "progress"; id: number; progress: number; total?: number; message?: string }
   | {
     type: "result";

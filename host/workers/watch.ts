@@ -74,6 +74,7 @@ function changeOf(fs: SafeFs, file: WatchedFile): FileChange {
     }
     return change;
   } catch {
+    // Resolved but not readable now (removed or replaced meanwhile, denied): that is the change.
     return { path: file.path, gone: "unreadable" };
   }
 }
@@ -90,6 +91,7 @@ export function textOf(bytes: Uint8Array, path: string): string | undefined {
   try {
     return decodeText(bytes, path).text;
   } catch {
+    // Not text (binary, or not decodable): no diff is made of it, as documented.
     return undefined;
   }
 }

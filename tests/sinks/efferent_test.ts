@@ -11,7 +11,7 @@
 import { assert, assertEquals, assertFalse, assertMatch } from "../_assert.ts";
 import { tempDir } from "../_helpers.ts";
 import { connectStdio, mcpConfigFor, resultText, waitForStderr } from "../_mcp.ts";
-import { EfferentCopy, type ObserveChannel, Sink } from "../../sinks/efferent.ts";
+import { EfferentCopy, type ObserveChannel, PeerSink as Sink } from "../../sinks/efferent.ts";
 
 const SINK = new URL("../../fixtures/sinks/sink_server.ts", import.meta.url).pathname;
 interface SinkHealth {

@@ -14,9 +14,9 @@ import type { Skipped } from "../_skipped.ts";
 import { readTexts } from "../_text.ts";
 import { type Grammar, grammarForPath, treeSitter } from "../_treesitter.ts";
 import { type ToolContext, yieldDue, yieldToWorker } from "../tool.ts";
-import { walk } from "../files/_walk.ts";
+import { walk } from "../_walk.ts";
 import { headerGrammar, maskForParsing } from "../cfamily/_parse.ts";
-import { errorCount } from "../cfamily/_symbols.ts";
+import { errorCount } from "../_diagnostics.ts";
 
 /** The most files scanned for definitions. */
 export const MAX_FILES = 5_000;
@@ -24,6 +24,14 @@ export const MAX_FILES = 5_000;
 const READ_BATCH = 32;
 /** Files larger than this (or than `limits.maxSearchFileBytes`) are not scanned. */
 const MAX_FILE_BYTES = 2 * 1024 * 1024;
+
+/** A call in a definition's body: the callee's name, and the call's line. */
+export interface Call {
+  /** The name called (`f` in `a.b.f()`). */
+  callee: string;
+  /** 1-based line of the call. */
+  line: number;
+}
 
 /** A function or method, where it is, and what it calls. */
 export interface Definition {
@@ -34,11 +42,11 @@ export interface Definition {
   /** Its file, as shown to the model. */
   file: string;
   /** 1-based first line. */
-  start_line: number;
+  startLine: number;
   /** 1-based last line. */
-  end_line: number;
+  endLine: number;
   /** Calls in its body (not in nested definitions): callee name and line. */
-  calls: Array<{ callee: string; line: number }>;
+  calls: Call[];
 }
 
 const DEFINITION_TYPES: Record<string, Set<string>> = {
@@ -227,8 +235,8 @@ function define(node: Node, name: string, scope: string[], file: string): Defini
     name: parts.at(-1)!,
     qualified: [...scope, ...parts].join("."),
     file,
-    start_line: node.startPosition.row + 1,
-    end_line: node.endPosition.row + 1,
+    startLine: node.startPosition.row + 1,
+    endLine: node.endPosition.row + 1,
     calls: [],
   };
 }

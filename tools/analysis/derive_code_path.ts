@@ -11,7 +11,7 @@ import { z } from "zod";
 import { ToolError } from "../../security/errors.ts";
 import { Skipped, SKIPPED_OUTPUT } from "../_skipped.ts";
 import { defineTool } from "../tool.ts";
-import { type Definition, indexDefinitions } from "./_index.ts";
+import { type Call, type Definition, indexDefinitions } from "./_index.ts";
 
 /** The most edges in one answer. */
 export const MAX_EDGES = 300;
@@ -52,77 +52,9 @@ export const deriveCodePath = defineTool({
     const skipped = new Skipped();
     const { definitions, files } = await indexDefinitions(ctx, start, skipped);
     const roots = findTarget(definitions, target, skipped);
-    const byName = new Map<string, Definition[]>();
-    for (const def of definitions) {
-      // `App()` / `new App()` reaches `App.__init__` / `App.constructor`.
-      const parts = def.qualified.split(".");
-      const key = (def.name === "__init__" || def.name === "constructor") && parts.length > 1
-        ? parts.at(-2)!
-        : def.name;
-      const named = byName.get(key);
-      if (named) named.push(def);
-      else byName.set(key, [def]);
-    }
-    const edges: CallEdge[] = [];
-    const lines: string[] = [];
-    let truncated = false;
-    const expanded = new Set<Definition>();
-    const visit = (def: Definition, depth: number, stack: Definition[], indent: string) => {
-      expanded.add(def);
-      const seen = new Set<string>();
-      const external: string[] = [];
-      for (const call of def.calls) {
-        if (seen.has(call.callee)) continue;
-        seen.add(call.callee);
-        const targets = byName.get(call.callee) ?? [];
-        if (targets.length === 0) {
-          external.push(call.callee);
-          continue;
-        }
-        const sameFile = targets.filter((each) => each.file === def.file);
-        for (const callee of (sameFile.length ? sameFile : targets).slice(0, 5)) {
-          if (edges.length >= MAX_EDGES) {
-            truncated = true;
-            return;
-          }
-          const cycle = stack.includes(callee);
-          const site = `${def.file}:${call.line}`;
-          const at = `${callee.file}:${callee.start_line}-${callee.end_line}`;
-          edges.push({
-            from: def.qualified,
-            to: callee.qualified,
-            call_site: site,
-            defined_at: at,
-            depth,
-            cycle,
-          });
-          const note = cycle
-            ? " (cycle: not followed)"
-            : expanded.has(callee)
-            ? " (followed above)"
-            : "";
-          lines.push(
-            `${indent}→ ${callee.qualified}  called at ${site}, defined at ${at}${
-              targets.length > 1 ? ` [${targets.length} definitions named ${call.callee}]` : ""
-            }${note}`,
-          );
-          if (!cycle && !expanded.has(callee) && depth < max_depth) {
-            visit(callee, depth + 1, [...stack, callee], `${indent}  `);
-          }
-        }
-      }
-      if (external.length) {
-        lines.push(
-          `${indent}· not defined under the scanned path: ${external.slice(0, 12).join(", ")}${
-            external.length > 12 ? ", …" : ""
-          }`,
-        );
-      }
-    };
-    for (const root of roots) {
-      lines.push(`${root.qualified}  defined at ${root.file}:${root.start_line}-${root.end_line}`);
-      visit(root, 1, [root], "  ");
-    }
+    const tracer = new PathTracer(byCalledName(definitions), max_depth);
+    for (const root of roots) tracer.trace(root);
+    const { edges, lines, truncated } = tracer;
     const header =
       `Call path from ${target} (heuristic: calls are matched to definitions by name; depth ${max_depth}; ${files} files scanned)`;
     const footer = truncated ? [`[cut at ${MAX_EDGES} edges: lower max_depth or narrow path]`] : [];
@@ -139,6 +71,131 @@ export const deriveCodePath = defineTool({
     };
   },
 });
+
+/** The definitions by the name a call uses: `App()` / `new App()` reaches `App.__init__` / `App.constructor`. */
+function byCalledName(definitions: readonly Definition[]): Map<string, Definition[]> {
+  const byName = new Map<string, Definition[]>();
+  for (const def of definitions) {
+    const parts = def.qualified.split(".");
+    const key = (def.name === "__init__" || def.name === "constructor") && parts.length > 1
+      ? parts.at(-2)!
+      : def.name;
+    const named = byName.get(key);
+    if (named) named.push(def);
+    else byName.set(key, [def]);
+  }
+  return byName;
+}
+
+/** Where a definition's calls are followed from: its level, the definitions above it, the indentation. */
+interface Level {
+  depth: number;
+  stack: Definition[];
+  indent: string;
+}
+
+/** Follows calls from definitions, level by level, into edges and lines of text. */
+class PathTracer {
+  /** The edges, in the order they were found. */
+  readonly edges: CallEdge[] = [];
+  /** The path as text, one line per definition or call. */
+  readonly lines: string[] = [];
+  #truncated = false;
+  #expanded = new Set<Definition>();
+  #byName: Map<string, Definition[]>;
+  #maxDepth: number;
+
+  constructor(byName: Map<string, Definition[]>, maxDepth: number) {
+    this.#byName = byName;
+    this.#maxDepth = maxDepth;
+  }
+
+  /** True when the edges reached {@linkcode MAX_EDGES}. */
+  get truncated(): boolean {
+    return this.#truncated;
+  }
+
+  /** Trace the calls from one root definition. */
+  trace(root: Definition): void {
+    this.lines.push(`${root.qualified}  defined at ${root.file}:${root.startLine}-${root.endLine}`);
+    this.#visit(root, { depth: 1, stack: [root], indent: "  " });
+  }
+
+  #visit(def: Definition, level: Level): void {
+    this.#expanded.add(def);
+    const seen = new Set<string>();
+    const external: string[] = [];
+    for (const call of def.calls) {
+      if (seen.has(call.callee)) continue;
+      seen.add(call.callee);
+      const targets = this.#byName.get(call.callee) ?? [];
+      if (targets.length === 0) {
+        external.push(call.callee);
+        continue;
+      }
+      if (!this.#follow(def, { call, targets }, level)) return;
+    }
+    if (external.length) {
+      this.lines.push(
+        `${level.indent}· not defined under the scanned path: ${external.slice(0, 12).join(", ")}${
+          external.length > 12 ? ", …" : ""
+        }`,
+      );
+    }
+  }
+
+  /** Record one edge, and its line of text. */
+  #record(
+    def: Definition,
+    { call, targets }: { call: Call; targets: Definition[] },
+    { callee, cycle, level }: { callee: Definition; cycle: boolean; level: Level },
+  ): void {
+    const site = `${def.file}:${call.line}`;
+    const at = `${callee.file}:${callee.startLine}-${callee.endLine}`;
+    this.edges.push({
+      from: def.qualified,
+      to: callee.qualified,
+      call_site: site,
+      defined_at: at,
+      depth: level.depth,
+      cycle,
+    });
+    const note = cycle
+      ? " (cycle: not followed)"
+      : this.#expanded.has(callee)
+      ? " (followed above)"
+      : "";
+    const many = targets.length > 1 ? ` [${targets.length} definitions named ${call.callee}]` : "";
+    this.lines.push(
+      `${level.indent}→ ${callee.qualified}  called at ${site}, defined at ${at}${many}${note}`,
+    );
+  }
+
+  /** Follow one call to (at most five of) its targets; false when the edges ran out. */
+  #follow(
+    def: Definition,
+    { call, targets }: { call: Call; targets: Definition[] },
+    level: Level,
+  ): boolean {
+    const sameFile = targets.filter((each) => each.file === def.file);
+    for (const callee of (sameFile.length ? sameFile : targets).slice(0, 5)) {
+      if (this.edges.length >= MAX_EDGES) {
+        this.#truncated = true;
+        return false;
+      }
+      const cycle = level.stack.includes(callee);
+      this.#record(def, { call, targets }, { callee, cycle, level });
+      if (!cycle && !this.#expanded.has(callee) && level.depth < this.#maxDepth) {
+        this.#visit(callee, {
+          depth: level.depth + 1,
+          stack: [...level.stack, callee],
+          indent: `${level.indent}  `,
+        });
+      }
+    }
+    return true;
+  }
+}
 
 function findTarget(definitions: Definition[], target: string, skipped: Skipped): Definition[] {
   const colon = target.lastIndexOf(":");
@@ -161,7 +218,7 @@ function findTarget(definitions: Definition[], target: string, skipped: Skipped)
   }
   if (found.length > 1) {
     const list = found.slice(0, 20).map((def) =>
-      `${def.file}:${def.qualified} (line ${def.start_line})`
+      `${def.file}:${def.qualified} (line ${def.startLine})`
     ).join(", ");
     throw new ToolError(
       "ambiguous_match",

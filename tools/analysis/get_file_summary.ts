@@ -8,11 +8,12 @@ import { z } from "zod";
 import type { Node } from "web-tree-sitter";
 import { decodeText, describeBinary, isBinary } from "../_text.ts";
 import { grammarForPath, MAX_NESTING, tooDeep, treeSitter } from "../_treesitter.ts";
-import { defineTool, type ToolContext } from "../tool.ts";
+import { defineTool, type ToolContext, type ToolResult } from "../tool.ts";
 import type { ResolvedPath } from "../../security/resolver.ts";
-import { cSymbols, flatten } from "../cfamily/_symbols.ts";
+import { flattenSymbols } from "../_symbols.ts";
+import { cSymbols } from "../cfamily/_symbols.ts";
 import { headerGrammar, parseC } from "../cfamily/_parse.ts";
-import { flattenJs, jsSymbols } from "../typescript/_symbols.ts";
+import { jsSymbols } from "../typescript/_symbols.ts";
 import { formatBytes } from "../../security/safe_fs.ts";
 
 /** The most items listed per section. */
@@ -36,72 +37,10 @@ export const getFileSummary = defineTool({
   annotations: { title: "File summary", readOnlyHint: true, idempotentHint: true },
   async run({ path }, ctx) {
     const { resolved, bytes } = await ctx.fs.read(path, ctx.policy.limits.maxEditBytes);
-    if (isBinary(bytes)) {
-      // Structured like every other kind: a client checks it against the output schema.
-      return {
-        content: [{
-          type: "text",
-          text: `${resolved.display}: binary (${describeBinary(bytes)}), ${
-            formatBytes(bytes.length)
-          }`,
-        }],
-        structuredContent: {
-          path: resolved.display,
-          kind: "binary",
-          lines: 0,
-          bytes: bytes.length,
-          sections: {},
-        },
-      };
-    }
+    if (isBinary(bytes)) return binarySummary(resolved, bytes);
     const text = decodeText(bytes, resolved.display).text;
     const lines = text.split(/\r\n|\r|\n/);
-    const lower = resolved.display.toLowerCase();
-    let kind = "text";
-    let sections: Sections;
-    const byName = grammarForPath(lower);
-    const grammar = byName && headerGrammar(byName, lower, text);
-    if (grammar === "python") {
-      kind = "python";
-      sections = await python(ctx, resolved, text);
-    } else if (grammar === "c" || grammar === "cpp") {
-      kind = grammar;
-      const tree = await parseC(ctx, resolved, text, grammar);
-      const symbols = flatten(cSymbols(tree.tree));
-      sections = {
-        includes: lines.filter((line) => /^\s*#\s*include\b/.test(line)).map((line) => line.trim()),
-        types: symbols.filter((s) =>
-          ["struct", "union", "enum", "typedef", "class", "namespace"].includes(s.kind)
-        )
-          .map((s) => `${s.kind} ${s.qualified} (line ${s.start_line})`),
-        functions: symbols.filter((s) => ["function", "method", "prototype"].includes(s.kind))
-          .map((s) =>
-            `${s.qualified}${s.kind === "prototype" ? " (prototype)" : ""} (line ${s.start_line})`
-          ),
-      };
-    } else if (grammar === "typescript" || grammar === "tsx") {
-      kind = grammar === "typescript" ? "typescript" : "javascript/tsx";
-      const tree = await treeSitter(ctx).parseFile(resolved, text, grammar);
-      const exported = new Set<number>();
-      for (const child of tree.tree.rootNode.namedChildren) {
-        if (child?.type === "export_statement") exported.add(child.startIndex);
-      }
-      sections = {
-        imports: tree.tree.rootNode.namedChildren.filter((n) => n?.type === "import_statement").map(
-          (n) => oneLine(n!.text),
-        ),
-        exports: flattenJs(jsSymbols(tree.tree)).filter((s) => exported.has(s.startIndex))
-          .map((s) => `${s.kind} ${s.qualified} (line ${s.start_line})`),
-      };
-    } else if (/\.toml$/.test(lower)) {
-      kind = "toml";
-      sections = toml(lines);
-    } else if (/\.(md|markdown)$/.test(lower)) {
-      kind = "markdown";
-      sections = { headings: markdown(lines) };
-    } else {
-      sections = { "first lines": lines.slice(0, 10).map((line) => line.slice(0, 200)) };
-    }
+    const { kind, sections } = await summarize(ctx, resolved, { text, lines });
     const bounded = Object.fromEntries(
       Object.entries(sections).map(([key, items]) => [key, items.slice(0, MAX_ITEMS)]),
     );
@@ -129,6 +68,99 @@ export const getFileSummary = defineTool({
     };
   },
 });
+
+/** A binary file's summary: structured like every other kind (a client checks it against the output schema). */
+function binarySummary(resolved: ResolvedPath, bytes: Uint8Array): ToolResult {
+  return {
+    content: [{
+      type: "text",
+      text: `${resolved.display}: binary (${describeBinary(bytes)}), ${formatBytes(bytes.length)}`,
+    }],
+    structuredContent: {
+      path: resolved.display,
+      kind: "binary",
+      lines: 0,
+      bytes: bytes.length,
+      sections: {},
+    },
+  };
+}
+
+/** A text file: its text, and its lines. */
+interface TextOf {
+  text: string;
+  lines: string[];
+}
+
+/** What kind a file is, by its name (and a header's contents), and its sections. */
+async function summarize(
+  ctx: ToolContext,
+  resolved: ResolvedPath,
+  { text, lines }: TextOf,
+): Promise<{ kind: string; sections: Sections }> {
+  const lower = resolved.display.toLowerCase();
+  const byName = grammarForPath(lower);
+  const grammar = byName && headerGrammar(byName, lower, text);
+  if (grammar === "python") return { kind: "python", sections: await python(ctx, resolved, text) };
+  if (grammar === "c" || grammar === "cpp") {
+    return { kind: grammar, sections: await cFamily(ctx, resolved, { text, lines }, grammar) };
+  }
+  if (grammar === "typescript" || grammar === "tsx") {
+    return {
+      kind: grammar === "typescript" ? "typescript" : "javascript/tsx",
+      sections: await typescript(ctx, resolved, text, grammar),
+    };
+  }
+  if (/\.toml$/.test(lower)) return { kind: "toml", sections: toml(lines) };
+  if (/\.(md|markdown)$/.test(lower)) {
+    return { kind: "markdown", sections: { headings: markdown(lines) } };
+  }
+  return {
+    kind: "text",
+    sections: { "first lines": lines.slice(0, 10).map((line) => line.slice(0, 200)) },
+  };
+}
+
+async function cFamily(
+  ctx: ToolContext,
+  resolved: ResolvedPath,
+  { text, lines }: TextOf,
+  grammar: "c" | "cpp",
+): Promise<Sections> {
+  const tree = await parseC(ctx, resolved, text, grammar);
+  const symbols = flattenSymbols(cSymbols(tree.tree));
+  return {
+    includes: lines.filter((line) => /^\s*#\s*include\b/.test(line)).map((line) => line.trim()),
+    types: symbols.filter((s) =>
+      ["struct", "union", "enum", "typedef", "class", "namespace"].includes(s.kind)
+    )
+      .map((s) => `${s.kind} ${s.qualified} (line ${s.startLine})`),
+    functions: symbols.filter((s) => ["function", "method", "prototype"].includes(s.kind))
+      .map((s) =>
+        `${s.qualified}${s.kind === "prototype" ? " (prototype)" : ""} (line ${s.startLine})`
+      ),
+  };
+}
+
+async function typescript(
+  ctx: ToolContext,
+  resolved: ResolvedPath,
+  text: string,
+  grammar: "typescript" | "tsx",
+): Promise<Sections> {
+  const tree = await treeSitter(ctx).parseFile(resolved, text, grammar);
+  const exported = new Set<number>();
+  for (const child of tree.tree.rootNode.namedChildren) {
+    if (child?.type === "export_statement") exported.add(child.startIndex);
+  }
+  return {
+    imports: tree.tree.rootNode.namedChildren.filter((n) => n?.type === "import_statement").map(
+      (n) => oneLine(n!.text),
+    ),
+    exports: flattenSymbols(jsSymbols(tree.tree)).filter((s) => exported.has(s.startIndex))
+      .map((s) => `${s.kind} ${s.qualified} (line ${s.startLine})`),
+  };
+}
 
 async function python(ctx: ToolContext, resolved: ResolvedPath, text: string): Promise<Sections> {
   const { tree } = await treeSitter(ctx).parseFile(resolved, text, "python");

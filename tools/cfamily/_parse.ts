@@ -14,7 +14,7 @@ import type { Tree } from "web-tree-sitter";
 import type { ResolvedPath } from "../../security/resolver.ts";
 import { treeSitter } from "../_treesitter.ts";
 import type { ToolContext } from "../tool.ts";
-import { errorCount, parseWarnings } from "./_symbols.ts";
+import { errorCount, parseWarnings } from "../_diagnostics.ts";
 
 /** The most masked trees kept per worker. */
 const MASKED_CACHE_ENTRIES = 8;
@@ -96,9 +96,20 @@ function maskConditionals(text: string): string {
   if (!/^[ \t]*#[ \t]*if/m.test(text)) return text;
   const parts = text.split(/(\r\n|\r|\n)/);
   const lines = parts.filter((_, i) => i % 2 === 0);
+  const blanked = new Array<boolean>(lines.length).fill(false);
+  for (const group of directiveGroups(lines, blanked)) {
+    if (group.end >= 0) blankBranches(group, lines, blanked);
+  }
+  blanked.forEach((blank, n) => {
+    if (blank) parts[2 * n] = parts[2 * n]!.replace(/[^\s]/g, " ");
+  });
+  return parts.join("");
+}
+
+/** The conditional groups of a file, in order; marks every directive line (and its continuations) blanked. */
+function directiveGroups(lines: readonly string[], blanked: boolean[]): Group[] {
   const groups: Group[] = [];
   const stack: Group[] = [];
-  const blanked = new Array<boolean>(lines.length).fill(false);
   let continued = false;
   lines.forEach((line, n) => {
     if (continued) {
@@ -122,25 +133,23 @@ function maskConditionals(text: string): string {
       stack.at(-1)?.marks.push({ line: n, zero });
     }
   });
-  for (const group of groups) {
-    if (group.end < 0) continue;
-    const branches = group.marks.map((mark, i) => ({
-      from: mark.line + 1,
-      to: group.marks[i + 1]?.line ?? group.end,
-      zero: mark.zero,
-    }));
-    const balanced = branches.every((b) => isBalanced(lines.slice(b.from, b.to).join("\n")));
-    let kept = false;
-    for (const branch of branches) {
-      const keep: boolean = !branch.zero && (balanced || !kept);
-      kept ||= keep;
-      if (!keep) blanked.fill(true, branch.from, branch.to);
-    }
+  return groups;
+}
+
+/** Blank a closed group's branches: `#if 0` ones, and all but the first unless each is balanced. */
+function blankBranches(group: Group, lines: readonly string[], blanked: boolean[]): void {
+  const branches = group.marks.map((mark, i) => ({
+    from: mark.line + 1,
+    to: group.marks[i + 1]?.line ?? group.end,
+    zero: mark.zero,
+  }));
+  const balanced = branches.every((b) => isBalanced(lines.slice(b.from, b.to).join("\n")));
+  let kept = false;
+  for (const branch of branches) {
+    const keep: boolean = !branch.zero && (balanced || !kept);
+    kept ||= keep;
+    if (!keep) blanked.fill(true, branch.from, branch.to);
   }
-  blanked.forEach((blank, n) => {
-    if (blank) parts[2 * n] = parts[2 * n]!.replace(/[^\s]/g, " ");
-  });
-  return parts.join("");
 }
 
 /** Whether code opens as many braces and parentheses as it closes (comments and literals aside). */

@@ -10,27 +10,17 @@
 
 import type { Node, Tree } from "web-tree-sitter";
 import { MAX_NESTING, tooDeep } from "../_treesitter.ts";
+import { flattenSymbols, type IndexedSymbol } from "../_symbols.ts";
 
-/** One symbol. */
-export interface CSymbol {
-  /** function, prototype, method, struct, union, enum, typedef, class, namespace, field. */
-  kind: string;
-  /** The name as written (`f`, `A::f` for an out-of-line definition). */
-  name: string;
-  /** The qualified name (`ns::A::f`). */
-  qualified: string;
-  /** 1-based first line (a template's `template <…>` line included). */
-  start_line: number;
-  /** 1-based last line. */
-  end_line: number;
-  /** Byte-free character offsets into the source (tree-sitter indices). */
-  startIndex: number;
-  /** End offset (exclusive). */
-  endIndex: number;
+/**
+ * One symbol. Its kind is function, prototype, method, struct, union, enum,
+ * typedef, class, namespace or field; its name is as written (`A::f` for an
+ * out-of-line definition); its first line includes a template's
+ * `template <…>` line.
+ */
+export interface CSymbol extends IndexedSymbol {
   /** The line where the name is (what ctags reports). */
-  name_line: number;
-  /** Where the body starts (functions), for signatures. */
-  bodyIndex: number | undefined;
+  nameLine: number;
   /** Nested symbols. */
   children: CSymbol[];
   /** A C++ class's or struct's base classes as written (`public Shape`). */
@@ -45,72 +35,7 @@ export interface CSymbol {
  * @throws {ToolError} `unsupported` when declarations nest deeper than {@linkcode MAX_NESTING}.
  */
 export function cSymbols(tree: Tree): CSymbol[] {
-  return collect(tree.rootNode, [], false, 0);
-}
-
-/**
- * Every symbol, depth first.
- *
- * @param symbols Top-level symbols.
- * @returns The flat list.
- */
-export function flatten(symbols: readonly CSymbol[]): CSymbol[] {
-  return symbols.flatMap((symbol) => [symbol, ...flatten(symbol.children)]);
-}
-
-/**
- * Parse errors as warnings: in C and C++ they are mostly macros tree-sitter
- * cannot expand, so they are reported, not fatal.
- *
- * @param tree The tree.
- * @param max The most to report.
- * @returns `line N: …` warnings.
- */
-export function parseWarnings(tree: Tree, max = 20): string[] {
-  const out: string[] = [];
-  for (const node of errorNodes(tree)) {
-    if (out.length >= max) break;
-    out.push(
-      `line ${node.startPosition.row + 1}: ${
-        node.isMissing ? `missing ${node.type}` : "could not parse (often a macro)"
-      }`,
-    );
-  }
-  return out;
-}
-
-/**
- * Count parse errors (for refusing edits that add some).
- *
- * @param tree The tree.
- * @returns ERROR and MISSING nodes.
- */
-export function errorCount(tree: Tree): number {
-  let count = 0;
-  for (const _ of errorNodes(tree, true)) count++;
-  return count;
-}
-
-/**
- * The ERROR and MISSING nodes of a tree, in source order, found with an
- * explicit stack (an error deep in nested brackets is thousands of levels down).
- *
- * @param tree The tree.
- * @param nested Also look inside ERROR nodes (for counting).
- */
-function* errorNodes(tree: Tree, nested = false): Generator<Node> {
-  const stack: Node[] = [tree.rootNode];
-  while (stack.length > 0) {
-    const node = stack.pop()!;
-    const isError = node.isError || node.isMissing;
-    if (isError) yield node;
-    if (!node.hasError || (isError && !nested)) continue;
-    const children = node.children;
-    for (let i = children.length - 1; i >= 0; i--) {
-      const child = children[i];
-      if (child) stack.push(child);
-    }
-  }
+  return collect(tree.rootNode, { scope: [], inClass: false, depth: 0 });
 }
 
 /** Nodes whose children are looked through: bodies, `#if` branches, and ERROR nodes
@@ -125,12 +50,13 @@ const CONTAINERS = new Set([
   "preproc_elif",
 ]);
 
-function collect(node: Node, scope: string[], inClass: boolean, depth: number): CSymbol[] {
-  if (depth > MAX_NESTING) throw tooDeep(node);
+function collect(node: Node, at: Place): CSymbol[] {
+  if (at.depth > MAX_NESTING) throw tooDeep(node);
+  const { scope, inClass } = at;
   const out: CSymbol[] = [];
   for (const child of node.namedChildren) {
     if (!child) continue;
-    const found = symbolOf(child, child, scope, { inClass, depth });
+    const found = symbolOf(child, child, at);
     if (!found && inClass && child.type === "field_declaration") {
       for (const field of fieldsOf(child, scope)) out.push(field);
       continue;
@@ -141,85 +67,115 @@ function collect(node: Node, scope: string[], inClass: boolean, depth: number): 
       out.push(found);
     } else if (CONTAINERS.has(child.type) || child.type === "linkage_specification") {
       const body = child.type === "linkage_specification" ? child.childForFieldName("body") : child;
-      if (body) { for (const symbol of collect(body, scope, inClass, depth + 1)) out.push(symbol); }
+      if (body) {
+        for (const symbol of collect(body, { ...at, depth: at.depth + 1 })) out.push(symbol);
+      }
     }
   }
   return out;
 }
 
-/** Where a node is: in a class body or not, and how deep the collection has gone. */
+/** Where a node is: its scope, in a class body or not, and how deep the collection has gone. */
 interface Place {
+  scope: string[];
   inClass: boolean;
   depth: number;
 }
 
 /** A symbol for `node`; `outer` is what its range covers (a template wrapper, say). */
-function symbolOf(node: Node, outer: Node, scope: string[], place: Place): CSymbol | undefined {
-  const { inClass, depth } = place;
-  if (depth > MAX_NESTING) throw tooDeep(node);
+function symbolOf(node: Node, outer: Node, at: Place): CSymbol | undefined {
+  if (at.depth > MAX_NESTING) throw tooDeep(node);
   switch (node.type) {
-    case "template_declaration": {
-      const inner = node.namedChildren.find((each) =>
-        each && each.type !== "template_parameter_list"
-      );
-      return inner ? symbolOf(inner, outer, scope, { inClass, depth: depth + 1 }) : undefined;
-    }
-    case "function_definition": {
-      const name = functionName(node);
-      // A name with a comment in it is a macro the parser took for part of a declarator.
-      if (!name || /\/[/*]/.test(name.text)) return undefined;
-      const kind = inClass || name.text.includes("::") ? "method" : "function";
-      return make(kind, name, outer, scope, node.childForFieldName("body")?.startIndex, []);
-    }
+    case "template_declaration":
+      return templateSymbol(node, outer, at);
+    case "function_definition":
+      return functionSymbol(node, outer, at);
     case "declaration":
-    case "field_declaration": {
-      const declarator = node.childForFieldName("declarator");
-      if (!declarator || !hasFunctionDeclarator(declarator)) return undefined;
-      const name = functionName(node);
-      return name ? make("prototype", name, outer, scope, undefined, []) : undefined;
-    }
+    case "field_declaration":
+      return prototypeSymbol(node, outer, at);
     case "struct_specifier":
     case "union_specifier":
     case "enum_specifier":
-    case "class_specifier": {
-      const name = node.childForFieldName("name");
-      const body = node.childForFieldName("body");
-      if (!name || !body) return undefined;
-      const kind = node.type.replace("_specifier", "");
-      const inner = [...scope, name.text];
-      const children = kind === "enum" ? [] : collect(body, inner, true, depth + 1);
-      const bases = node.namedChildren.find((each) => each?.type === "base_class_clause");
-      return {
-        ...make(kind, name, outer, scope, body.startIndex, children),
-        ...(bases ? { bases: tidy(bases.text.replace(/^:\s*/, "")) } : {}),
-      };
-    }
-    case "namespace_definition": {
-      const name = node.childForFieldName("name");
-      const body = node.childForFieldName("body");
-      if (!body) return undefined;
-      const label = name?.text ?? "(anonymous)";
-      const children = collect(body, [...scope, label], false, depth + 1);
-      return {
-        ...make("namespace", name ?? node, outer, scope, body.startIndex, children),
-        name: label,
-        qualified: [...scope, label].join("::"),
-      };
-    }
-    case "type_definition": {
-      const declarator = node.childForFieldName("declarator");
-      const name = declarator ? declaratorName(declarator) : undefined;
-      if (!name) return undefined;
-      const type = node.childForFieldName("type");
-      const body = type?.childForFieldName("body");
-      const children = body && type?.type !== "enum_specifier"
-        ? collect(body, [...scope, name.text], true, depth + 1)
-        : [];
-      return make("typedef", name, outer, scope, undefined, children);
-    }
+    case "class_specifier":
+      return typeSymbol(node, outer, at);
+    case "namespace_definition":
+      return namespaceSymbol(node, outer, at);
+    case "type_definition":
+      return typedefSymbol(node, outer, at);
     default:
       return undefined;
   }
+}
+
+/** `template <…> X`: the symbol of X, its range from `template`. */
+function templateSymbol(node: Node, outer: Node, at: Place): CSymbol | undefined {
+  const inner = node.namedChildren.find((each) => each && each.type !== "template_parameter_list");
+  return inner ? symbolOf(inner, outer, { ...at, depth: at.depth + 1 }) : undefined;
+}
+
+function functionSymbol(node: Node, outer: Node, at: Place): CSymbol | undefined {
+  const name = functionName(node);
+  // A name with a comment in it is a macro the parser took for part of a declarator.
+  if (!name || /\/[/*]/.test(name.text)) return undefined;
+  const kind = at.inClass || name.text.includes("::") ? "method" : "function";
+  return make(kind, name, { outer, scope: at.scope }, {
+    bodyIndex: node.childForFieldName("body")?.startIndex,
+  });
+}
+
+function prototypeSymbol(node: Node, outer: Node, at: Place): CSymbol | undefined {
+  const declarator = node.childForFieldName("declarator");
+  if (!declarator || !hasFunctionDeclarator(declarator)) return undefined;
+  const name = functionName(node);
+  return name ? make("prototype", name, { outer, scope: at.scope }) : undefined;
+}
+
+/** A struct, union, enum or class with a body (its members nested, its bases said). */
+function typeSymbol(node: Node, outer: Node, at: Place): CSymbol | undefined {
+  const name = node.childForFieldName("name");
+  const body = node.childForFieldName("body");
+  if (!name || !body) return undefined;
+  const kind = node.type.replace("_specifier", "");
+  const children = kind === "enum"
+    ? []
+    : collect(body, { scope: [...at.scope, name.text], inClass: true, depth: at.depth + 1 });
+  const bases = node.namedChildren.find((each) => each?.type === "base_class_clause");
+  return {
+    ...make(kind, name, { outer, scope: at.scope }, { bodyIndex: body.startIndex, children }),
+    ...(bases ? { bases: tidy(bases.text.replace(/^:\s*/, "")) } : {}),
+  };
+}
+
+function namespaceSymbol(node: Node, outer: Node, at: Place): CSymbol | undefined {
+  const name = node.childForFieldName("name");
+  const body = node.childForFieldName("body");
+  if (!body) return undefined;
+  const label = name?.text ?? "(anonymous)";
+  const children = collect(body, {
+    scope: [...at.scope, label],
+    inClass: false,
+    depth: at.depth + 1,
+  });
+  return {
+    ...make("namespace", name ?? node, { outer, scope: at.scope }, {
+      bodyIndex: body.startIndex,
+      children,
+    }),
+    name: label,
+    qualified: [...at.scope, label].join("::"),
+  };
+}
+
+function typedefSymbol(node: Node, outer: Node, at: Place): CSymbol | undefined {
+  const declarator = node.childForFieldName("declarator");
+  const name = declarator ? declaratorName(declarator) : undefined;
+  if (!name) return undefined;
+  const type = node.childForFieldName("type");
+  const body = type?.childForFieldName("body");
+  const children = body && type?.type !== "enum_specifier"
+    ? collect(body, { scope: [...at.scope, name.text], inClass: true, depth: at.depth + 1 })
+    : [];
+  return make("typedef", name, { outer, scope: at.scope }, { children });
 }
 
 /**
@@ -229,7 +185,7 @@ function symbolOf(node: Node, outer: Node, scope: string[], place: Place): CSymb
 function fieldsOf(node: Node, scope: string[]): CSymbol[] {
   return node.childrenForFieldName("declarator").flatMap((declarator) => {
     const name = declaratorName(declarator);
-    return name ? [make("field", name, node, scope, undefined, [])] : [];
+    return name ? [make("field", name, { outer: node, scope })] : [];
   });
 }
 
@@ -241,7 +197,7 @@ function fieldsOf(node: Node, scope: string[]): CSymbol[] {
  * @returns The flat list, fields left out.
  */
 export function lookupSymbols(tree: Tree): CSymbol[] {
-  return flatten(cSymbols(tree)).filter((symbol) => symbol.kind !== "field");
+  return flattenSymbols(cSymbols(tree)).filter((symbol) => symbol.kind !== "field");
 }
 
 /**
@@ -255,7 +211,9 @@ function typedefTag(node: Node, scope: string[]): CSymbol | undefined {
   const name = type.childForFieldName("name");
   const body = type.childForFieldName("body");
   if (!name || !body || name.type !== "type_identifier") return undefined;
-  return make(type.type.replace("_specifier", ""), name, node, scope, body.startIndex, []);
+  return make(type.type.replace("_specifier", ""), name, { outer: node, scope }, {
+    bodyIndex: body.startIndex,
+  });
 }
 
 /** A name: a node, or text made from several (`operator bool`). */
@@ -286,25 +244,31 @@ function functionName(node: Node): NameLike | undefined {
   return inner;
 }
 
-function make(
-  kind: string,
-  name: NameLike,
-  outer: Node,
-  scope: string[],
-  bodyIndex: number | undefined,
-  children: CSymbol[],
-): CSymbol {
+/** Where a symbol is: the node its range covers, and the names around it. */
+interface Site {
+  outer: Node;
+  scope: string[];
+}
+
+/** What a symbol may have besides its name and place. */
+interface Parts {
+  bodyIndex?: number | undefined;
+  children?: CSymbol[];
+}
+
+function make(kind: string, name: NameLike, site: Site, parts: Parts = {}): CSymbol {
+  const { outer, scope } = site;
   return {
     kind,
     name: tidy(name.text),
     qualified: [...scope, tidy(name.text)].join("::"),
-    start_line: outer.startPosition.row + 1,
-    end_line: endLine(outer),
+    startLine: outer.startPosition.row + 1,
+    endLine: endLine(outer),
     startIndex: outer.startIndex,
     endIndex: outer.endIndex,
-    name_line: name.startPosition.row + 1,
-    bodyIndex: bodyIndex === undefined ? undefined : bodyIndex,
-    children,
+    nameLine: name.startPosition.row + 1,
+    bodyIndex: parts.bodyIndex,
+    children: parts.children ?? [],
   };
 }
 

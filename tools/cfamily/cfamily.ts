@@ -8,78 +8,33 @@
 
 import { z } from "zod";
 import { defineTool, type Tool } from "../tool.ts";
+import { flattenSymbols, OUTLINE_OUTPUT, outlineLines, outlineOf } from "../_symbols.ts";
+import { errorCount, parseWarnings } from "../_diagnostics.ts";
+import { type CSymbol, cSymbols, lookupSymbols } from "./_symbols.ts";
+import { bestErrors, parseC } from "./_parse.ts";
 import {
-  type CSymbol,
-  cSymbols,
-  errorCount,
-  flatten,
-  lookupSymbols,
-  parseWarnings,
-} from "./_symbols.ts";
-import { bestErrors } from "./_parse.ts";
-import {
+  DEFINITION_OUTPUT,
   definitionResult,
+  elideBodies,
   findSymbol,
+  type LoadedSource,
   loadSource,
-  spliceDefinition,
-  writeDefinition,
-} from "./_load.ts";
+  type SourceParser,
+  UPDATE_FIELDS,
+  updateDefinition,
+} from "../_definitions.ts";
 
 type Lang = "c" | "cpp";
 
+/** C and C++ are parsed with their conditionals blanked where that parses better (`_parse.ts`). */
+const parseCFamily: SourceParser = (ctx, resolved, text, grammar) =>
+  parseC(ctx, resolved, text, grammar === "cpp" ? "cpp" : "c");
+
 const LABEL: Record<Lang, string> = { c: "C", cpp: "C++" };
 
-/** One outline entry: the same shape as the Python outline's. */
-export interface OutlineSymbol {
-  /** function, prototype, method, struct, union, enum, typedef, class, namespace (C/C++); function, class, method, field, interface, type, enum, namespace, object (TS/JS). */
-  kind: string;
-  /** Its name as written. */
-  name: string;
-  /** First line, 1-based. */
-  start_line: number;
-  /** Last line, 1-based. */
-  end_line: number;
-  /** Nested symbols. */
-  children: OutlineSymbol[];
-  /** C++ base classes as written (`public Shape`), when there are any. */
-  bases?: string | undefined;
-}
-
-const OUTLINE_ENTRY: z.ZodType<OutlineSymbol> = z.lazy(() =>
-  z.object({
-    kind: z.string(),
-    name: z.string(),
-    start_line: z.number(),
-    end_line: z.number(),
-    children: z.array(OUTLINE_ENTRY),
-    bases: z.string().optional().describe("C++ base classes as written"),
-  })
-);
-
-/** The outline's shape (`symbols` as the Python outline's, plus parse warnings). */
-export const OUTLINE_OUTPUT = z.object({
-  symbols: z.array(OUTLINE_ENTRY),
-  warnings: z.array(z.string()).describe("Parse errors (in C/C++ usually macros); parsing went on"),
-});
-
-function outlineOf(symbols: readonly CSymbol[]): OutlineSymbol[] {
-  return symbols.map((symbol) => ({
-    kind: symbol.kind,
-    name: symbol.name,
-    start_line: symbol.start_line,
-    end_line: symbol.end_line,
-    children: outlineOf(symbol.children),
-    ...(symbol.bases ? { bases: symbol.bases } : {}),
-  }));
-}
-
-function outlineText(symbols: readonly OutlineSymbol[], depth = 0): string[] {
-  return symbols.flatMap((symbol) => [
-    `${"  ".repeat(depth)}[${symbol.kind[0]!.toUpperCase()}${symbol.kind.slice(1)}] ${symbol.name}${
-      symbol.bases ? ` : ${symbol.bases}` : ""
-    } (Lines ${symbol.start_line}-${symbol.end_line})`,
-    ...outlineText(symbol.children, depth + 1),
-  ]);
+/** The one symbol `name` names in a C/C++ file (definitions win over prototypes). */
+function lookup(source: LoadedSource, name: string): CSymbol {
+  return findSymbol(lookupSymbols(source.tree), name, "::", source.resolved.display);
 }
 
 const PATH = z.string().min(1).describe("Path of the source or header file");
@@ -102,7 +57,7 @@ function outlineTool(lang: Lang): Tool {
     output: OUTLINE_OUTPUT,
     annotations: { title: `${LABEL[lang]} outline`, readOnlyHint: true, idempotentHint: true },
     async run({ path }, ctx) {
-      const source = await loadSource(ctx, path, lang);
+      const source = await loadSource(ctx, path, lang, parseCFamily);
       const symbols = outlineOf(cSymbols(source.tree));
       const warnings = [
         ...(source.masked
@@ -115,7 +70,7 @@ function outlineTool(lang: Lang): Tool {
       const errors = errorCount(source.tree);
       const shown = warnings.filter((w) => w.startsWith("line ")).length;
       if (errors > shown) warnings.push(`… ${errors - shown} more parse errors not listed`);
-      const lines = outlineText(symbols);
+      const lines = outlineLines(symbols);
       const text = [
         ...(lines.length ? lines : ["(no symbols)"]),
         ...(warnings.length
@@ -138,21 +93,13 @@ function skeletonTool(lang: Lang): Tool {
     input: z.object({ path: PATH }),
     annotations: { title: `${LABEL[lang]} skeleton`, readOnlyHint: true, idempotentHint: true },
     async run({ path }, ctx) {
-      const source = await loadSource(ctx, path, lang);
-      const text = source.file.text;
-      const bodies = flatten(cSymbols(source.tree))
+      const source = await loadSource(ctx, path, lang, parseCFamily);
+      const bodies = flattenSymbols(cSymbols(source.tree))
         .filter((symbol) =>
           (symbol.kind === "function" || symbol.kind === "method") && symbol.bodyIndex !== undefined
         )
         .map((symbol) => [symbol.bodyIndex!, symbol.endIndex] as const);
-      let out = "";
-      let at = 0;
-      for (const [start, end] of bodies.sort((a, b) => a[0] - b[0])) {
-        if (start < at) continue; // nested in a body already elided
-        out += `${text.slice(at, start)}{ ... }`;
-        at = end;
-      }
-      return out + text.slice(at);
+      return elideBodies(source.file.text, bodies);
     },
   });
 }
@@ -164,22 +111,11 @@ function definitionTool(lang: Lang): Tool {
       lang === "cpp" ? "method (in its class or out of line), class, namespace, " : ""
     }struct, union, enum or typedef — as whole lines, with its line range. A definition is preferred over a prototype of the same name.`,
     input: z.object({ path: PATH, name: NAME(lang) }),
-    output: z.object({
-      name: z.string(),
-      kind: z.string(),
-      start_line: z.number(),
-      end_line: z.number(),
-      source: z.string(),
-    }),
+    output: DEFINITION_OUTPUT,
     annotations: { title: `${LABEL[lang]} definition`, readOnlyHint: true, idempotentHint: true },
     async run({ path, name }, ctx) {
-      const source = await loadSource(ctx, path, lang);
-      const symbol = findSymbol(
-        lookupSymbols(source.tree),
-        name,
-        "::",
-        source.resolved.display,
-      );
+      const source = await loadSource(ctx, path, lang, parseCFamily);
+      const symbol = lookup(source, name);
       return definitionResult(source, symbol);
     },
   });
@@ -196,17 +132,12 @@ function signatureTool(lang: Lang): Tool {
     input: z.object({ path: PATH, name: NAME(lang) }),
     annotations: { title: `${LABEL[lang]} signature`, readOnlyHint: true, idempotentHint: true },
     async run({ path, name }, ctx) {
-      const source = await loadSource(ctx, path, lang);
-      const symbol = findSymbol(
-        lookupSymbols(source.tree),
-        name,
-        "::",
-        source.resolved.display,
-      );
+      const source = await loadSource(ctx, path, lang, parseCFamily);
+      const symbol = lookup(source, name);
       const text = source.file.text;
       const end = symbol.bodyIndex ?? symbol.endIndex;
       const signature = text.slice(symbol.startIndex, end).replace(/\s+$/, "").replace(/;$/, "");
-      return `${source.resolved.display}:${symbol.start_line} ${signature}`;
+      return `${source.resolved.display}:${symbol.startLine} ${signature}`;
     },
   });
 }
@@ -220,27 +151,16 @@ function updateTool(lang: Lang): Tool {
     input: z.object({
       path: PATH,
       name: NAME(lang),
-      new_content: z.string().describe("The new definition, whole lines"),
-      allow_syntax_errors: z.boolean().default(false).describe(
-        "Write even if the result has new parse errors",
-      ),
-      force: z.boolean().default(false).describe(
-        "Edit even if the file changed since you last read it",
-      ),
+      ...UPDATE_FIELDS,
     }),
     annotations: { title: `Update ${LABEL[lang]} definition`, destructiveHint: true },
     async run({ path, name, new_content, allow_syntax_errors }, ctx) {
-      const source = await loadSource(ctx, path, lang);
-      const before = errorCount(source.tree);
-      const symbol = findSymbol(
-        lookupSymbols(source.tree),
-        name,
-        "::",
-        source.resolved.display,
-      );
-      const updated = spliceDefinition(source, symbol, new_content);
-      const check = allow_syntax_errors ? undefined : () => bestErrors(ctx, updated, lang);
-      return await writeDefinition(ctx, source, symbol, updated, before, check);
+      const source = await loadSource(ctx, path, lang, parseCFamily);
+      return await updateDefinition(ctx, source, {
+        symbol: lookup(source, name),
+        newContent: new_content,
+        check: allow_syntax_errors ? undefined : (text) => bestErrors(ctx, text, lang),
+      });
     },
   });
 }

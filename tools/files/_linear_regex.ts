@@ -16,7 +16,14 @@
  */
 
 import { RE2JS } from "re2js";
-import { UnsupportedPattern } from "./_ripgrep.ts";
+import {
+  type ClassItem,
+  type CommonEscape,
+  type Escape,
+  type Piece,
+  readPattern,
+  UnsupportedPattern,
+} from "./_js_pattern.ts";
 
 /** A compiled pattern that matches in linear time. */
 export interface LinearRegex {
@@ -166,97 +173,54 @@ const CATEGORY: Record<string, string> = {
  */
 export function toRe2(js: string): string {
   let out = "";
-  // Whether `.` matches line breaks, for each open group (modifier groups `(?s:...)` set it).
-  const dotAll: boolean[] = [false];
-  for (let i = 0; i < js.length; i++) {
-    const c = js[i]!;
-    if (c === "\\") {
-      const escaped = escapeOutside(js, i);
-      out += escaped.re2;
-      i = escaped.end;
-    } else if (c === "[") {
-      const cls = classToRe2(js, i);
-      out += cls.re2;
-      i = cls.end;
-    } else if (c === "(") {
-      const group = groupToRe2(js, i, dotAll.at(-1)!);
-      dotAll.push(group.dotAll);
-      out += group.re2;
-      i = group.end;
-    } else if (c === ")") {
-      if (dotAll.length > 1) dotAll.pop();
-      out += c;
-    } else if (c === ".") {
-      out += dotAll.at(-1) ? ANYTHING : DOT;
-    } else {
-      out += c;
-    }
-  }
+  for (const piece of readPattern(js)) out += pieceToRe2(piece, js);
   return out;
 }
 
-interface Piece {
-  re2: string;
-  end: number;
-}
-
-/** A group's opening: lookaround refused, names in RE2's spelling, modifiers followed. */
-function groupToRe2(js: string, i: number, dotAll: boolean): Piece & { dotAll: boolean } {
-  const head = js.slice(i, i + 80);
-  if (/^\(\?(?:=|!|<=|<!)/.test(head)) throw new UnsupportedPattern("lookahead and lookbehind");
-  const named = /^\(\?<([A-Za-z_$][\w$]*)>/.exec(head);
-  if (named) return { re2: `(?P<${named[1]}>`, end: i + named[0].length - 1, dotAll };
-  const modifiers = /^\(\?([ims]*)(?:-([ims]*))?:/.exec(head);
-  if (modifiers) {
-    const on = modifiers[1]!.includes("s");
-    const off = (modifiers[2] ?? "").includes("s");
-    return { re2: modifiers[0], end: i + modifiers[0].length - 1, dotAll: on || (dotAll && !off) };
+function pieceToRe2(piece: Piece, js: string): string {
+  switch (piece.type) {
+    case "char":
+      return piece.char;
+    case "dot":
+      return piece.dotAll ? ANYTHING : DOT;
+    case "group":
+      return piece.name === undefined ? piece.raw : `(?P<${piece.name}>`;
+    case "class":
+      return classToRe2(piece, js);
+    case "escape":
+      return escapeToRe2(piece.escape);
   }
-  return { re2: "(", end: i, dotAll };
 }
 
 /** An escape outside a class. */
-function escapeOutside(js: string, i: number): Piece {
-  const c = js[i + 1] ?? "";
-  if (c === "s") return { re2: `[${SPACE_BODY}]`, end: i + 1 };
-  if (c === "S") return { re2: `[${NON_SPACE_BODY}]`, end: i + 1 };
-  if (/[dDwWbB]/.test(c)) return { re2: `\\${c}`, end: i + 1 };
-  if (/[1-9]/.test(c) || c === "k") throw new UnsupportedPattern("backreferences");
-  return commonEscape(js, i);
+function escapeToRe2(escape: Escape): string {
+  if (escape.kind === "shorthand" || escape.kind === "boundary") {
+    if (escape.letter === "s") return `[${SPACE_BODY}]`;
+    if (escape.letter === "S") return `[${NON_SPACE_BODY}]`;
+    return `\\${escape.letter}`;
+  }
+  if (escape.kind === "backspace") return "\\x{8}"; // read inside classes only
+  return commonToRe2(escape);
 }
 
 /** Escapes with the same meaning in and out of classes. */
-function commonEscape(js: string, i: number): Piece {
-  const c = js[i + 1] ?? "";
-  if (/[nrtfv]/.test(c)) return { re2: `\\${c}`, end: i + 1 };
-  if (c === "0") return { re2: "\\x{0}", end: i + 1 };
-  if (c === "c") return { re2: hex(js.charCodeAt(i + 2) & 31), end: i + 2 };
-  if (c === "x") return { re2: hex(parseInt(js.slice(i + 2, i + 4), 16)), end: i + 3 };
-  if (c === "u") return unicodeEscape(js, i);
-  if (c === "p" || c === "P") {
-    const prop = /^[pP]\{([^}]*)\}/.exec(js.slice(i + 1, i + 80));
-    if (prop) return { re2: `\\${c}{${propertyName(prop[1]!)}}`, end: i + prop[0].length };
+function commonToRe2(escape: CommonEscape): string {
+  switch (escape.kind) {
+    case "control":
+      return `\\${escape.letter}`;
+    case "nul":
+      return "\\x{0}";
+    case "code":
+    case "surrogates":
+      return hex(escape.code);
+    case "lone_surrogate":
+      throw new UnsupportedPattern("escapes of lone surrogates (\\uD800-\\uDFFF)");
+    case "property":
+      return `\\${escape.letter}{${propertyName(escape.name)}}`;
+    case "identity":
+      // `\/`, `\-` and the syntax characters: the character itself, escaped for RE2.
+      return `\\${escape.char}`;
   }
-  // `\/`, `\-` and the syntax characters: the character itself, escaped for RE2.
-  return { re2: `\\${c}`, end: i + 1 };
-}
-
-/** `\uXXXX` (a surrogate pair as one code point) or `\u{X...}`. */
-function unicodeEscape(js: string, i: number): Piece {
-  const braced = /^u\{([0-9A-Fa-f]+)\}/.exec(js.slice(i + 1, i + 12));
-  if (braced) return { re2: hex(parseInt(braced[1]!, 16)), end: i + braced[0].length };
-  const code = parseInt(js.slice(i + 2, i + 6), 16);
-  if (code >= 0xd800 && code <= 0xdbff) {
-    const low = /^\\u([Dd][C-Fc-f][0-9A-Fa-f]{2})/.exec(js.slice(i + 6, i + 12));
-    if (low) {
-      const point = 0x10000 + ((code - 0xd800) << 10) + (parseInt(low[1]!, 16) - 0xdc00);
-      return { re2: hex(point), end: i + 11 };
-    }
-  }
-  if (code >= 0xd800 && code <= 0xdfff) {
-    throw new UnsupportedPattern("escapes of lone surrogates (\\uD800-\\uDFFF)");
-  }
-  return { re2: hex(code), end: i + 5 };
 }
 
 /** A `\p{...}` name in RE2's spelling: `Script=Greek` → `Greek`, `Letter` → `L`. */
@@ -265,39 +229,27 @@ function propertyName(name: string): string {
   return CATEGORY[value] ?? value;
 }
 
-/** A bracket class. */
-function classToRe2(js: string, start: number): Piece {
-  let i = start + 1;
-  const negate = js[i] === "^";
-  if (negate) i++;
+/** A bracket class (an empty one matches nothing, a negated empty one anything). */
+function classToRe2(piece: Extract<Piece, { type: "class" }>, js: string): string {
   let body = "";
-  for (; i < js.length; i++) {
-    const c = js[i]!;
-    if (c === "]") {
-      if (body === "") return { re2: negate ? ANYTHING : NOTHING, end: i };
-      return { re2: `[${negate ? "^" : ""}${body}]`, end: i };
-    }
-    if (c === "\\") {
-      const e = js[i + 1] ?? "";
-      if (e === "s") body += SPACE_BODY;
-      else if (e === "S") body += NON_SPACE_BODY;
-      else if (/[dDwW]/.test(e)) body += `\\${e}`;
-      else if (e === "b") body += "\\x{8}";
-      else {
-        const escaped = commonEscape(js, i);
-        body += escaped.re2;
-        i = escaped.end;
-        continue;
-      }
-      i++;
-    } else if (c === "[") {
-      body += "\\[";
-    } else {
-      body += c;
-    }
-  }
+  for (const item of piece.items) body += itemToRe2(item);
   // `new RegExp` accepted the pattern, so every class is closed.
-  throw new TypeError(`Unclosed class in ${JSON.stringify(js)}`);
+  if (!piece.closed) throw new TypeError(`Unclosed class in ${JSON.stringify(js)}`);
+  if (body === "") return piece.negate ? ANYTHING : NOTHING;
+  return `[${piece.negate ? "^" : ""}${body}]`;
+}
+
+function itemToRe2(item: ClassItem): string {
+  if (item.type === "char") return item.char === "[" ? "\\[" : item.char;
+  const escape = item.escape;
+  if (escape.kind === "shorthand") {
+    if (escape.letter === "s") return SPACE_BODY;
+    if (escape.letter === "S") return NON_SPACE_BODY;
+    return `\\${escape.letter}`;
+  }
+  if (escape.kind === "backspace") return "\\x{8}";
+  if (escape.kind === "boundary") return `\\${escape.letter}`; // read outside classes only
+  return commonToRe2(escape);
 }
 
 function hex(code: number): string {

@@ -4,10 +4,11 @@
  * prints goes through the resolver (containment and blacklist) and the
  * tools' own glob, and `grep` re-reads each candidate file through
  * `ctx.fs.readMany` (anchored) and matches it with its own (linear-time)
- * engine, which alone decides. Patterns are translated so that ripgrep finds
- * a superset of what that engine finds. Where its rules cannot equal the
- * walker's (a `.gitignore` above the start directory, a blacklisted
- * `.gitignore`), or ripgrep fails, the tools fall back to the walker.
+ * engine, which alone decides. Patterns are translated (`_rust_regex.ts`)
+ * so that ripgrep finds a superset of what that engine finds. Where its
+ * rules cannot equal the walker's (a `.gitignore` above the start
+ * directory, a blacklisted `.gitignore`), or ripgrep fails, the tools fall
+ * back to the walker.
  *
  * @module
  */
@@ -26,7 +27,7 @@ export interface WalkRules {
 
 /** What `grep` asks ripgrep for. */
 export interface RgSearch {
-  /** The pattern in ripgrep's dialect (see {@linkcode toRustRegex}). */
+  /** The pattern in ripgrep's dialect (see `toRustRegex` in `_rust_regex.ts`). */
   regex: string;
   /** Case-insensitive. */
   ignoreCase: boolean;
@@ -65,6 +66,8 @@ export function usableRipgrep(
     try {
       if (globToRegExp(last).test(".gitignore")) return undefined;
     } catch {
+      // Whether this glob hides .gitignore cannot be told: the walker (always right, only
+      // slower) does the walk instead, so dropping the error loses nothing.
       return undefined;
     }
   }
@@ -159,26 +162,8 @@ async function runListing(
   args: string[],
   keep?: (relative: string) => boolean,
 ): Promise<RgMatches | undefined> {
-  ctx.signal.throwIfAborted();
-  let output: Deno.CommandOutput;
-  try {
-    // stdin is a closed pipe, not /dev/null: the confined worker may not open /dev/null.
-    const child = new Deno.Command(rg, {
-      args: [...args, "--", start.path],
-      cwd: start.path,
-      clearEnv: true,
-      stdin: "piped",
-      stdout: "piped",
-      stderr: "piped",
-      signal: ctx.signal,
-    }).spawn();
-    await child.stdin.close();
-    output = await child.output();
-  } catch (error) {
-    ctx.signal.throwIfAborted();
-    ctx.logger.warn("ripgrep could not run; using the walker", error);
-    return undefined;
-  }
+  const output = await runRipgrep(ctx, rg, start, args);
+  if (output === undefined) return undefined;
   ctx.signal.throwIfAborted();
   const stderr = new TextDecoder().decode(output.stderr);
   const errors = stderr.split("\n").filter((line) => line !== "");
@@ -201,6 +186,34 @@ async function runListing(
     if (relative !== undefined) failed.push({ path: relative, reason: entry!.reason });
   }
   return { paths, unreadable: failed };
+}
+
+/** Run ripgrep in `start`; undefined (logged) when it cannot run. */
+async function runRipgrep(
+  ctx: ToolContext,
+  rg: string,
+  start: ResolvedPath,
+  args: string[],
+): Promise<Deno.CommandOutput | undefined> {
+  ctx.signal.throwIfAborted();
+  try {
+    // stdin is a closed pipe, not /dev/null: the confined worker may not open /dev/null.
+    const child = new Deno.Command(rg, {
+      args: [...args, "--", start.path],
+      cwd: start.path,
+      clearEnv: true,
+      stdin: "piped",
+      stdout: "piped",
+      stderr: "piped",
+      signal: ctx.signal,
+    }).spawn();
+    await child.stdin.close();
+    return await child.output();
+  } catch (error) {
+    ctx.signal.throwIfAborted();
+    ctx.logger.warn("ripgrep could not run; using the walker", error);
+    return undefined;
+  }
 }
 
 /** A path ripgrep printed, relative to the start, when it is below it, inside the roots and not hidden. */
@@ -238,151 +251,4 @@ export function unreadableEntry(line: string): { path: string; reason: string } 
   if (!found) return undefined;
   const said = found[2]!;
   return { path: found[1]!, reason: OS_REASONS[said] ?? said.toLowerCase() };
-}
-
-const JS_SPACE =
-  "\\t\\n\\x0B\\f\\r \\x{A0}\\x{1680}\\x{2000}-\\x{200A}\\x{2028}\\x{2029}\\x{202F}\\x{205F}\\x{3000}\\x{FEFF}";
-const HIGH_BYTE = "(?-u:[\\x80-\\xFF])";
-const CLASS_BODY: Record<string, string> = { d: "0-9", w: "0-9A-Za-z_", s: JS_SPACE };
-
-/** A construct the supported dialect leaves out (lookaround, backreferences). */
-export class UnsupportedPattern extends Error {
-  /** @param what What is not supported. */
-  constructor(what: string) {
-    super(what);
-    this.name = "UnsupportedPattern";
-  }
-}
-
-/**
- * Translate a JS (`u` flag) regular expression into ripgrep's Rust dialect,
- * so that ripgrep matches at least every line JS matches: `\w \d \s \b` and
- * their negations get JS's meaning, `.` and negated classes also accept a
- * stray non-UTF-8 byte.
- *
- * @param js A pattern that `new RegExp(js, "u")` accepts.
- * @returns The Rust pattern, or undefined when ripgrep cannot take it (a line break).
- * @throws {UnsupportedPattern} For lookaround and backreferences (not in the common dialect).
- */
-export function toRustRegex(js: string): string | undefined {
-  let out = "";
-  for (let i = 0; i < js.length; i++) {
-    const c = js[i]!;
-    if (c === "\\") {
-      const escaped = escapeOutside(js, i);
-      if (escaped === undefined) return undefined;
-      out += escaped.rust;
-      i = escaped.end;
-    } else if (c === "[") {
-      const cls = classToRust(js, i);
-      if (cls === undefined) return undefined;
-      out += cls.rust;
-      i = cls.end;
-    } else if (c === "(") {
-      if (/^\(\?(?:=|!|<=|<!)/.test(js.slice(i, i + 4))) {
-        throw new UnsupportedPattern("lookahead and lookbehind");
-      }
-      const named = /^\(\?<([A-Za-z_][A-Za-z0-9_]*)>/.exec(js.slice(i, i + 80));
-      if (named) {
-        out += `(?P<${named[1]}>`;
-        i += named[0].length - 1;
-      } else {
-        out += "(";
-      }
-    } else if (c === ".") {
-      out += `(?:[^\\n\\r\\x{2028}\\x{2029}]|${HIGH_BYTE})`;
-    } else if (c === "\n" || c === "\r") {
-      return undefined;
-    } else {
-      out += c;
-    }
-  }
-  return out;
-}
-
-interface Piece {
-  rust: string;
-  end: number;
-}
-
-/** An escape outside a class. */
-function escapeOutside(js: string, i: number): Piece | undefined {
-  const c = js[i + 1] ?? "";
-  if (c === "d" || c === "w" || c === "s") return { rust: `[${CLASS_BODY[c]}]`, end: i + 1 };
-  if (c === "D" || c === "W" || c === "S") {
-    return { rust: `(?:[^${CLASS_BODY[c.toLowerCase()]}]|${HIGH_BYTE})`, end: i + 1 };
-  }
-  if (c === "b") return { rust: "(?:(?-u:\\b)|\\b)", end: i + 1 };
-  if (c === "B") return { rust: "(?:(?-u:\\B)|\\B)", end: i + 1 };
-  if (/[1-9]/.test(c) || c === "k") throw new UnsupportedPattern("backreferences");
-  return commonEscape(js, i);
-}
-
-/** Escapes with the same meaning in and out of classes. */
-function commonEscape(js: string, i: number): Piece | undefined {
-  const c = js[i + 1] ?? "";
-  if (c === "n") return undefined;
-  if (c === "t" || c === "f" || c === "v" || c === "r") return { rust: `\\${c}`, end: i + 1 };
-  if (c === "0") return { rust: "\\x00", end: i + 1 };
-  if (c === "c") return { rust: hex((js.charCodeAt(i + 2) & 31).toString(16)), end: i + 2 };
-  if (c === "x") return { rust: hex(js.slice(i + 2, i + 4)), end: i + 3 };
-  if (c === "u") {
-    const braced = /^u\{([0-9A-Fa-f]+)\}/.exec(js.slice(i + 1, i + 12));
-    if (braced) return { rust: hex(braced[1]!), end: i + braced[0].length };
-    const code = parseInt(js.slice(i + 2, i + 6), 16);
-    if (code >= 0xd800 && code <= 0xdfff) return undefined;
-    return { rust: hex(js.slice(i + 2, i + 6)), end: i + 5 };
-  }
-  if (c === "p" || c === "P") {
-    const prop = /^[pP]\{[^}]*\}/.exec(js.slice(i + 1, i + 80));
-    if (prop) return { rust: `\\${prop[0]}`, end: i + prop[0].length };
-  }
-  if (c === "/") return { rust: "/", end: i + 1 };
-  if (c === "-") return { rust: "\\-", end: i + 1 };
-  if (/[\\^$.*+?()[\]{}|]/.test(c)) return { rust: `\\${c}`, end: i + 1 };
-  return undefined;
-}
-
-function hex(digits: string): string {
-  return `\\x{${digits}}`;
-}
-
-/** A bracket class. */
-function classToRust(js: string, start: number): Piece | undefined {
-  let i = start + 1;
-  const negate = js[i] === "^";
-  if (negate) i++;
-  let body = "";
-  for (; i < js.length; i++) {
-    const c = js[i]!;
-    if (c === "]") {
-      if (body === "") return undefined;
-      if (!negate) return { rust: `[${body}]`, end: i };
-      return { rust: `(?:[^${body}]|${HIGH_BYTE})`, end: i };
-    }
-    if (c === "\\") {
-      const e = js[i + 1] ?? "";
-      if (e === "d" || e === "w" || e === "s") body += CLASS_BODY[e];
-      else if (e === "D" || e === "W" || e === "S") body += `[^${CLASS_BODY[e.toLowerCase()]}]`;
-      else if (e === "b") body += "\\x08";
-      else if (e === "n") body += "\\n";
-      else {
-        const escaped = commonEscape(js, i);
-        if (escaped === undefined) return undefined;
-        body += escaped.rust;
-        i = escaped.end;
-        continue;
-      }
-      i++;
-    } else if (c === "[" || c === "&" || c === "~") {
-      body += `\\${c}`;
-    } else if (c === "-" && js[i + 1] === "-") {
-      return undefined;
-    } else if (c === "\n" || c === "\r") {
-      return undefined;
-    } else {
-      body += c;
-    }
-  }
-  return undefined;
 }

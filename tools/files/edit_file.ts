@@ -8,7 +8,7 @@ import { z } from "zod";
 import { ToolError } from "../../security/errors.ts";
 import { splitLines } from "../_text.ts";
 import { defineTool } from "../tool.ts";
-import { loadText, saveText } from "./_edit.ts";
+import { loadText, saveText } from "../_edit.ts";
 
 /** Replace an exact string in a file. */
 export const editFile = defineTool({

@@ -8,7 +8,7 @@ import { z } from "zod";
 import { formatBytes } from "../../security/safe_fs.ts";
 import { decodeText, describeBinary, isBinary } from "../_text.ts";
 import { defineTool } from "../tool.ts";
-import { lineCount } from "./_edit.ts";
+import { lineCount } from "../_edit.ts";
 
 /** Size, type, times, permissions and (for text files) encoding and line count. */
 export const getFileInfo = defineTool({

@@ -8,7 +8,7 @@ import { z } from "zod";
 import { ToolError } from "../../security/errors.ts";
 import { splitLines } from "../_text.ts";
 import { defineTool } from "../tool.ts";
-import { loadText } from "./_edit.ts";
+import { loadText } from "../_edit.ts";
 
 /** Read lines `start_line` to `end_line` (1-based, inclusive) of a text file. */
 export const getFileSlice = defineTool({

@@ -7,7 +7,7 @@
 import { z } from "zod";
 import { Skipped } from "../_skipped.ts";
 import { defineTool } from "../tool.ts";
-import { walk } from "./_walk.ts";
+import { walk } from "../_walk.ts";
 
 /** Show a directory tree. */
 export const getTree = defineTool({

@@ -8,7 +8,6 @@
  * @module
  */
 
-import * as posix from "node:path/posix";
 import { z } from "zod";
 import { ToolError } from "../../security/errors.ts";
 import type { ResolvedPath } from "../../security/resolver.ts";
@@ -17,20 +16,13 @@ import { Skipped, SKIPPED_OUTPUT } from "../_skipped.ts";
 import { describeBinary, isBinary } from "../_text.ts";
 import { defineTool, type ToolContext, type ToolResult } from "../tool.ts";
 import { type LinearRegex, linearRegex, PatternLimit } from "./_linear_regex.ts";
-import {
-  rgFilesWithMatches,
-  toRustRegex,
-  UnsupportedPattern,
-  usableRipgrep,
-  type WalkRules,
-} from "./_ripgrep.ts";
-import { comparePaths, globMatcher, Pacer, walk } from "./_walk.ts";
+import { UnsupportedPattern } from "./_js_pattern.ts";
+import { toRustRegex } from "./_rust_regex.ts";
+import { candidates, readBatch, type Used } from "./_grep_files.ts";
+import { Pacer } from "../_walk.ts";
 
 /** Longest line shown, in characters; longer lines are cut around the match. */
 const MAX_LINE_CHARS = 300;
-/** Files read per anchored pass. */
-const BATCH = 32;
-
 /** One file with matches. */
 interface FileHits {
   display: string;
@@ -96,7 +88,7 @@ export const grep = defineTool({
     let count = 0;
     const pacer = new Pacer(ctx, "Searching");
     const used: Used = { engine: "walker", skipped: new Skipped() };
-    for await (const batch of candidates(ctx, start, input, search, used)) {
+    for await (const batch of candidates(ctx, start, { input, rust: search.rust, used })) {
       const contents = readBatch(ctx, batch, used.skipped);
       for (let i = 0; i < contents.length && count < want; i++) {
         const hits = searchFile(contents[i]!, search, want - count);
@@ -115,33 +107,6 @@ export const grep = defineTool({
     return render({ ...input, re: search.line }, start, found, used);
   },
 });
-
-/** Read a batch of files (one anchored pass); a file that cannot be read is counted, not thrown. */
-function readBatch(
-  ctx: ToolContext,
-  batch: Batch,
-  skipped: Skipped,
-): Array<Uint8Array | undefined> {
-  const limit = ctx.policy.limits.maxSearchFileBytes;
-  let contents: Array<Uint8Array | Error>;
-  try {
-    contents = ctx.fs.readMany(batch.dir, batch.names, limit);
-  } catch (error) {
-    // The directory itself changed or vanished: none of its files can be read.
-    for (const display of batch.displays) skipped.failed(display, error, ctx.logger);
-    return batch.names.map(() => undefined);
-  }
-  return contents.map((bytes, i) => {
-    if (!(bytes instanceof Error)) return bytes;
-    const display = batch.displays[i]!;
-    if (bytes instanceof RangeError) {
-      skipped.add(display, `over the ${formatBytes(limit)} size limit`);
-    } else {
-      skipped.failed(display, bytes, ctx.logger);
-    }
-    return undefined;
-  });
-}
 
 /** An explicitly named file that grep cannot search is an error, not "no matches". */
 function checkFile(ctx: ToolContext, file: ResolvedPath): void {
@@ -200,100 +165,6 @@ function compile(pattern: string, literal: boolean, ignoreCase: boolean): Search
   }
 }
 
-/** What chose the candidate files, and what could not be searched. */
-interface Used {
-  engine: "ripgrep" | "walker";
-  skipped: Skipped;
-}
-
-/** Files to read, a directory at a time, in walk order. */
-interface Batch {
-  dir: string;
-  names: string[];
-  displays: string[];
-}
-
-async function* candidates(
-  ctx: ToolContext,
-  start: ResolvedPath,
-  input: {
-    glob?: string | undefined;
-    ignore_case: boolean;
-    include_ignored: boolean;
-    include_git_and_node_modules: boolean;
-  },
-  search: Search,
-  used: Used,
-): AsyncGenerator<Batch> {
-  if (!start.info?.isDirectory) {
-    const dir = posix.dirname(start.path);
-    yield { dir, names: [posix.basename(start.path)], displays: [start.display] };
-    return;
-  }
-  const rules: WalkRules = {
-    gitignore: !input.include_ignored,
-    skipDefaults: !input.include_git_and_node_modules,
-  };
-  const match = input.glob === undefined ? () => true : globMatcher(input.glob);
-  const nameGlob = input.glob !== undefined && !input.glob.includes("/") ? input.glob : undefined;
-  const rg = search.rust === undefined ? undefined : usableRipgrep(ctx, start, rules);
-  const listed = rg === undefined ? undefined : await rgFilesWithMatches(ctx, rg, start, rules, {
-    regex: search.rust!,
-    ignoreCase: input.ignore_case,
-    nameGlob,
-  });
-  if (listed) {
-    used.engine = "ripgrep";
-    // ripgrep applied a name glob itself; a path glob is applied here.
-    for (const each of listed.unreadable.sort((a, b) => comparePaths(a.path, b.path))) {
-      if (nameGlob !== undefined || match(each.path)) {
-        used.skipped.add(ctx.resolver.display(`${start.path}/${each.path}`), each.reason);
-      }
-    }
-    yield* batches(start, listed.paths.filter(match).sort(comparePaths));
-    return;
-  }
-  // Symlinks and special files the glob would take are counted as skipped (a glob's last part decides).
-  const named = input.glob === undefined ? () => true : globMatcher(input.glob.split("/").pop()!);
-  const cut = start.path.length + 1;
-  let batch: Batch | undefined;
-  const walked = walk(ctx, start, {
-    ...rules,
-    filesOnly: true,
-    skipped: used.skipped,
-    relevant: named,
-  });
-  for await (const entry of walked) {
-    const relative = entry.path.slice(cut);
-    if (!match(relative)) continue;
-    const dir = posix.dirname(entry.path);
-    if (batch && (batch.dir !== dir || batch.names.length >= BATCH)) {
-      yield batch;
-      batch = undefined;
-    }
-    batch ??= { dir, names: [], displays: [] };
-    batch.names.push(entry.name);
-    batch.displays.push(entry.display);
-  }
-  if (batch) yield batch;
-}
-
-function* batches(start: ResolvedPath, sorted: string[]): Generator<Batch> {
-  let batch: Batch | undefined;
-  for (const relative of sorted) {
-    const slash = relative.lastIndexOf("/");
-    const dir = slash < 0 ? start.path : `${start.path}/${relative.slice(0, slash)}`;
-    if (batch && (batch.dir !== dir || batch.names.length >= BATCH)) {
-      yield batch;
-      batch = undefined;
-    }
-    batch ??= { dir, names: [], displays: [] };
-    batch.names.push(relative.slice(slash + 1));
-    batch.displays.push(start.display === "." ? relative : `${start.display}/${relative}`);
-  }
-  if (batch) yield batch;
-}
-
 /**
  * The matching lines of a file (at most `limit`), undefined for none (or a
  * file that could not be read), or "binary" for a binary file with a match:
@@ -344,6 +215,7 @@ function decode(bytes: Uint8Array): string {
   try {
     return UTF8.decode(body);
   } catch {
+    // Not UTF-8: decoded as Latin-1 instead, which takes any bytes, so no error is lost.
     let out = "";
     for (let i = 0; i < body.length; i += 8192) {
       out += String.fromCharCode(...body.subarray(i, i + 8192));
@@ -352,36 +224,37 @@ function decode(bytes: Uint8Array): string {
   }
 }
 
+/** What rendering needs of the input, and the line pattern (to cut long lines around a match). */
+interface RenderInput {
+  pattern: string;
+  offset: number;
+  max_results: number;
+  context: number;
+  re: LinearRegex;
+}
+
+/** The page of matches asked for: each file's shown hits, how many hits there were, and whether more follow. */
+interface Page {
+  shown: Array<{ file: FileHits; hits: number[] }>;
+  total: number;
+  truncated: boolean;
+}
+
 function render(
-  input: {
-    pattern: string;
-    offset: number;
-    max_results: number;
-    context: number;
-    re: LinearRegex;
-  },
+  input: RenderInput,
   start: ResolvedPath,
   found: FileHits[],
   used: Used,
 ): ToolResult {
-  const matches: Array<{ path: string; line: number; text: string }> = [];
-  const blocks: string[] = [];
-  let index = 0;
-  let truncated = false;
+  const { shown, total, truncated } = pageOf(found, input);
   const end = input.offset + input.max_results;
-  for (const file of found) {
-    const shown: number[] = [];
-    for (const hit of file.hits) {
-      if (index >= end) truncated = true;
-      else if (index >= input.offset) shown.push(hit);
-      index++;
-    }
-    if (shown.length === 0) continue;
-    for (const hit of shown) {
-      matches.push({ path: file.display, line: hit + 1, text: cut(file.lines[hit]!, input.re) });
-    }
-    blocks.push(renderFile(file, shown, input));
-  }
+  const matches = shown.flatMap(({ file, hits }) =>
+    hits.map((hit) => ({
+      path: file.display,
+      line: hit + 1,
+      text: cut(file.lines[hit]!, input.re),
+    }))
+  );
   const data: Record<string, unknown> = {
     matches,
     truncated,
@@ -391,13 +264,13 @@ function render(
   if (truncated) data.next_offset = end;
   let text: string;
   if (matches.length === 0) {
-    text = input.offset > 0 && index > 0
+    text = input.offset > 0 && total > 0
       ? `No more matches for ${
         JSON.stringify(input.pattern)
-      }: offset ${input.offset} is past the last of ${index}`
+      }: offset ${input.offset} is past the last of ${total}`
       : `No matches for ${JSON.stringify(input.pattern)} in ${start.display}`;
   } else {
-    text = blocks.join("\n\n");
+    text = shown.map(({ file, hits }) => renderFile(file, hits, input)).join("\n\n");
     if (truncated) {
       text +=
         `\n\n[more matches: call again with offset ${end}, or narrow the pattern, path or glob]`;
@@ -407,6 +280,22 @@ function render(
     content: [{ type: "text", text: used.skipped.appendTo(text) }],
     structuredContent: data,
   };
+}
+
+/** The hits from `offset`, at most `max_results`, by file (files with none shown left out). */
+function pageOf(found: FileHits[], input: RenderInput): Page {
+  const page: Page = { shown: [], total: 0, truncated: false };
+  const end = input.offset + input.max_results;
+  for (const file of found) {
+    const hits: number[] = [];
+    for (const hit of file.hits) {
+      if (page.total >= end) page.truncated = true;
+      else if (page.total >= input.offset) hits.push(hit);
+      page.total++;
+    }
+    if (hits.length > 0) page.shown.push({ file, hits });
+  }
+  return page;
 }
 
 function renderFile(

@@ -10,7 +10,7 @@ import type { ResolvedPath } from "../../security/resolver.ts";
 import { Skipped, SKIPPED_OUTPUT } from "../_skipped.ts";
 import { defineTool, type ToolContext } from "../tool.ts";
 import { rgFiles, usableRipgrep, type WalkRules } from "./_ripgrep.ts";
-import { comparePaths, globMatcher, MAX_WALK_DEPTH, walk } from "./_walk.ts";
+import { comparePaths, globMatcher, MAX_WALK_DEPTH, walk } from "../_walk.ts";
 
 /** Find files by name or path glob. */
 export const searchFiles = defineTool({

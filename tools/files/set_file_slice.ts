@@ -8,7 +8,7 @@ import { z } from "zod";
 import { ToolError } from "../../security/errors.ts";
 import { splitLines, withEol } from "../_text.ts";
 import { defineTool } from "../tool.ts";
-import { lineCount, loadText, saveText } from "./_edit.ts";
+import { lineCount, loadText, saveText } from "../_edit.ts";
 
 /** Replace lines `start_line` to `end_line` with new content. */
 export const setFileSlice = defineTool({

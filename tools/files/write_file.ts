@@ -6,7 +6,7 @@
 
 import { z } from "zod";
 import { defineTool } from "../tool.ts";
-import { lineCount } from "./_edit.ts";
+import { lineCount } from "../_edit.ts";
 
 /** Create a file, or replace a file's whole content. */
 export const writeFile = defineTool({

@@ -7,13 +7,19 @@
 import { z } from "zod";
 import { defineTool } from "../tool.ts";
 import { formatTodo, type TodoItem, type TodoStore } from "../todo/todo.ts";
+import type { ToolContext } from "../tool.ts";
 import {
   byteSize,
+  type DroppedCalls,
   droppedPhrase,
   type LoggedInteraction,
+  type LogUsage,
+  type Observation,
   observation,
+  type SinkStatus,
+  type SkippedLines,
   skippedPhrase,
-} from "./_observation.ts";
+} from "./observation.ts";
 
 /** How many touched paths the packet lists. */
 export const TOP_PATHS = 10;
@@ -60,43 +66,18 @@ export const bootstrapBodyState = defineTool({
   async run(_input, ctx) {
     const obs = observation(ctx);
     const now = obs.now();
-    const day = now.toISOString().slice(0, 10);
-    const counts = new DayCounts();
-    const scan = await obs.scanDay(day, (line) => counts.add(line), {
-      signal: ctx.signal,
-      onProgress: (read, total) => ctx.progress(read, total, "reading today's interaction log"),
-    });
-    const { dropped, skipped } = scan;
-    for (const [tool, n] of Object.entries(dropped.by_tool)) bump(counts.byTool, tool, n);
-    for (const [outcome, n] of Object.entries(dropped.by_outcome)) {
-      bump(counts.byOutcome, outcome, n);
-    }
-    const byTool = counts.byTool;
-    const byOutcome = counts.byOutcome;
-    const total = scan.calls + dropped.calls;
-    const topPaths = counts.topPaths(TOP_PATHS);
-    const log = obs.log();
+    const today = await countToday(obs, now.toISOString().slice(0, 10), ctx);
     const policy = ctx.policy;
     const todos = ctx.shared<TodoStore | undefined>("todos", () => undefined)?.get() ?? [];
-    const open = todos.map((item, i) => ({ number: i + 1, ...item }))
-      .filter((item): item is OpenTodo => item.status !== "completed");
     const state = {
       generated_at: now.toISOString(),
-      today: {
-        day,
-        total,
-        logged: scan.calls,
-        dropped: dropped as unknown as Record<string, unknown>,
-        by_tool: byTool,
-        by_outcome: byOutcome,
-        skipped_lines: skipped.malformed + skipped.too_long,
-        skipped,
-      },
-      log,
-      top_paths: topPaths,
-      open_todos: open,
+      today: today.summary,
+      log: obs.log(),
+      top_paths: today.topPaths,
+      open_todos: todos.map((item, i) => ({ number: i + 1, ...item }))
+        .filter((item): item is OpenTodo => item.status !== "completed"),
       anchors: obs.anchors(),
-      sinks: obs.sinks() as unknown as Record<string, unknown>[],
+      sinks: obs.sinks(),
       roots: [...policy.roots],
       policy: {
         blacklist: [...policy.blacklist],
@@ -104,38 +85,7 @@ export const bootstrapBodyState = defineTool({
         allow_hardlinks: policy.allowHardlinks,
       },
     };
-    const text = [
-      `toolhost state at ${state.generated_at}`,
-      `today (${day} UTC): ${total} calls${
-        dropped.calls > 0 ? ` (${droppedPhrase(dropped)})` : ""
-      }; ${entries(byTool)}; outcomes: ${entries(byOutcome)}`,
-      ...[skippedPhrase(skipped)].filter((each) => each !== undefined),
-      ...(log
-        ? [
-          `interaction log: ${byteSize(log.bytes)} of ${byteSize(log.max_total_bytes)} (${
-            byteSize(log.max_day_bytes)
-          } a day)`,
-        ]
-        : []),
-      `top paths: ${topPaths.map((each) => `${each.path} (${each.calls})`).join(", ") || "none"}`,
-      `open todos: ${open.length === 0 ? "none" : `${open.length}\n${openTodos(open)}`}`,
-      `anchors: ${
-        state.anchors.map((each) => `${each.key} (${each.chars} chars, ${each.updated_at})`).join(
-          ", ",
-        ) || "none"
-      }`,
-      `sinks: ${
-        state.sinks.length === 0
-          ? "none"
-          : obs.sinks().map((each) =>
-            `${each.name} (last ok ${
-              each.last_success ?? "never"
-            }, ${each.drops} dropped, ${each.failures} failed)`
-          ).join(", ")
-      }`,
-      `roots: ${state.roots.join(", ")}`,
-    ].join("\n");
-    return { content: [{ type: "text", text }], structuredContent: state };
+    return { content: [{ type: "text", text: stateText(state) }], structuredContent: state };
   },
 });
 
@@ -183,4 +133,98 @@ type OpenTodo = TodoItem & { number: number; status: "pending" | "in_progress" }
 /** The open items as `todo_read` shows them, each with its place in the whole list. */
 function openTodos(open: readonly OpenTodo[]): string {
   return open.map((item) => formatTodo(item, item.number)).join("\n");
+}
+
+/** Today's calls, counted from the log and its drop records. */
+async function countToday(obs: Observation, day: string, ctx: ToolContext): Promise<DayCount> {
+  const counts = new DayCounts();
+  const scan = await obs.scanDay(day, (line) => counts.add(line), {
+    signal: ctx.signal,
+    onProgress: (read, total) => ctx.progress(read, total, "reading today's interaction log"),
+  });
+  const { dropped, skipped } = scan;
+  for (const [tool, n] of Object.entries(dropped.by_tool)) bump(counts.byTool, tool, n);
+  for (const [outcome, n] of Object.entries(dropped.by_outcome)) bump(counts.byOutcome, outcome, n);
+  return {
+    summary: {
+      day,
+      total: scan.calls + dropped.calls,
+      logged: scan.calls,
+      dropped,
+      by_tool: counts.byTool,
+      by_outcome: counts.byOutcome,
+      skipped_lines: skipped.malformed + skipped.too_long,
+      skipped,
+    },
+    topPaths: counts.topPaths(TOP_PATHS),
+  };
+}
+
+/** Today's counts, and the paths touched most. */
+interface DayCount {
+  summary: {
+    day: string;
+    total: number;
+    logged: number;
+    dropped: DroppedCalls;
+    by_tool: Record<string, number>;
+    by_outcome: Record<string, number>;
+    skipped_lines: number;
+    skipped: SkippedLines;
+  };
+  topPaths: Array<{ path: string; calls: number }>;
+}
+
+/** The packet, as the model reads it. */
+type State = {
+  generated_at: string;
+  today: DayCount["summary"];
+  log: LogUsage | null;
+  top_paths: Array<{ path: string; calls: number }>;
+  open_todos: OpenTodo[];
+  anchors: Array<{ key: string; chars: number; updated_at: string }>;
+  sinks: SinkStatus[];
+  roots: string[];
+};
+
+function stateText(state: State): string {
+  const { today, log } = state;
+  return [
+    `toolhost state at ${state.generated_at}`,
+    `today (${today.day} UTC): ${today.total} calls${
+      today.dropped.calls > 0 ? ` (${droppedPhrase(today.dropped)})` : ""
+    }; ${entries(today.by_tool)}; outcomes: ${entries(today.by_outcome)}`,
+    ...[skippedPhrase(today.skipped)].filter((each) => each !== undefined),
+    ...(log
+      ? [
+        `interaction log: ${byteSize(log.bytes)} of ${byteSize(log.max_total_bytes)} (${
+          byteSize(log.max_day_bytes)
+        } a day)`,
+      ]
+      : []),
+    `top paths: ${
+      state.top_paths.map((each) => `${each.path} (${each.calls})`).join(", ") || "none"
+    }`,
+    `open todos: ${
+      state.open_todos.length === 0
+        ? "none"
+        : `${state.open_todos.length}\n${openTodos(state.open_todos)}`
+    }`,
+    `anchors: ${
+      state.anchors.map((each) => `${each.key} (${each.chars} chars, ${each.updated_at})`).join(
+        ", ",
+      ) ||
+      "none"
+    }`,
+    `sinks: ${
+      state.sinks.length === 0
+        ? "none"
+        : state.sinks.map((each) =>
+          `${each.name} (last ok ${
+            each.last_success ?? "never"
+          }, ${each.drops} dropped, ${each.failures} failed)`
+        ).join(", ")
+    }`,
+    `roots: ${state.roots.join(", ")}`,
+  ].join("\n");
 }

@@ -6,7 +6,7 @@
 
 import { z } from "zod";
 import { defineTool } from "../tool.ts";
-import { byteSize, observation, statusParts } from "./_observation.ts";
+import { byteSize, observation, statusParts } from "./observation.ts";
 
 /** Per-tool latency, error rate, memory and sink drops since the host started. */
 export const getHostPerformance = defineTool({

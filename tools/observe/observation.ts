@@ -8,112 +8,26 @@
 
 import { ToolError } from "../../security/errors.ts";
 import type { ToolContext } from "../tool.ts";
+import type {
+  DayScan,
+  DroppedCalls,
+  Interaction as LoggedInteraction,
+  InteractionPage,
+  LogReader,
+  LogUsage,
+  ReadOptions,
+  SkippedLines,
+} from "../interactions.ts";
 
-/** One logged call (see `sinks/interaction_log.ts`). */
-export interface LoggedInteraction {
-  /** UTC ISO start time. */
-  ts: string;
-  /** The session. */
-  session: string;
-  /** The client. */
-  client: string;
-  /** The tool. */
-  tool: string;
-  /** `ok` or an error code. */
-  outcome: string;
-  /** Whether the tool may change things (absent in old lines). */
-  writes?: boolean;
-  /** Wall time. */
-  duration_ms: number;
-  /** Result size in bytes. */
-  result_bytes: number;
-  /** Paths touched. */
-  paths: string[];
-  /** Capped, redacted arguments. */
-  args: unknown;
-}
-
-/** Log lines a read skipped, by why. */
-export interface SkippedLines {
-  /** Not a call: corrupt JSON, a line torn by a crash, another shape. */
-  malformed: number;
-  /** Longer than the reader's line limit. */
-  too_long: number;
-  /** Log files that could not be read, wholly or in part. */
-  unreadable: number;
-}
-
-/** Calls the log's size caps dropped (see `sinks/_log_records.ts`). */
-export interface DroppedCalls {
-  /** Calls dropped. */
-  calls: number;
-  /** Their bytes. */
-  bytes: number;
-  /** Read-only calls that succeeded. */
-  read: number;
-  /** Failures that changed nothing. */
-  failed: number;
-  /** Calls of tools that write. */
-  write: number;
-  /** Corrupt or over-long lines dropped with them. */
-  malformed: number;
-  /** Calls by tool. */
-  by_tool: Record<string, number>;
-  /** Calls by outcome. */
-  by_outcome: Record<string, number>;
-  /** Why, by reason (`day_cap`, `total_cap`). */
-  why: Record<string, number>;
-  /** The first dropped call's start, or null. */
-  from: string | null;
-  /** The last one's. */
-  to: string | null;
-}
-
-/** What a read of the log may be given. */
-export interface ReadOptions {
-  /** Stops the read. */
-  signal?: AbortSignal;
-  /** Told how many bytes of how many are read, now and then. */
-  onProgress?: (read: number, total: number) => void;
-  /** Read days, newest first, while they fit in this many bytes. */
-  maxScanBytes?: number;
-}
-
-/** A page of the log (see `InteractionLog.query`). */
-export interface InteractionPage {
-  /** The calls, most recent first. */
-  interactions: LoggedInteraction[];
-  /** Lines skipped, by why. */
-  skipped: SkippedLines;
-  /** Skipped lines in all. */
-  skipped_lines: number;
-  /** Calls the caps dropped from the days read. */
-  dropped: DroppedCalls;
-  /** The days read, newest first. */
-  days: string[];
-  /** Days of the window left unread (over the budget). */
-  unread_days: string[];
-}
-
-/** One day of the log, counted (see `InteractionLog.scanDay`). */
-export interface DayScan {
-  /** Calls read. */
-  calls: number;
-  /** Lines skipped, by why. */
-  skipped: SkippedLines;
-  /** Calls the caps dropped. */
-  dropped: DroppedCalls;
-}
-
-/** The log's size and caps. */
-export interface LogUsage {
-  /** Bytes in its files now. */
-  bytes: number;
-  /** The cap on one day's files. */
-  max_day_bytes: number;
-  /** The cap on all of them. */
-  max_total_bytes: number;
-}
+export type {
+  DayScan,
+  DroppedCalls,
+  InteractionPage,
+  LoggedInteraction,
+  LogUsage,
+  ReadOptions,
+  SkippedLines,
+};
 
 /** Per-tool latency statistics. */
 export interface ToolStats {
@@ -164,36 +78,7 @@ export interface HostStatus {
 }
 
 /** The host state the observation tools read. */
-export interface Observation {
-  /**
-   * Query the interaction log.
-   *
-   * @param query Filters, window, limit.
-   * @param options Cancellation, progress, budget.
-   */
-  query(query: {
-    tool?: string;
-    outcome?: string;
-    path?: string;
-    session?: string;
-    since?: Date;
-    until?: Date;
-    limit: number;
-  }, options?: ReadOptions): Promise<InteractionPage>;
-  /**
-   * Visit every call of one UTC day (`YYYY-MM-DD`), as a stream.
-   *
-   * @param day The day.
-   * @param visit Called with each call.
-   * @param options Cancellation and progress.
-   */
-  scanDay(
-    day: string,
-    visit: (line: LoggedInteraction) => void,
-    options?: ReadOptions,
-  ): Promise<DayScan>;
-  /** The log's size and caps, or null when the log is off. */
-  log(): LogUsage | null;
+export interface Observation extends LogReader {
   /** Per-tool statistics since start. */
   stats(): Record<string, ToolStats>;
   /** When the host started. */

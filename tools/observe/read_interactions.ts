@@ -7,7 +7,7 @@
 import { z } from "zod";
 import { ToolError } from "../../security/errors.ts";
 import { defineTool } from "../tool.ts";
-import { droppedPhrase, type InteractionPage, observation, skippedPhrase } from "./_observation.ts";
+import { droppedPhrase, type InteractionPage, observation, skippedPhrase } from "./observation.ts";
 
 /** How far back `since` may reach. */
 export const MAX_LOOKBACK_DAYS = 7;

@@ -11,7 +11,7 @@ import * as posix from "node:path/posix";
 import type { Skipped } from "../_skipped.ts";
 import { decodeText, readTexts } from "../_text.ts";
 import { type ToolContext, yieldDue, yieldToWorker } from "../tool.ts";
-import { walk } from "../files/_walk.ts";
+import { walk } from "../_walk.ts";
 
 /** One Python source found. */
 export interface Source {

@@ -10,28 +10,25 @@ import type { Node, Tree } from "web-tree-sitter";
 import { ToolError } from "../../security/errors.ts";
 import { splitLines } from "../_text.ts";
 import { MAX_NESTING, tooDeep, treeSitter } from "../_treesitter.ts";
+import { type CodeSymbol, flattenSymbols } from "../_symbols.ts";
 import type { ToolContext } from "../tool.ts";
-import { type LoadedText, loadText } from "../files/_edit.ts";
+import { type LoadedText, loadText } from "../_edit.ts";
 
 /** What a definition is. */
 export type SymbolKind = "class" | "function" | "method";
 
-/** A class or function that is not inside a function body. */
-export interface PySymbol {
+/**
+ * A class or function that is not inside a function body. Its `startLine` is
+ * its first decorator's line, and its `endLine` leaves trailing comments out,
+ * as `ast` has them.
+ */
+export interface PySymbol extends CodeSymbol {
   /** `class`, `function`, or `method` (a function directly in a class). */
   kind: SymbolKind;
-  /** Its own name. */
-  name: string;
-  /** Its dotted path from the module (`Outer.Inner.method`). */
-  qualified: string;
   /** The `class_definition` or `function_definition` node. */
   node: Node;
   /** The node with its decorators (`decorated_definition`), or `node`. */
   outer: Node;
-  /** First line (its first decorator), 1-based. */
-  startLine: number;
-  /** Last line, 1-based (trailing comments excluded, as `ast` does). */
-  endLine: number;
   /** The class it sits in, if any. */
   parent: PySymbol | undefined;
   /** Classes and functions defined directly in its body (classes only). */
@@ -48,8 +45,11 @@ export interface PyFile extends LoadedText {
   symbols: PySymbol[];
 }
 
-/** Statements whose blocks are searched for definitions (all but function bodies). */
-const COMPOUND: ReadonlySet<string> = new Set([
+/**
+ * Statements whose blocks are searched for definitions and assignments (all
+ * but function bodies).
+ */
+export const COMPOUND_STATEMENTS: ReadonlySet<string> = new Set([
   "if_statement",
   "elif_clause",
   "else_clause",
@@ -122,7 +122,7 @@ function collectAt(container: Node, parent: PySymbol | undefined, depth: number)
     }
     if (node.type === "class_definition" || node.type === "function_definition") {
       out.push(makeSymbol(node, child, parent, depth));
-    } else if (COMPOUND.has(child.type)) {
+    } else if (COMPOUND_STATEMENTS.has(child.type)) {
       for (const symbol of collectAt(child, parent, depth + 1)) out.push(symbol);
     }
   }
@@ -174,19 +174,6 @@ export function lastRow(node: Node): number {
   }
 }
 
-/** Every symbol, depth first. */
-export function flatten(symbols: readonly PySymbol[]): PySymbol[] {
-  const out: PySymbol[] = [];
-  const visit = (list: readonly PySymbol[]) => {
-    for (const s of list) {
-      out.push(s);
-      visit(s.children);
-    }
-  };
-  visit(symbols);
-  return out;
-}
-
 /**
  * Find one definition by dotted name, optionally `name@LINE` to pick one of several.
  *
@@ -197,7 +184,7 @@ export function flatten(symbols: readonly PySymbol[]): PySymbol[] {
  */
 export function findSymbol(file: PyFile, name: string): PySymbol {
   const { path, line } = parseName(name);
-  const all = flatten(file.symbols);
+  const all = flattenSymbols(file.symbols);
   let matches = all.filter((s) => s.qualified === path);
   if (line !== undefined) {
     matches = matches.filter((s) => s.startLine === line || s.node.startPosition.row + 1 === line);

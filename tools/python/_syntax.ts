@@ -9,7 +9,7 @@ import type { Node, Tree } from "web-tree-sitter";
 import { ToolError } from "../../security/errors.ts";
 import { treeSitter } from "../_treesitter.ts";
 import type { ToolContext } from "../tool.ts";
-import { saveText } from "../files/_edit.ts";
+import { saveText } from "../_edit.ts";
 import type { PyFile } from "./_symbols.ts";
 
 /** One syntax error. */

@@ -7,7 +7,7 @@
  */
 
 import type { Node } from "web-tree-sitter";
-import { lastRow } from "./_symbols.ts";
+import { COMPOUND_STATEMENTS, lastRow } from "./_symbols.ts";
 
 /** One assignment statement. */
 export interface Assignment {
@@ -20,22 +20,6 @@ export interface Assignment {
   /** Last line, 1-based. */
   endLine: number;
 }
-
-const DESCEND: ReadonlySet<string> = new Set([
-  "if_statement",
-  "elif_clause",
-  "else_clause",
-  "try_statement",
-  "except_clause",
-  "except_group_clause",
-  "finally_clause",
-  "with_statement",
-  "for_statement",
-  "while_statement",
-  "match_statement",
-  "case_clause",
-  "block",
-]);
 
 /**
  * The assignments directly in a module or class body (through compound statements).
@@ -60,7 +44,7 @@ export function assignmentsIn(body: Node): Assignment[] {
           });
         }
       }
-    } else if (DESCEND.has(child.type)) {
+    } else if (COMPOUND_STATEMENTS.has(child.type)) {
       for (const assignment of assignmentsIn(child)) out.push(assignment);
     }
   }

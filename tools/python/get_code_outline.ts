@@ -9,26 +9,13 @@ import { z } from "zod";
 import { ToolError } from "../../security/errors.ts";
 import { decodeText } from "../_text.ts";
 import { Skipped, SKIPPED_OUTPUT } from "../_skipped.ts";
-import { treeSitter } from "../_treesitter.ts";
+import { type TreeSitter, treeSitter } from "../_treesitter.ts";
+import { outlineLines, outlineOf, type OutlineSymbol } from "../_symbols.ts";
 import { defineTool, structured, type ToolContext } from "../tool.ts";
 import { pythonSources, type ScanRange } from "./_scan.ts";
-import { collectSymbols, type PySymbol } from "./_symbols.ts";
+import { collectSymbols } from "./_symbols.ts";
 
-/** One outline entry, as `structuredContent` has it. */
-export interface OutlineEntry {
-  /** `class`, `function` or `method`. */
-  kind: string;
-  /** Its own name. */
-  name: string;
-  /** First line (its first decorator), 1-based. */
-  start_line: number;
-  /** Last line, 1-based. */
-  end_line: number;
-  /** Members (classes only). */
-  children: OutlineEntry[];
-}
-
-const ENTRY: z.ZodType<OutlineEntry> = z.lazy(() =>
+const ENTRY: z.ZodType<OutlineSymbol> = z.lazy(() =>
   z.object({
     kind: z.string(),
     name: z.string(),
@@ -44,7 +31,7 @@ const LABELS: Record<string, string> = { class: "Class", function: "Func", metho
 const CACHED_OUTLINES = 64;
 
 interface Outline {
-  symbols: OutlineEntry[];
+  symbols: OutlineSymbol[];
   rendered: string;
 }
 
@@ -107,13 +94,7 @@ export const pyGetCodeOutline = defineTool({
     if (!outline) {
       const text = decodeText(file.bytes, resolved.display).text;
       // Parsed without the tree cache: the outline itself is what is kept.
-      const tree = await treeSitter(ctx).parseText(text, "python");
-      let symbols: OutlineEntry[];
-      try {
-        symbols = collectSymbols(tree.rootNode).map(toEntry);
-      } finally {
-        tree.delete();
-      }
+      const symbols = await parseOutline(treeSitter(ctx), text);
       outline = { symbols, rendered: render(symbols, 0) };
       cache.set(key, outline);
     }
@@ -126,47 +107,25 @@ export const pyGetCodeOutline = defineTool({
   },
 });
 
+/** A page of a directory's outlines. */
+interface OutlinePage {
+  /** Each file's outline. */
+  files: Array<{ path: string; symbols: OutlineSymbol[] }>;
+  /** Each file's outline as text. */
+  parts: string[];
+  /** True when the page ended at the reply's size limit. */
+  full: boolean;
+}
+
 async function outlineDirectory(
   ctx: ToolContext,
   path: string,
   maxFiles: number,
   offset: number,
 ) {
-  const ts = treeSitter(ctx);
-  const files: Array<{ path: string; symbols: OutlineEntry[] }> = [];
-  const parts: string[] = [];
   const range: ScanRange = { offset, limit: maxFiles };
   const skipped = new Skipped();
-  // The reply (text and structuredContent) stays within the output limit: a page ends early
-  // when the next file would pass it, and says where to go on.
-  const budget = ctx.policy.limits.maxOutputChars;
-  let used = 0;
-  let full = false;
-  for await (const source of pythonSources(ctx, path, skipped, range)) {
-    let symbols: OutlineEntry[];
-    try {
-      const tree = await ts.parseText(source.text, "python");
-      try {
-        symbols = collectSymbols(tree.rootNode).map(toEntry);
-      } finally {
-        tree.delete();
-      }
-    } catch (error) {
-      skipped.failed(source.display, error, ctx.logger);
-      continue;
-    }
-    const part = `== ${source.display} ==\n${render(symbols, 1) || "  (no classes or functions)"}`;
-    const size = part.length + jsonSize(symbols) + source.display.length + 32;
-    if (files.length > 0 && used + size > budget) {
-      range.next = range.next! - 1; // this file starts the next page
-      full = true;
-      break;
-    }
-    used += size;
-    files.push({ path: source.display, symbols });
-    parts.push(part);
-    if (files.length >= maxFiles) break;
-  }
+  const { files, parts, full } = await outlinePage(ctx, path, { range, skipped, maxFiles });
   const next = range.next ?? offset;
   const more = next < (range.total ?? 0);
   if (files.length === 0 && offset === 0 && skipped.count === 0) {
@@ -187,36 +146,68 @@ async function outlineDirectory(
   return structured(skipped.appendTo(parts.join("\n")), data);
 }
 
-function render(list: readonly OutlineEntry[], depth: number): string {
-  const lines: string[] = [];
-  const visit = (entries: readonly OutlineEntry[], level: number) => {
-    for (const s of entries) {
-      lines.push(
-        `${"  ".repeat(level)}[${LABELS[s.kind]}] ${s.name} (Lines ${s.start_line}-${s.end_line})`,
-      );
-      visit(s.children, level + 1);
+/**
+ * Outline the files of one page. The reply (text and structuredContent) stays
+ * within the output limit: a page ends early when the next file would pass
+ * it, and says where to go on.
+ */
+async function outlinePage(
+  ctx: ToolContext,
+  path: string,
+  scan: { range: ScanRange; skipped: Skipped; maxFiles: number },
+): Promise<OutlinePage> {
+  const { range, skipped } = scan;
+  const ts = treeSitter(ctx);
+  const page: OutlinePage = { files: [], parts: [], full: false };
+  const budget = ctx.policy.limits.maxOutputChars;
+  let used = 0;
+  for await (const source of pythonSources(ctx, path, skipped, range)) {
+    let symbols: OutlineSymbol[];
+    try {
+      symbols = await parseOutline(ts, source.text);
+    } catch (error) {
+      skipped.failed(source.display, error, ctx.logger);
+      continue;
     }
-  };
-  visit(list, depth);
-  return lines.join("\n");
+    const part = `== ${source.display} ==\n${render(symbols, 1) || "  (no classes or functions)"}`;
+    const size = part.length + jsonSize(symbols) + source.display.length + 32;
+    if (page.files.length > 0 && used + size > budget) {
+      range.next = range.next! - 1; // this file starts the next page
+      page.full = true;
+      break;
+    }
+    used += size;
+    page.files.push({ path: source.display, symbols });
+    page.parts.push(part);
+    if (page.files.length >= scan.maxFiles) break;
+  }
+  return page;
+}
+
+function render(list: readonly OutlineSymbol[], depth: number): string {
+  return outlineLines(list, { depth, label: (kind) => LABELS[kind]! }).join("\n");
+}
+
+/**
+ * The outline of a Python text, parsed without the tree cache.
+ *
+ * @throws {ToolError} `unsupported` when blocks nest too deep.
+ */
+async function parseOutline(ts: TreeSitter, text: string): Promise<OutlineSymbol[]> {
+  const tree = await ts.parseText(text, "python");
+  try {
+    return outlineOf(collectSymbols(tree.rootNode));
+  } finally {
+    tree.delete();
+  }
 }
 
 /** About the length of `JSON.stringify(entries)` (names are not escaped), without building it. */
-function jsonSize(entries: readonly OutlineEntry[]): number {
+function jsonSize(entries: readonly OutlineSymbol[]): number {
   let size = 2;
   for (const entry of entries) {
     // {"kind":"method","name":"","start_line":1234,"end_line":1234,"children":[]},
     size += 70 + entry.kind.length + entry.name.length + jsonSize(entry.children);
   }
   return size;
-}
-
-function toEntry(s: PySymbol): OutlineEntry {
-  return {
-    kind: s.kind,
-    name: s.name,
-    start_line: s.startLine,
-    end_line: s.endLine,
-    children: s.children.map(toEntry),
-  };
 }

@@ -10,7 +10,7 @@ import type { Node, Tree } from "web-tree-sitter";
 import { z } from "zod";
 import { Skipped, SKIPPED_OUTPUT } from "../_skipped.ts";
 import { treeSitter } from "../_treesitter.ts";
-import { defineTool, structured } from "../tool.ts";
+import { defineTool, structured, type ToolContext } from "../tool.ts";
 import { pythonSources } from "./_scan.ts";
 import { parseName } from "./_symbols.ts";
 
@@ -73,46 +73,9 @@ export const pyGetHierarchy = defineTool({
   annotations: { title: "Python class hierarchy", readOnlyHint: true, idempotentHint: true },
   async run({ path, class_name, max_results }, ctx) {
     const target = parseName(class_name).path.split(".").pop()!;
-    const ts = treeSitter(ctx);
-    const byBase = new Map<string, FoundClass[]>();
-    let files = 0;
     const skipped = new Skipped();
-    for await (const source of pythonSources(ctx, path, skipped)) {
-      files++;
-      if (!source.text.includes("class")) continue;
-      let classes: FoundClass[];
-      try {
-        const tree = await ts.parseText(source.text, "python");
-        try {
-          classes = classesIn(tree, source.display);
-        } finally {
-          tree.delete();
-        }
-      } catch (error) {
-        files--;
-        skipped.failed(source.display, error, ctx.logger);
-        continue;
-      }
-      for (const found of classes) {
-        for (const base of new Set(found.resolved)) {
-          if (!byBase.has(base)) byBase.set(base, []);
-          byBase.get(base)!.push(found);
-        }
-      }
-    }
-    const subclasses: Subclass[] = [];
-    const seen = new Set<string>();
-    const visit = (base: string, depth: number) => {
-      for (const found of byBase.get(base) ?? []) {
-        const key = `${found.path}:${found.line}`;
-        if (seen.has(key) || subclasses.length > max_results) continue;
-        seen.add(key);
-        const { name, path, line, bases } = { ...found, name: found.qualified };
-        subclasses.push({ name, path, line, bases, depth, parent: base });
-        if (depth < 50) visit(found.name, depth + 1);
-      }
-    };
-    visit(target, 1);
+    const { byBase, files } = await classesByBase(ctx, path, skipped);
+    const subclasses = subclassesOf(byBase, target, max_results);
     const truncated = subclasses.length > max_results;
     const shown = subclasses.slice(0, max_results);
     const lines = shown.map((s) =>
@@ -131,6 +94,63 @@ export const pyGetHierarchy = defineTool({
     });
   },
 });
+
+/** Every class under a path, by each base it names; and how many files were scanned. */
+async function classesByBase(
+  ctx: ToolContext,
+  path: string,
+  skipped: Skipped,
+): Promise<{ byBase: Map<string, FoundClass[]>; files: number }> {
+  const ts = treeSitter(ctx);
+  const byBase = new Map<string, FoundClass[]>();
+  let files = 0;
+  for await (const source of pythonSources(ctx, path, skipped)) {
+    files++;
+    if (!source.text.includes("class")) continue;
+    let classes: FoundClass[];
+    try {
+      const tree = await ts.parseText(source.text, "python");
+      try {
+        classes = classesIn(tree, source.display);
+      } finally {
+        tree.delete();
+      }
+    } catch (error) {
+      files--;
+      skipped.failed(source.display, error, ctx.logger);
+      continue;
+    }
+    for (const found of classes) {
+      for (const base of new Set(found.resolved)) {
+        if (!byBase.has(base)) byBase.set(base, []);
+        byBase.get(base)!.push(found);
+      }
+    }
+  }
+  return { byBase, files };
+}
+
+/** The subclasses of `target`, depth first, each once; one more than `maxResults` says there are more. */
+function subclassesOf(
+  byBase: Map<string, FoundClass[]>,
+  target: string,
+  maxResults: number,
+): Subclass[] {
+  const subclasses: Subclass[] = [];
+  const seen = new Set<string>();
+  const visit = (base: string, depth: number) => {
+    for (const found of byBase.get(base) ?? []) {
+      const key = `${found.path}:${found.line}`;
+      if (seen.has(key) || subclasses.length > maxResults) continue;
+      seen.add(key);
+      const { name, path, line, bases } = { ...found, name: found.qualified };
+      subclasses.push({ name, path, line, bases, depth, parent: base });
+      if (depth < 50) visit(found.name, depth + 1);
+    }
+  };
+  visit(target, 1);
+  return subclasses;
+}
 
 function classesIn(tree: Tree, display: string): FoundClass[] {
   const aliases = aliasMap(tree.rootNode);

@@ -7,7 +7,8 @@
 
 import { z } from "zod";
 import { defineTool } from "../tool.ts";
-import { docstringNode, flatten, indentOf, lastRow, loadPython, type PyFile } from "./_symbols.ts";
+import { flattenSymbols } from "../_symbols.ts";
+import { docstringNode, indentOf, lastRow, loadPython, type PyFile } from "./_symbols.ts";
 
 interface Cut {
   from: number;
@@ -46,7 +47,7 @@ export function skeleton(file: PyFile): string {
   const lineEnd = (row: number) =>
     starts[row]! + file.lines[row]!.replace(/(\r\n|\r|\n)$/, "").length;
   const cuts: Cut[] = [];
-  for (const symbol of flatten(file.symbols)) {
+  for (const symbol of flattenSymbols(file.symbols)) {
     if (symbol.kind === "class") continue;
     const body = symbol.node.childForFieldName("body");
     if (!body || body.namedChildCount === 0) continue;

@@ -10,7 +10,7 @@ import { ToolError } from "../../security/errors.ts";
 import { splitLines } from "../_text.ts";
 import { treeSitter } from "../_treesitter.ts";
 import { defineTool } from "../tool.ts";
-import { saveText } from "../files/_edit.ts";
+import { saveText } from "../_edit.ts";
 import { withoutSymbol } from "./_place.ts";
 import { checkPython } from "./_syntax.ts";
 import { collectSymbols, findSymbol, linesOf, loadPython, type PyFile } from "./_symbols.ts";

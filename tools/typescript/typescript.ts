@@ -9,17 +9,20 @@
 import { z } from "zod";
 import { ToolError } from "../../security/errors.ts";
 import { type Grammar, grammarForPath, treeSitter } from "../_treesitter.ts";
-import { defineTool, type Tool } from "../tool.ts";
-import { errorCount, parseWarnings } from "../cfamily/_symbols.ts";
+import { defineTool, type Tool, type ToolContext } from "../tool.ts";
+import { errorCount, parseWarnings } from "../_diagnostics.ts";
 import {
+  DEFINITION_OUTPUT,
   definitionResult,
+  elideBodies,
   findSymbol,
+  type LoadedSource,
   loadSource,
-  spliceDefinition,
-  writeDefinition,
-} from "../cfamily/_load.ts";
-import { OUTLINE_OUTPUT, type OutlineSymbol } from "../cfamily/cfamily.ts";
-import { flattenJs, type JsSymbol, jsSymbols } from "./_symbols.ts";
+  UPDATE_FIELDS,
+  updateDefinition,
+} from "../_definitions.ts";
+import { flattenSymbols, OUTLINE_OUTPUT, outlineLines, outlineOf } from "../_symbols.ts";
+import { type JsSymbol, jsSymbols } from "./_symbols.ts";
 
 const PATH = z.string().min(1).describe(
   "Path of a .ts, .tsx, .mts, .cts, .js, .jsx, .mjs or .cjs file",
@@ -39,23 +42,23 @@ function grammarOf(path: string): Grammar {
   return grammar;
 }
 
-function outlineOf(symbols: readonly JsSymbol[]): OutlineSymbol[] {
-  return symbols.map((s) => ({
-    kind: s.kind,
-    name: s.name,
-    start_line: s.start_line,
-    end_line: s.end_line,
-    children: outlineOf(s.children),
-  }));
+/** The one symbol `name` names in a TS/JS file (an implementation wins over its overloads). */
+function lookup(source: LoadedSource, name: string): JsSymbol {
+  return findSymbol(flattenSymbols(jsSymbols(source.tree)), name, ".", source.resolved.display);
 }
 
-function outlineText(symbols: readonly OutlineSymbol[], depth = 0): string[] {
-  return symbols.flatMap((s) => [
-    `${"  ".repeat(depth)}[${s.kind[0]!.toUpperCase()}${
-      s.kind.slice(1)
-    }] ${s.name} (Lines ${s.start_line}-${s.end_line})`,
-    ...outlineText(s.children, depth + 1),
-  ]);
+/** The parse errors of a TS/JS text (for refusing edits that add some). */
+async function parseErrors(
+  ctx: ToolContext,
+  text: string,
+  grammar: Grammar,
+): Promise<{ count: number; where: string[] }> {
+  const tree = await treeSitter(ctx).parseText(text, grammar);
+  try {
+    return { count: errorCount(tree), where: parseWarnings(tree, 3) };
+  } finally {
+    tree.delete();
+  }
 }
 
 /** Outline a TS/JS file. */
@@ -70,7 +73,7 @@ export const tsJsGetCodeOutline: Tool = defineTool({
     const source = await loadSource(ctx, path, grammarOf(path));
     const symbols = outlineOf(jsSymbols(source.tree));
     const warnings = parseWarnings(source.tree);
-    const lines = outlineText(symbols);
+    const lines = outlineLines(symbols);
     const text = [
       ...(lines.length ? lines : ["(no symbols)"]),
       ...(warnings.length ? ["", "warnings:", ...warnings] : []),
@@ -92,21 +95,13 @@ export const tsJsGetSkeleton: Tool = defineTool({
   async run({ path }, ctx) {
     const source = await loadSource(ctx, path, grammarOf(path));
     const text = source.file.text;
-    const bodies = flattenJs(jsSymbols(source.tree))
+    const bodies = flattenSymbols(jsSymbols(source.tree))
       .filter((s) =>
         (s.kind === "function" || s.kind === "method") && s.bodyIndex !== undefined &&
         text[s.bodyIndex] === "{"
       )
-      .map((s) => [s.bodyIndex!, s.bodyEndIndex!] as const)
-      .sort((a, b) => a[0] - b[0]);
-    let out = "";
-    let at = 0;
-    for (const [start, end] of bodies) {
-      if (start < at) continue;
-      out += `${text.slice(at, start)}{ ... }`;
-      at = end;
-    }
-    return out + text.slice(at);
+      .map((s) => [s.bodyIndex!, s.bodyEndIndex!] as const);
+    return elideBodies(text, bodies);
   },
 });
 
@@ -116,22 +111,11 @@ export const tsJsGetDefinition: Tool = defineTool({
   description:
     "The full source of one TypeScript/JavaScript symbol — a function, `Class.method`, class, interface, type alias, enum or namespace — as whole lines (an `export` in front included), with its line range.",
   input: z.object({ path: PATH, name: NAME }),
-  output: z.object({
-    name: z.string(),
-    kind: z.string(),
-    start_line: z.number(),
-    end_line: z.number(),
-    source: z.string(),
-  }),
+  output: DEFINITION_OUTPUT,
   annotations: { title: "TS/JS definition", readOnlyHint: true, idempotentHint: true },
   async run({ path, name }, ctx) {
     const source = await loadSource(ctx, path, grammarOf(path));
-    const symbol = findSymbol(
-      flattenJs(jsSymbols(source.tree)),
-      name,
-      ".",
-      source.resolved.display,
-    );
+    const symbol = lookup(source, name);
     return definitionResult(source, symbol);
   },
 });
@@ -144,13 +128,7 @@ export const tsJsUpdateDefinition: Tool = defineTool({
   input: z.object({
     path: PATH,
     name: NAME,
-    new_content: z.string().describe("The new definition, whole lines"),
-    allow_syntax_errors: z.boolean().default(false).describe(
-      "Write even if the result has new parse errors",
-    ),
-    force: z.boolean().default(false).describe(
-      "Edit even if the file changed since you last read it",
-    ),
+    ...UPDATE_FIELDS,
   }),
   annotations: { title: "Update TS/JS definition", destructiveHint: true },
   async run({ path, name, new_content, allow_syntax_errors }, ctx) {
@@ -158,23 +136,11 @@ export const tsJsUpdateDefinition: Tool = defineTool({
     await ctx.fs.resolve(path, "file");
     const grammar = grammarOf(path);
     const source = await loadSource(ctx, path, grammar);
-    const before = errorCount(source.tree);
-    const symbol = findSymbol(
-      flattenJs(jsSymbols(source.tree)),
-      name,
-      ".",
-      source.resolved.display,
-    );
-    const updated = spliceDefinition(source, symbol, new_content);
-    const check = allow_syntax_errors ? undefined : async () => {
-      const tree = await treeSitter(ctx).parseText(updated, grammar);
-      try {
-        return { count: errorCount(tree), where: parseWarnings(tree, 3) };
-      } finally {
-        tree.delete();
-      }
-    };
-    return await writeDefinition(ctx, source, symbol, updated, before, check);
+    return await updateDefinition(ctx, source, {
+      symbol: lookup(source, name),
+      newContent: new_content,
+      check: allow_syntax_errors ? undefined : (text) => parseErrors(ctx, text, grammar),
+    });
   },
 });
 

@@ -12,7 +12,7 @@ import {
   assertStringIncludes,
 } from "../../_assert.ts";
 import { tempDir, testHost } from "../../_helpers.ts";
-import { servedStatus } from "../../../host/cli/doctor.ts";
+import { servedStatus } from "../../../host/cli/doctor_served.ts";
 
 const ENTRY = new URL("../../../mod.ts", import.meta.url).pathname;
 

@@ -8,7 +8,7 @@
 import { assert, assertEquals, assertMatch, assertRejects } from "../../_assert.ts";
 import { tempDir } from "../../_helpers.ts";
 import { AnchorStore } from "../../../host/state/anchors.ts";
-import { TodoFileStore } from "../../../host/providers/host_tools.ts";
+import { TodoFileStore } from "../../../host/state/todos.ts";
 import {
   STATE_MARKER,
   type StateDirOptions,

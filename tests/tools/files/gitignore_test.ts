@@ -1,7 +1,7 @@
 import { assert, assertEquals, assertFalse, assertMatch } from "../../_assert.ts";
 import { canRun, tempDir } from "../../_helpers.ts";
 import { launchHost } from "../../_mcp.ts";
-import { IgnoreMatcher, parseGitignore } from "../../../tools/files/_gitignore.ts";
+import { IgnoreMatcher, parseGitignore } from "../../../tools/_gitignore.ts";
 
 function matcher(text: string, base = ""): IgnoreMatcher {
   return IgnoreMatcher.EMPTY.with(base, parseGitignore(text));

@@ -6,7 +6,7 @@ import { resolvePolicy } from "../../../security/policy.ts";
 import { Resolver } from "../../../security/resolver.ts";
 import { SafeFs } from "../../../security/safe_fs.ts";
 import { type ToolContext, YIELD_EVERY_MS } from "../../../tools/tool.ts";
-import { comparePaths, globMatcher, walk, type WalkOptions } from "../../../tools/files/_walk.ts";
+import { comparePaths, globMatcher, walk, type WalkOptions } from "../../../tools/_walk.ts";
 
 /** A real tool context over real roots (no worker): the walker's own surface. */
 async function context(

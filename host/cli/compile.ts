@@ -1,0 +1,63 @@
+/**
+ * `deno task compile`: one binary. The files tool code reads outside the
+ * roots (the tree-sitter runtime and the grammars the tool families
+ * declare) and the tool worker's entry are included, computed from the
+ * families rather than listed by hand. `deno compile` fetches Deno's
+ * runtime from the internet; `--print` prints the command instead.
+ *
+ * @module
+ */
+
+import { fileURLToPath } from "node:url";
+import { TOOL_ASSETS } from "../../tools/assets.ts";
+import { V8_FLAGS } from "./scoped_command.ts";
+
+/** The repository, which the includes are relative to. */
+const REPO = new URL("../../", import.meta.url);
+
+/** The tool worker's entry: workers are loaded by URL, so compile must be told. */
+const WORKER_ENTRY = new URL("../workers/tool_worker.ts", import.meta.url);
+
+/**
+ * The arguments of `deno compile` for one binary.
+ *
+ * @param output The binary's name.
+ * @returns The arguments after `deno`.
+ */
+export function compileArgs(output = "toolhost"): string[] {
+  const includes = [WORKER_ENTRY, ...TOOL_ASSETS].flatMap((url) => ["--include", relative(url)]);
+  return [
+    "compile",
+    V8_FLAGS,
+    "--allow-read",
+    "--allow-write",
+    "--allow-run",
+    "--allow-ffi",
+    "--unstable-worker-options",
+    ...includes,
+    "-o",
+    output,
+    "mod.ts",
+  ];
+}
+
+function relative(url: URL): string {
+  return fileURLToPath(url).slice(fileURLToPath(REPO).length);
+}
+
+if (import.meta.main) {
+  const args = compileArgs();
+  if (Deno.args.includes("--print")) {
+    // deno-lint-ignore no-console -- a build script's one output
+    console.log(["deno", ...args].join(" "));
+  } else {
+    const child = new Deno.Command(Deno.execPath(), {
+      args,
+      cwd: REPO,
+      stdin: "inherit",
+      stdout: "inherit",
+      stderr: "inherit",
+    }).spawn();
+    Deno.exit((await child.status).code);
+  }
+}

@@ -1,0 +1,101 @@
+/**
+ * The doctor's probes of the capabilities: ripgrep runs in a confined
+ * worker, each efferent-copy peer is a sink, and the configuration has
+ * nothing that is ignored. A capability that is not in effect says why.
+ *
+ * @module
+ */
+
+import type { HostConfig } from "../config/mod.ts";
+import { efferentCopyEnabled, selfEntries } from "../config/mod.ts";
+import type { RipgrepStatus } from "../workers/mod.ts";
+import type { ProbeResult } from "./doctor_report.ts";
+
+/**
+ * ripgrep in a confined worker: in use, or why not. A path the user gave
+ * that cannot run fails; "not found" and "switched off" only say so.
+ *
+ * @param status What the tool worker found.
+ * @param config The configuration (whether the user chose a path).
+ * @returns The probe.
+ */
+export function ripgrepProbe(status: RipgrepStatus, config: HostConfig): ProbeResult {
+  const name = "ripgrep: runs in a confined tool worker";
+  if (status.active) {
+    return { name, ok: true, detail: `in use: ${status.version} (${status.path})` };
+  }
+  const chosen = config.ripgrep.path !== null;
+  return {
+    name,
+    ok: !chosen,
+    detail: `not in use: ${status.reason}; searches use the JS walker${
+      chosen ? "" : " (install ripgrep, or name it with --ripgrep, for faster searches)"
+    }`,
+  };
+}
+
+/**
+ * Each efferent-copy peer: a sink, or why not (when efferent copy is on).
+ *
+ * @param config The configuration (its `.mcp.json`).
+ * @returns One probe per peer, one saying efferent copy is off, or none without peers.
+ */
+export async function sinkProbes(config: HostConfig): Promise<ProbeResult[]> {
+  const others = await otherPeers(config.mcpJson);
+  if (others.length === 0) return [];
+  if (!efferentCopyEnabled()) {
+    return [{
+      name: "efferent copy",
+      ok: true,
+      detail: `off (EFFERENT_COPY_ENABLE=1 turns it on); peers in ${config.mcpJson}: ${
+        others.join(", ")
+      }`,
+    }];
+  }
+  const { discoverSinks } = await import("../../sinks/discovery.ts");
+  const found = await discoverSinks({
+    mcpJson: config.mcpJson,
+    selfEntry: selfEntries(),
+    cwd: config.policy.roots[0]!,
+    // Each peer that is not a sink comes back in `rejected`, with why: the probes say it.
+    warn: () => {},
+  });
+  const probes: ProbeResult[] = found.sinks.map((sink) => ({
+    name: `efferent copy: sink "${sink.name}"`,
+    ok: true,
+    detail: "a sink: its observe tool takes {tool_name, args}",
+  }));
+  for (const peer of found.rejected) {
+    probes.push({
+      name: `efferent copy: sink "${peer.name}"`,
+      ok: false,
+      detail: `not a sink: ${peer.reason}`,
+    });
+  }
+  await Promise.all(found.sinks.map((sink) => sink.close()));
+  return probes;
+}
+
+/** The names of the servers in `.mcp.json` that are not this host itself. */
+async function otherPeers(mcpJson: string): Promise<string[]> {
+  const { readMcpJson, isSelfReference } = await import("../../sinks/peers.ts");
+  const others: string[] = [];
+  for (const [name, entry] of Object.entries(await readMcpJson(mcpJson))) {
+    if (!(await isSelfReference(entry, selfEntries()))) others.push(name);
+  }
+  return others;
+}
+
+/**
+ * Whatever the configuration says that is not in effect.
+ *
+ * @param config The configuration (its warnings).
+ * @returns One failed probe per warning.
+ */
+export function configProbes(config: HostConfig): ProbeResult[] {
+  return config.warnings.map((warning) => ({
+    name: "configuration: ignored",
+    ok: false,
+    detail: warning,
+  }));
+}

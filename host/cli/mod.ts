@@ -1,0 +1,21 @@
+/**
+ * The command line: `toolhost <command>`, the launcher that starts the
+ * scoped server, and `toolhost doctor`'s live probes of both boundaries.
+ *
+ * `launcher.ts` stays a program of its own (what `mcp-config` prints and
+ * `deno task start` runs); this module is what other folders use.
+ *
+ * @example
+ * ```ts
+ * import { main } from "./mod.ts";
+ * const code = await main(["flags", "--root", "/srv/project"]);
+ * ```
+ *
+ * @module
+ */
+
+export { main, oneLine } from "./main.ts";
+export { type Printer, terminalPrinter } from "./printer.ts";
+export { type DoctorReport, type ProbeResult, runDoctor } from "./doctor.ts";
+export { servedStatus } from "./doctor_served.ts";
+export { type CommandLine, V8_FLAGS } from "./scoped_command.ts";

@@ -1,0 +1,193 @@
+/**
+ * The scoped command line: `deno run <flags> mod.ts serve …` with exactly
+ * the permissions what is configured needs (the roots, the state directory,
+ * ripgrep, the upstream servers, efferent copy's peers), and nothing else.
+ *
+ * @module
+ */
+
+import { fileURLToPath as fromFileUrl } from "node:url";
+import { processFlags } from "../../security/permissions.ts";
+import { findLibc } from "../../security/landlock.ts";
+import { commandPath, peerNeeds, sinkCommands } from "../../sinks/peers.ts";
+import { EFFERENT_ENV, efferentCopyEnabled, selfEntries } from "../config/mod.ts";
+import { type HostConfig, RIPGREP_NOT_FOUND } from "../config/mod.ts";
+import { assetPaths } from "../workers/mod.ts";
+
+/** The entry module (`mod.ts`) this host runs from. */
+export const ENTRY: URL = new URL("../../mod.ts", import.meta.url);
+
+/**
+ * toolhost's own source folders: to start a tool worker, the process must be
+ * able to read the worker's module graph (code only, no secrets).
+ */
+export const SOURCE_DIRS: readonly URL[] = Object.freeze(
+  ["../", "../../security/", "../../tools/"].map((dir) => new URL(dir, import.meta.url)),
+);
+
+/**
+ * The environment variables the MCP client code reads to start servers (the
+ * SDK's default inherited set, and what cross-spawn looks at).
+ */
+export const CLIENT_ENV: readonly string[] = Object.freeze(
+  ["HOME", "LOGNAME", "PATH", "SHELL", "TERM", "USER", "OSTYPE", "PATHEXT", "NODE_V8_COVERAGE"],
+);
+
+/**
+ * V8 settings for the served process (all its isolates: the host and each
+ * tool worker): a young generation of at most 2 MB per semi-space (V8 lets
+ * it grow to 16 MB per isolate), and `gc()` for the tool workers, which
+ * collect their garbage after each long call (`tool_worker.ts`). Measured
+ * with `bench/python_bench.ts` (peak RSS over the whole run) and
+ * `bench/read_file_compare.ts` (mean ratio to the bare server, 8 runs each,
+ * alternated): V8's defaults 374-382 MB; the semi-space cap 292-312 MB,
+ * 1.35x; with `--optimize-for-size` too 199-211 MB but 1.60-1.65x (it slows
+ * the host's own code, the SDK's parsing and checking of each message); with
+ * a lower `--heap-growing-percent` (50-100) 237-255 MB but 1.42-1.50x (more
+ * full collections on the host's thread); with the collections after long
+ * calls 239-258 MB and 1.33-1.41x.
+ */
+export const V8_FLAGS = "--v8-flags=--max-semi-space-size=2,--expose-gc";
+
+/** A command line: the program and its arguments. */
+export interface CommandLine {
+  /** The program (the Deno executable). */
+  command: string;
+  /** Its arguments. */
+  args: string[];
+}
+
+/** Options for {@linkcode scopedCommand}. */
+export interface ScopeOptions {
+  /**
+   * When to grant what efferent copy's peers need: `"now"` when this
+   * process's environment switches it on (the launcher, at each start, with
+   * the client's environment), or `"any"` whenever `.mcp.json` lists peers
+   * (`toolhost flags`: a command line printed once must work whatever the
+   * client's `env` later says). Default `"now"`.
+   */
+  efferent?: "now" | "any";
+}
+
+/**
+ * Whether this is a `deno compile` binary: its permissions are fixed at
+ * compile time, so `start` cannot re-launch it with narrower flags.
+ *
+ * @returns True in a compiled binary.
+ */
+export function isCompiled(): boolean {
+  return import.meta.url.includes("/deno-compile-");
+}
+
+/**
+ * A `deno compile` binary's permissions are fixed when it is built: its
+ * `start` serves in its own process (tool workers still scoped and confined).
+ *
+ * @param config The resolved configuration (roots, config file).
+ * @returns This binary's `start` command line.
+ */
+export function compiledStart(config: HostConfig): CommandLine {
+  const args = ["start", ...config.policy.roots.flatMap((root) => ["--root", root])];
+  if (config.configFile) args.push("--config", config.configFile);
+  return { command: Deno.execPath(), args };
+}
+
+/**
+ * What upstream servers need from the process: run for exactly
+ * their commands (by name and resolved path), net for exactly their hosts.
+ * Tool code never gets these: the workers' permissions stay scoped.
+ *
+ * @param config The configuration.
+ * @returns The binaries and hosts.
+ */
+export function upstreamNeeds(config: HostConfig): { run: string[]; net: string[] } {
+  const run: string[] = [];
+  const net: string[] = [];
+  for (const entry of Object.values(config.upstream)) {
+    if ("url" in entry && typeof entry.url === "string") {
+      net.push(new URL(entry.url).host);
+    } else if ("command" in entry && typeof entry.command === "string") {
+      run.push(entry.command);
+      const cwd = typeof entry.cwd === "string" ? entry.cwd : config.policy.roots[0]!;
+      const resolved = commandPath(entry.command, cwd);
+      if (resolved && resolved !== entry.command) run.push(resolved);
+    }
+  }
+  return { run, net };
+}
+
+/** What efferent copy's peers need from the process, and whether it is granted at all. */
+interface SinkNeeds {
+  /** Whether the peers' needs are granted. */
+  efferent: boolean;
+  /** Their programs. */
+  run: string[];
+  /** Their hosts. */
+  net: string[];
+  /** The files their programs are. */
+  read: string[];
+}
+
+/** Efferent copy: run and net for exactly the peers in .mcp.json (never this host itself). */
+async function sinkNeeds(config: HostConfig, options: ScopeOptions): Promise<SinkNeeds> {
+  const peers = await peerNeeds(config.mcpJson, selfEntries());
+  const efferent = options.efferent === "any"
+    ? peers.run.length + peers.net.length > 0
+    : efferentCopyEnabled();
+  if (!efferent) return { efferent, run: [], net: [], read: [] };
+  // As written (how they are spawned) and as absolute paths (relative ones, symlinks, PATH lookups).
+  const absolute = await sinkCommands(config.mcpJson, selfEntries(), {
+    cwd: config.policy.roots[0]!,
+  });
+  return { efferent, run: [...peers.run, ...absolute], net: [...peers.net], read: [...peers.read] };
+}
+
+/** The `serve` options that give the served process the configuration this one resolved. */
+function serveArgs(config: HostConfig): string[] {
+  const args = config.policy.roots.flatMap((root) => ["--root", root]);
+  if (config.configFile) args.push("--config", config.configFile);
+  const rg = config.ripgrep;
+  args.push(
+    `--ripgrep=${rg.path ?? (rg.reason.startsWith("switched off") ? "off" : RIPGREP_NOT_FOUND)}`,
+  );
+  for (const glob of config.unprotectFlags) args.push(`--unprotect=${glob}`);
+  return args;
+}
+
+/**
+ * The command line that serves `config`'s roots with the narrowest permissions:
+ * read/write on the roots and state directory, read on the config and the
+ * grammar files, run for exactly ripgrep and the configured servers.
+ *
+ * @param config The resolved configuration.
+ * @param options When to grant what sinks need.
+ * @returns The program and arguments.
+ */
+export async function scopedCommand(
+  config: HostConfig,
+  options: ScopeOptions = {},
+): Promise<CommandLine> {
+  if (isCompiled()) return compiledStart(config);
+  const upstream = upstreamNeeds(config);
+  const sinks = await sinkNeeds(config, options);
+  const clients = sinks.efferent || Object.keys(config.upstream).length > 0;
+  const read = [
+    ...SOURCE_DIRS.map((url) => fromFileUrl(url)),
+    ...(await assetPaths()),
+    // The server reads it for the programs its peers run (protected when inside a root).
+    config.mcpJson,
+    ...sinks.read,
+  ];
+  const ripgrep = config.ripgrep.path !== null ? [config.ripgrep.path] : [];
+  const flags = processFlags(config.policy, {
+    config: config.configFile ? [config.configFile] : [],
+    read,
+    run: [...ripgrep, ...upstream.run, ...sinks.run],
+    net: [...upstream.net, ...sinks.net],
+    // The MCP client code reads these when it loads (for upstreams, and for sink discovery).
+    env: [...EFFERENT_ENV, ...(clients ? CLIENT_ENV : [])],
+    libc: config.landlock ? findLibc() : null,
+  });
+  const args = ["run", ...flags, V8_FLAGS, fromFileUrl(ENTRY), "serve", ...serveArgs(config)];
+  return { command: Deno.execPath(), args };
+}

@@ -1,0 +1,43 @@
+/**
+ * The command-line options that choose what is served, shared by the
+ * launcher and every `toolhost` command.
+ *
+ * @module
+ */
+
+import type { ConfigOverrides } from "../config/mod.ts";
+
+/** The command-line options that choose what is served (the launcher's, and every command's). */
+export const SERVE_OPTIONS = {
+  root: { type: "string", multiple: true },
+  config: { type: "string" },
+  ripgrep: { type: "string" },
+  unprotect: { type: "string", multiple: true },
+} as const;
+
+/** The values that parsed {@linkcode SERVE_OPTIONS} give. */
+export interface ServeOptionValues {
+  /** `--root`, each time it was given. */
+  root?: string[];
+  /** `--config`. */
+  config?: string;
+  /** `--ripgrep`. */
+  ripgrep?: string;
+  /** `--unprotect`, each time it was given. */
+  unprotect?: string[];
+}
+
+/**
+ * The configuration overrides that parsed {@linkcode SERVE_OPTIONS} give.
+ *
+ * @param values The parsed option values.
+ * @returns The overrides.
+ */
+export function overridesFrom(values: ServeOptionValues): ConfigOverrides {
+  return {
+    ...(values.root ? { roots: values.root } : {}),
+    ...(values.config ? { configFile: values.config } : {}),
+    ...(values.ripgrep ? { ripgrep: values.ripgrep } : {}),
+    ...(values.unprotect ? { unprotect: values.unprotect } : {}),
+  };
+}

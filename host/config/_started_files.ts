@@ -1,0 +1,58 @@
+/**
+ * The files this host, or the user's MCP client, runs or obeys at the next
+ * start: protected by path when they lie inside a root.
+ *
+ * @module
+ */
+
+import { fileURLToPath as fromFileUrl } from "node:url";
+import type { ProtectedFile } from "../../security/protected.ts";
+import { programFiles, readMcpJson } from "../../sinks/peers.ts";
+
+/** Why a configuration file is protected. */
+const CONFIG = "a configuration file toolhost reads";
+
+/** Why toolhost's own directory is protected when a root holds it. */
+const OWN_CODE = "toolhost's own code (it runs, unconfined, at the next start)";
+
+/** Where the files come from. */
+export interface StartedFilesInput {
+  /** The config file (read or not). */
+  configFile: string;
+  /** The `.mcp.json` that lists efferent-copy peers. */
+  mcpJson: string;
+  /** Upstream servers by name, in the `.mcp.json` shape. */
+  upstream: Readonly<Record<string, unknown>>;
+  /** The working directory of servers without their own (the first root). */
+  cwd: string;
+}
+
+/**
+ * Files this host, or the user's MCP client, will run or obey at the next
+ * start: its configuration, the programs of its upstream servers and of the
+ * `.mcp.json` peers, its own code and Deno. Protected where they lie inside
+ * a root (the policy keeps those).
+ *
+ * @param input The config file, `.mcp.json`, upstream servers and working directory.
+ * @returns The files, each with why it is protected.
+ */
+export async function startedFiles(input: StartedFilesInput): Promise<ProtectedFile[]> {
+  const { configFile, mcpJson, upstream, cwd } = input;
+  const files: ProtectedFile[] = [
+    { path: configFile, why: CONFIG },
+    { path: mcpJson, why: CONFIG },
+    { path: fromFileUrl(new URL("../../", import.meta.url)).replace(/\/$/, ""), why: OWN_CODE },
+  ];
+  try {
+    files.push({ path: Deno.execPath(), why: "the Deno that runs toolhost" });
+  } catch {
+    // not visible from here, so not inside a root either
+  }
+  const started = (where: string) => ({ path, server }: { path: string; server: string }) => ({
+    path,
+    why: `a program started for "${server}" (${where})`,
+  });
+  files.push(...programFiles(upstream, cwd).map(started("upstream.mcpServers")));
+  files.push(...programFiles(await readMcpJson(mcpJson), cwd).map(started(".mcp.json")));
+  return files;
+}

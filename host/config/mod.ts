@@ -1,0 +1,27 @@
+/**
+ * Configuration: `toolhost.json` and the command line, resolved once into a
+ * frozen {@linkcode HostConfig}; and where efferent copy is switched on.
+ *
+ * @example
+ * ```ts
+ * import { loadConfig } from "./mod.ts";
+ * const config = await loadConfig({ roots: ["/srv/project"] });
+ * config.policy.roots; // ["/srv/project"]
+ * ```
+ *
+ * @module
+ */
+
+export {
+  CONFIG_SCHEMA,
+  type ConfigOverrides,
+  type HostConfig,
+  type HostConfigInput,
+  loadConfig,
+  type LogSettings,
+  RIPGREP_NOT_FOUND,
+  type RipgrepSetting,
+  type UpstreamEntry,
+  type UpstreamPolicy,
+} from "./config.ts";
+export { EFFERENT_ENV, efferentCopyEnabled, selfEntries, selfEntry } from "./efferent_env.ts";

@@ -1,0 +1,111 @@
+/**
+ * The shape of `toolhost.json`, and the types it gives: the file as written
+ * ({@linkcode HostConfigInput}) and as parsed ({@linkcode ConfigFile}).
+ *
+ * @module
+ */
+
+import { z } from "zod";
+import type { PeerEntry } from "../../sinks/peers.ts";
+
+/** toolhost's own keys on an upstream server entry (beside the `.mcp.json` ones). */
+const UPSTREAM_POLICY = {
+  timeoutMs: z.number().int().positive().optional().describe("Per-call timeout (default 60000)"),
+  allowTools: z.array(z.string()).optional().describe("Only these of its tools"),
+  denyTools: z.array(z.string()).optional().describe("Never these of its tools"),
+};
+
+const MCP_SERVER = z.union([
+  z.object({
+    command: z.string().min(1),
+    args: z.array(z.string()).optional(),
+    env: z.record(z.string(), z.string()).optional(),
+    cwd: z.string().optional(),
+    ...UPSTREAM_POLICY,
+  }).loose(),
+  z.object({ type: z.enum(["http", "sse", "streamable-http"]), url: z.url(), ...UPSTREAM_POLICY })
+    .loose(),
+]);
+
+/** What toolhost adds to an upstream server's `.mcp.json`-shaped entry. */
+export interface UpstreamPolicy {
+  /** Per-call timeout in milliseconds (default 60000). */
+  timeoutMs?: number | undefined;
+  /** Only these of its tools. */
+  allowTools?: string[] | undefined;
+  /** Never these of its tools. */
+  denyTools?: string[] | undefined;
+}
+
+/** One upstream server entry, as written in `toolhost.json` (other keys are kept). */
+export type UpstreamEntry = PeerEntry & UpstreamPolicy & { [key: string]: unknown };
+
+const LIMITS = z.object({
+  maxReadBytes: z.number().int().positive().optional(),
+  maxOutputChars: z.number().int().min(4096).max(4 * 1024 * 1024).optional().describe(
+    "The largest reply, in bytes of its JSON (text, structured content, _meta together; default 200000)",
+  ),
+  maxRequestBytes: z.number().int().min(64 * 1024).max(256 * 1024 * 1024).optional().describe(
+    "The largest request line the host reads, in bytes (default 4 MiB); larger ones get a JSON-RPC error",
+  ),
+  maxSearchFileBytes: z.number().int().positive().optional(),
+  maxEditBytes: z.number().int().positive().optional(),
+}).strict();
+
+const LOG = z.object({
+  enabled: z.boolean().optional().describe("Write the interaction log (default true)"),
+  retentionDays: z.number().int().min(1).max(3650).optional().describe(
+    "Delete day files older than this (default 30)",
+  ),
+  maxArgBytes: z.number().int().min(64).optional().describe(
+    "Cap on logged arguments (default 4096)",
+  ),
+  redactKeys: z.array(z.string()).optional().describe(
+    "More argument keys whose values are redacted, at any depth, besides the defaults (password, pwd, secret, token, auth, api_key, credentials, cookie, ...): a key whose name contains one, ignoring case and separators, is redacted. Secret-shaped values (tokens, keys, URL passwords) are redacted under any key",
+  ),
+  maxDayBytes: z.number().int().min(64 * 1024).optional().describe(
+    "The most one UTC day's log files may hold (default 64 MiB, at most maxTotalBytes); past 3/4 of it the oldest read-only calls are dropped first, calls of tools that write last, and each drop is recorded",
+  ),
+  maxTotalBytes: z.number().int().min(64 * 1024).optional().describe(
+    "The most the whole interaction log may hold (default 512 MiB), dropped from the same way",
+  ),
+}).strict();
+
+/** The shape of `toolhost.json`. */
+export const CONFIG_SCHEMA = z.object({
+  roots: z.array(z.string().min(1)).optional().describe(
+    "Project directories, relative to this file",
+  ),
+  stateDir: z.string().optional(),
+  blacklist: z.array(z.string()).optional(),
+  protect: z.array(z.string().min(1)).optional().describe(
+    "More globs that no tool may write (besides the fixed protected paths)",
+  ),
+  unprotect: z.array(z.string().min(1)).optional().describe(
+    "Protected paths to lift, exactly as listed; honoured only in a config file outside every root",
+  ),
+  allowHardlinks: z.boolean().optional(),
+  limits: LIMITS.optional(),
+  tools: z.object({
+    disabled: z.array(z.string()).optional(),
+    enabled: z.array(z.string()).optional(),
+  }).strict().optional(),
+  workers: z.number().int().min(1).max(16).optional(),
+  callTimeoutMs: z.number().int().positive().optional(),
+  ripgrep: z.string().optional().describe(`"auto" (default), "off", or the path of rg`),
+  landlock: z.boolean().optional().describe(
+    "Confine tool workers with Linux Landlock (default true)",
+  ),
+  upstream: z.object({ mcpServers: z.record(z.string(), MCP_SERVER) }).optional(),
+  sinks: z.object({ mcpJson: z.string().optional() }).strict().optional(),
+  log: LOG.optional(),
+}).strict();
+
+/** `toolhost.json` as written. */
+export type HostConfigInput = z.input<typeof CONFIG_SCHEMA>;
+
+/** `toolhost.json` as parsed: every key optional, each value checked. */
+export type ConfigFile = z.output<typeof CONFIG_SCHEMA>;
+
+/** The `log` section as parsed. */
+export type LogSection = z.output<typeof LOG>;

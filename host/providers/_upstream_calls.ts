@@ -1,0 +1,116 @@
+/**
+ * One request to an upstream server: a tool call that keeps the client's
+ * `_meta`, its cancellation and its progress; the whole tool list, page by
+ * page; and how a failure reads to the model (from the SDK's error codes).
+ *
+ * @module
+ */
+
+import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import type { CallToolResult, Tool as McpTool } from "@modelcontextprotocol/sdk/types.js";
+import { isConnectionLoss, isTimeout } from "../../sinks/mcp_errors.ts";
+import { errorResult } from "../../tools/registry.ts";
+import type { ToolResult } from "../../tools/tool.ts";
+import type { CallContext } from "./dispatcher.ts";
+
+/**
+ * Call a tool of an upstream server.
+ *
+ * @param client The connected client.
+ * @param name The tool's own name on that server.
+ * @param args The raw arguments.
+ * @param ctx Cancellation, progress and the client's `_meta`.
+ * @param timeoutMs How long the server may stay silent (progress restarts the clock).
+ * @returns The server's result, unchanged.
+ * @throws What the SDK throws: a timeout, a lost connection, a cancellation, the server's error.
+ */
+export async function callUpstream(
+  client: Client,
+  name: string,
+  args: unknown,
+  ctx: CallContext,
+  timeoutMs: number,
+): Promise<ToolResult> {
+  // The SDK adds its own progress token; the rest of the client's _meta passes through.
+  const { progressToken: _token, ...meta } = ctx.meta ?? {};
+  const params: {
+    name: string;
+    arguments: Record<string, unknown>;
+    _meta?: Record<string, unknown>;
+  } = { name, arguments: (args ?? {}) as Record<string, unknown> };
+  if (Object.keys(meta).length > 0) params._meta = meta;
+  const onProgress = ctx.onProgress;
+  const result = await client.callTool(params, undefined, {
+    timeout: timeoutMs,
+    resetTimeoutOnProgress: true,
+    ...(ctx.signal ? { signal: ctx.signal } : {}),
+    ...(onProgress
+      ? {
+        onprogress: (p: { progress: number; total?: number; message?: string }) =>
+          onProgress(p.progress, p.total, p.message),
+      }
+      : {}),
+  });
+  return result as CallToolResult as ToolResult;
+}
+
+/** What {@linkcode failureResult} needs to know of the call. */
+export interface FailureContext {
+  /** The server's name. */
+  server: string;
+  /** Its call timeout. */
+  timeoutMs: number;
+  /** Whether the client cancelled the call. */
+  cancelled: boolean;
+}
+
+/**
+ * A failed upstream call as the model reads it: `cancelled`, `timeout`, or
+ * `upstream_error` (the server stopped, or said why).
+ *
+ * @param tool The tool's name as clients see it (`<server>__<tool>`).
+ * @param error What the call threw.
+ * @param context The server, its timeout, whether the client cancelled.
+ * @returns The error result.
+ */
+export function failureResult(tool: string, error: unknown, context: FailureContext): ToolResult {
+  if (context.cancelled) return errorResult("cancelled", `${tool} was cancelled`);
+  if (isTimeout(error)) {
+    return errorResult("timeout", `${tool} did not answer within ${context.timeoutMs / 1000} s`);
+  }
+  if (isConnectionLoss(error)) {
+    return errorResult(
+      "upstream_error",
+      `The upstream server "${context.server}" stopped during the call (it is being restarted); call again`,
+    );
+  }
+  const message = error instanceof Error ? error.message : String(error);
+  return errorResult("upstream_error", `${tool} failed: ${message.slice(0, 500)}`);
+}
+
+/**
+ * Every tool a server lists, following its pages.
+ *
+ * @param client The connected client.
+ * @returns The tools.
+ */
+export async function listAllTools(client: Client): Promise<McpTool[]> {
+  const tools: McpTool[] = [];
+  let cursor: string | undefined;
+  do {
+    const page = await client.listTools(cursor ? { cursor } : undefined);
+    tools.push(...page.tools);
+    cursor = page.nextCursor;
+  } while (cursor);
+  return tools;
+}
+
+/**
+ * The first line of an error's message, at most 300 characters.
+ *
+ * @param error What was thrown.
+ * @returns The line.
+ */
+export function describeError(error: unknown): string {
+  return (error instanceof Error ? error.message : String(error)).split("\n")[0]!.slice(0, 300);
+}

@@ -1,0 +1,42 @@
+/**
+ * The configured upstream servers (`upstream.mcpServers`), started together.
+ *
+ * @module
+ */
+
+import type { HostConfig } from "../config/mod.ts";
+import type { HostLogger } from "../logger.ts";
+import { type UpstreamOptions, UpstreamProvider } from "./upstream.ts";
+
+/**
+ * Connect to every configured upstream, at once and in parallel. One that is
+ * not reachable does not hold the host up: it is retried in the background,
+ * and its tools appear (with a list-changed notice) once it answers.
+ *
+ * @param config The configuration (`upstream.mcpServers`).
+ * @param logger Where events go.
+ * @param onListChanged Called when any upstream's tool list changes.
+ * @returns The providers, in configuration order.
+ */
+export async function startUpstreams(
+  config: HostConfig,
+  logger: HostLogger,
+  onListChanged: () => void,
+): Promise<UpstreamProvider[]> {
+  return await Promise.all(
+    Object.entries(config.upstream).map(([name, entry]) => {
+      const { timeoutMs, allowTools, denyTools, ...spec } = entry;
+      const options: UpstreamOptions = {
+        name,
+        spec,
+        cwd: config.policy.roots[0]!,
+        logger,
+        onListChanged,
+      };
+      if (timeoutMs !== undefined) options.timeoutMs = timeoutMs;
+      if (allowTools) options.allow = allowTools;
+      if (denyTools) options.deny = denyTools;
+      return UpstreamProvider.connect(options);
+    }),
+  );
+}

@@ -1,0 +1,30 @@
+/**
+ * What the host keeps and observes: its state directory and the JSON state
+ * files in it (anchors, the todo list), the sessions' reads for stale-read
+ * protection, call statistics, and the sinks the calls are written to.
+ * Other folders import from here.
+ *
+ * @module
+ */
+
+export {
+  type Anchor,
+  ANCHOR_URI,
+  type AnchorListener,
+  AnchorStore,
+  MAX_ANCHOR_CHARS,
+  MAX_ANCHORS,
+} from "./anchors.ts";
+export { JsonStateFile } from "./json_store.ts";
+export { observationOf, openSinks, type SinkOptions, type Sinks } from "./observation.ts";
+export { PerformanceStats } from "./performance.ts";
+export { lineDiff, MAX_NOTICE_CHARS, ReadTracker } from "./stale_reads.ts";
+export {
+  STATE_ENTRIES,
+  STATE_MARKER,
+  type StateDirOptions,
+  type StateIdentity,
+  trustedStateFile,
+  trustStateDir,
+} from "./state_dir.ts";
+export { TodoFileStore } from "./todos.ts";

@@ -1,0 +1,156 @@
+/**
+ * What the host observes of its calls, made at start: the interaction log,
+ * efferent copy (its peers found in the background), call statistics, and
+ * the observation service the observation tools read.
+ *
+ * @module
+ */
+
+import { EfferentCopy } from "../../sinks/efferent.ts";
+import { InteractionLog, logReader } from "../../sinks/interaction_log.ts";
+import type { CallObserver, Sink } from "../../tools/calls.ts";
+import {
+  efferentParts,
+  type HostStatus,
+  type Observation,
+} from "../../tools/observe/observation.ts";
+import type { HostConfig } from "../config/mod.ts";
+import { efferentCopyEnabled, selfEntries } from "../config/mod.ts";
+import type { HostLogger } from "../logger.ts";
+import type { AnchorStore } from "./anchors.ts";
+import { PerformanceStats } from "./performance.ts";
+
+/** Options for {@linkcode openSinks}. */
+export interface SinkOptions {
+  /** The clock of the log. */
+  now: () => Date;
+  /** Efferent copy on or off, instead of the environment's switch. */
+  efferentCopy?: boolean | undefined;
+  /** Whether a tool may change things (over its caps, the log keeps those calls longest). */
+  writes: (tool: string) => boolean;
+  /** Whether a tool's calls are mirrored to efferent-copy peers. */
+  mirrored: (tool: string) => boolean;
+}
+
+/** The host's sinks and call statistics. */
+export interface Sinks {
+  /** The interaction log, unless it is off. */
+  readonly log: InteractionLog | undefined;
+  /** Efferent copy, when it is on. */
+  readonly efferent: EfferentCopy | undefined;
+  /** Per-tool statistics. */
+  readonly stats: PerformanceStats;
+  /** Every observer of calls, in the order they are told. */
+  readonly observers: readonly CallObserver[];
+  /** Resolves with the number of efferent-copy peers once discovery is done. */
+  readonly ready: Promise<number>;
+  /** Flushes every sink. */
+  flush(): Promise<void>;
+  /** Closes every sink: the log first, efferent copy once discovery is done. */
+  close(): Promise<void>;
+}
+
+/**
+ * Open the sinks the configuration asks for. Efferent copy observes from
+ * the first call; discovery, in the background, says where to.
+ *
+ * @param config The configuration.
+ * @param logger Where the host's events go.
+ * @param options The clock, the efferent-copy switch, which tools write.
+ * @returns The sinks.
+ */
+export function openSinks(config: HostConfig, logger: HostLogger, options: SinkOptions): Sinks {
+  const log = config.log.enabled ? openLog(config, options) : undefined;
+  const efferent = efferentCopyEnabled(options.efferentCopy)
+    ? new EfferentCopy(undefined, config.log.redactKeys, { mirrored: options.mirrored })
+    : undefined;
+  const stats = new PerformanceStats();
+  const sinks: Sink[] = [...(log ? [log] : []), ...(efferent ? [efferent] : [])];
+  const ready = efferent ? discover(config, efferent, logger) : Promise.resolve(0);
+  return {
+    log,
+    efferent,
+    stats,
+    observers: [...(log ? [log] : []), stats, ...(efferent ? [efferent] : [])],
+    ready,
+    flush: async () => void await Promise.all(sinks.map((sink) => sink.flush())),
+    close: async () => {
+      await log?.close();
+      await ready;
+      await efferent?.close();
+    },
+  };
+}
+
+function openLog(config: HostConfig, options: SinkOptions): InteractionLog {
+  return new InteractionLog({
+    stateDir: config.policy.stateDir,
+    retentionDays: config.log.retentionDays,
+    maxArgBytes: config.log.maxArgBytes,
+    maxDayBytes: config.log.maxDayBytes,
+    maxTotalBytes: config.log.maxTotalBytes,
+    ...(config.log.redactKeys ? { redactKeys: config.log.redactKeys } : {}),
+    writes: options.writes,
+    now: options.now,
+  });
+}
+
+/**
+ * The host state the observation tools read.
+ *
+ * @param sinks The log and statistics.
+ * @param anchors The anchors.
+ * @param status What is in effect now.
+ * @param now The clock.
+ * @returns The observation service.
+ */
+export function observationOf(
+  sinks: Sinks,
+  anchors: AnchorStore,
+  status: () => HostStatus,
+  now: () => Date,
+): Observation {
+  return {
+    ...logReader(sinks.log),
+    stats: () => sinks.stats.snapshot(),
+    startedAt: now(),
+    anchors: () =>
+      anchors.list().map((a) => ({
+        key: a.key,
+        chars: a.content.length,
+        updated_at: a.updated_at,
+      })),
+    sinks: () => sinks.efferent?.health() ?? [],
+    status,
+    now,
+  };
+}
+
+/**
+ * Find the sinks in the background (discovery never delays serving; the
+ * calls made meanwhile are held by `efferent`), then say what was found.
+ *
+ * @returns How many sinks there are, once known.
+ */
+async function discover(
+  config: HostConfig,
+  efferent: EfferentCopy,
+  logger: HostLogger,
+): Promise<number> {
+  try {
+    const { discoverSinks } = await import("../../sinks/discovery.ts");
+    const { sinks, rejected } = await discoverSinks({
+      mcpJson: config.mcpJson,
+      selfEntry: selfEntries(),
+      cwd: config.policy.roots[0]!,
+      warn: (message) => logger.log("warn", message),
+    });
+    efferent.ready(sinks, rejected);
+    logger.log("info", efferentParts(efferent.status()).join("; "));
+    return sinks.length;
+  } catch (error) {
+    efferent.ready([], [{ name: config.mcpJson, reason: `discovery failed: ${error}` }]);
+    logger.log("warn", efferentParts(efferent.status()).join("; "));
+    return 0;
+  }
+}

@@ -1,0 +1,54 @@
+/**
+ * The client transport to an MCP server in the `.mcp.json` shape: a process
+ * over stdio, or Streamable HTTP or SSE at a URL. Efferent-copy peers and
+ * upstream servers are both reached this way.
+ *
+ * @module
+ */
+
+import { SSEClientTransport } from "@modelcontextprotocol/sdk/client/sse.js";
+import {
+  getDefaultEnvironment,
+  StdioClientTransport,
+} from "@modelcontextprotocol/sdk/client/stdio.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
+import type { PeerEntry } from "./peers.ts";
+
+/**
+ * A transport to a server.
+ *
+ * @param entry The server, as `.mcp.json` lists it.
+ * @param cwd Where a process starts when the entry names no `cwd`.
+ * @param stderr What becomes of a process's stderr.
+ * @returns The transport, not yet started.
+ */
+export function clientTransport(
+  entry: PeerEntry,
+  cwd: string,
+  stderr: "pipe" | "ignore",
+): Transport {
+  if ("url" in entry) {
+    const url = new URL(entry.url);
+    return entry.type === "sse"
+      ? new SSEClientTransport(url)
+      : new StreamableHTTPClientTransport(url);
+  }
+  return new StdioClientTransport({
+    command: entry.command,
+    args: entry.args ?? [],
+    env: { ...inheritedEnvironment(), ...(entry.env ?? {}) },
+    cwd: entry.cwd ?? cwd,
+    stderr,
+  });
+}
+
+/** The SDK's default inherited environment, or none when the process may not read it. */
+function inheritedEnvironment(): Record<string, string> {
+  try {
+    return getDefaultEnvironment();
+  } catch {
+    // The process may not read the environment: the server starts with only its own.
+    return {};
+  }
+}

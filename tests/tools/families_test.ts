@@ -1,0 +1,59 @@
+import { assert, assertEquals } from "../_assert.ts";
+import { FAMILIES } from "../../tools/families.ts";
+import { TOOL_FAMILIES, TOOLS } from "../../tools/mod.ts";
+import { HOST_TOOL_FAMILIES, HOST_TOOLS } from "../../tools/host_tools.ts";
+import { RUNTIME_WASM, TOOL_ASSETS } from "../../tools/assets.ts";
+import { grammarForPath } from "../../tools/_treesitter.ts";
+import { compileArgs } from "../../host/cli/compile.ts";
+
+Deno.test("tool families: every tool belongs to one family, and what they declare reaches the host", async (t) => {
+  await t.step("each local and host-side tool has its family; names are unique", () => {
+    const names = [...TOOLS, ...HOST_TOOLS].map((tool) => tool.name);
+    assertEquals(new Set(names).size, names.length);
+    for (const tool of TOOLS) assert(TOOL_FAMILIES[tool.name], `${tool.name} has a family`);
+    for (const tool of HOST_TOOLS) assert(HOST_TOOL_FAMILIES[tool.name], `${tool.name} has one`);
+    const families = new Set(FAMILIES.map((family) => family.name));
+    assertEquals(families.size, FAMILIES.length);
+    for (const name of [...Object.values(TOOL_FAMILIES), ...Object.values(HOST_TOOL_FAMILIES)]) {
+      assert(families.has(name), `"${name}" is declared in tools/families.ts`);
+    }
+  });
+
+  await t.step(
+    "each declared grammar is a tool asset, exists, and parses its extensions",
+    async () => {
+      const grammars = FAMILIES.flatMap((family) => family.grammars ?? []);
+      assert(grammars.length >= 5, "python, c, cpp, typescript and tsx are declared");
+      assertEquals(
+        TOOL_ASSETS.map(String).sort(),
+        [RUNTIME_WASM, ...grammars.map((g) => g.wasm)].map(String).sort(),
+      );
+      for (const grammar of grammars) {
+        assert((await Deno.stat(grammar.wasm)).isFile, `${grammar.wasm} is installed`);
+        for (const extension of grammar.extensions) {
+          assertEquals(grammarForPath(`dir/file${extension.toUpperCase()}`), grammar.name);
+        }
+      }
+    },
+  );
+
+  await t.step("deno task compile includes the worker entry and every asset", () => {
+    const args = compileArgs("out");
+    const includes = args.flatMap((arg, i) => (args[i - 1] === "--include" ? [arg] : []));
+    assert(includes.includes("host/workers/tool_worker.ts"), "the worker entry");
+    for (const asset of TOOL_ASSETS) {
+      assert(includes.some((each) => asset.pathname.endsWith(`/${each}`)), `${asset} is included`);
+    }
+    assertEquals(args.slice(-3), ["-o", "out", "mod.ts"]);
+  });
+
+  await t.step(
+    "only the observation tools are never mirrored; code tools prefer the code worker",
+    () => {
+      const unmirrored = FAMILIES.filter((family) => family.mirrored === false).map((f) => f.name);
+      assertEquals(unmirrored, ["observe"]);
+      const code = FAMILIES.filter((family) => family.prefersCodeWorker).map((f) => f.name).sort();
+      assertEquals(code, ["analysis", "cfamily", "python", "typescript"]);
+    },
+  );
+});

@@ -1,0 +1,17 @@
+/**
+ * The analysis tools: summaries of any file and call paths across the
+ * languages the other families parse.
+ *
+ * @module
+ */
+
+import { defineFamily, type ToolFamily } from "../family.ts";
+
+/** The analysis tools' declaration. */
+export const ANALYSIS: ToolFamily = defineFamily({
+  name: "analysis",
+  runs: "worker",
+  load: async () => (await import("./mod.ts")).ANALYSIS_TOOLS,
+  prefersCodeWorker: true,
+  pathArgs: ["path"],
+});

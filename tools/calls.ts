@@ -1,0 +1,68 @@
+/**
+ * What every observer of tool calls receives: the call as it started and
+ * how it ended. The interaction log, efferent copy, call statistics, stale
+ * reads (and later session logs and the dashboard) all take these same
+ * values from the dispatcher; a {@linkcode Sink} is an observer the host
+ * also flushes and closes.
+ *
+ * @module
+ */
+
+import type { ToolResult } from "./tool.ts";
+
+/** One call, as observers see it. */
+export interface CallRecord {
+  /** The tool's name. */
+  readonly tool: string;
+  /** The raw arguments. */
+  readonly args: unknown;
+  /** The session. */
+  readonly session: string;
+  /** The client. */
+  readonly client: string;
+  /** When it started. */
+  readonly started: Date;
+}
+
+/**
+ * A result as observers read it: a {@linkcode ToolResult}, or a result of
+ * the same shape from an upstream server.
+ */
+export interface CallResult {
+  /** The content blocks (observers read the text ones). */
+  readonly content: ReadonlyArray<{ readonly type: string; readonly text?: string }>;
+  /** The result as data, when the tool has an output schema. */
+  readonly structuredContent?: ToolResult["structuredContent"];
+  /** True for an error. */
+  readonly isError?: boolean | undefined;
+}
+
+/** How a call ended, for observers. */
+export interface CallOutcome {
+  /** The result the client got. */
+  readonly result: CallResult;
+  /** Paths the call touched. */
+  readonly paths: readonly string[];
+  /** Wall time in milliseconds. */
+  readonly durationMs: number;
+}
+
+/** Something that watches calls: it must not throw into, or delay, the call. */
+export interface CallObserver {
+  /** Before the call runs. */
+  before?(call: CallRecord): void;
+  /** After it ran. */
+  after?(call: CallRecord, outcome: CallOutcome): void;
+}
+
+/**
+ * Where calls are written or sent (the interaction log, efferent copy to
+ * MCP peers): an observer that holds resources, which the host flushes
+ * before it reads back and closes when it stops.
+ */
+export interface Sink extends CallObserver {
+  /** Settles what was accepted so far (a reader sees it afterwards). */
+  flush(): Promise<void>;
+  /** Flushes and releases the sink; calls after this are dropped. */
+  close(): Promise<void>;
+}

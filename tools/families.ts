@@ -1,0 +1,52 @@
+/**
+ * The tool list: every tool family, in the order clients list their tools.
+ * A new family is a folder with a `family.ts` and one line here; a new tool
+ * in a family is one file and one line in the family's list.
+ *
+ * @module
+ */
+
+import type { ToolFamily } from "./family.ts";
+import type { Tool } from "./tool.ts";
+import { FILES } from "./files/family.ts";
+import { CFAMILY } from "./cfamily/family.ts";
+import { TYPESCRIPT } from "./typescript/family.ts";
+import { ANALYSIS } from "./analysis/family.ts";
+import { PYTHON } from "./python/family.ts";
+import { OBSERVE } from "./observe/family.ts";
+import { TODO } from "./todo/family.ts";
+
+/** Every family. */
+export const FAMILIES: readonly ToolFamily[] = Object.freeze([
+  FILES,
+  CFAMILY,
+  TYPESCRIPT,
+  ANALYSIS,
+  PYTHON,
+  OBSERVE,
+  TODO,
+]);
+
+/**
+ * The tools of the families that run in one place, with the family of each.
+ *
+ * @param runs A tool worker, or the host.
+ * @returns The tools in list order, each with its family.
+ */
+export async function loadFamilies(
+  runs: ToolFamily["runs"],
+): Promise<Array<{ family: ToolFamily; tools: readonly Tool[] }>> {
+  const families = FAMILIES.filter((family) => family.runs === runs);
+  const loaded = await Promise.all(families.map((family) => family.load()));
+  return families.map((family, i) => ({ family, tools: loaded[i]! }));
+}
+
+/**
+ * The family a tool belongs to, from a map the tool's process made.
+ *
+ * @param name The family's name.
+ * @returns Its declaration, or `undefined` (an upstream's tool has none).
+ */
+export function familyNamed(name: string | undefined): ToolFamily | undefined {
+  return FAMILIES.find((family) => family.name === name);
+}

@@ -1,0 +1,54 @@
+/**
+ * A tool family: the tools of one folder and what the host must know of
+ * them, declared next to them (in the folder's `family.ts`) rather than in
+ * lists elsewhere. The declaration is light: the host reads it without
+ * loading the tools' code, which only the process that runs them loads.
+ *
+ * @module
+ */
+
+import type { Tool } from "./tool.ts";
+
+/** A tree-sitter grammar a family parses with. */
+export interface GrammarAsset {
+  /** Its name (`python`, `tsx`). */
+  readonly name: string;
+  /** The file extensions it parses, lower case, with the dot. */
+  readonly extensions: readonly string[];
+  /** Its `.wasm`, as its npm package ships it (read by the tool workers, included by `compile`). */
+  readonly wasm: URL;
+}
+
+/** What the host must know of a family of tools. */
+export interface ToolFamily {
+  /** Its name (the folder's). */
+  readonly name: string;
+  /** Where its tools run: a tool worker (they read project files) or the host (they read host state). */
+  readonly runs: "worker" | "host";
+  /** Load its tools, in the order clients list them. */
+  readonly load: () => Promise<readonly Tool[]>;
+  /** The grammars its tools parse with. */
+  readonly grammars?: readonly GrammarAsset[];
+  /** Its tools parse code: a call goes to the first worker when that one is free (its caches are warm). */
+  readonly prefersCodeWorker?: boolean;
+  /** The arguments that name a file the call reads or changes (stale-read protection checks them). */
+  readonly pathArgs?: readonly string[];
+  /** False when its calls are never mirrored to efferent-copy peers (the observation tools). */
+  readonly mirrored?: boolean;
+}
+
+/**
+ * Declare a family (a typed identity: the declaration is frozen).
+ *
+ * @param family The declaration.
+ * @returns The same declaration, frozen.
+ * @throws {TypeError} When a grammar has no extension.
+ */
+export function defineFamily(family: ToolFamily): ToolFamily {
+  for (const grammar of family.grammars ?? []) {
+    if (grammar.extensions.length === 0) {
+      throw new TypeError(`Cannot declare grammar "${grammar.name}": it parses no extension`);
+    }
+  }
+  return Object.freeze({ ...family });
+}

@@ -1,0 +1,15 @@
+/**
+ * The file tools: read, slice, edit, write, move and search files in the roots.
+ *
+ * @module
+ */
+
+import { defineFamily, type ToolFamily } from "../family.ts";
+
+/** The file tools' declaration. */
+export const FILES: ToolFamily = defineFamily({
+  name: "files",
+  runs: "worker",
+  load: async () => (await import("./mod.ts")).FILE_TOOLS,
+  pathArgs: ["path", "source", "destination"],
+});

@@ -1,0 +1,21 @@
+/**
+ * The Python tools: outline, fetch and rewrite definitions with tree-sitter.
+ *
+ * @module
+ */
+
+import { defineFamily, type ToolFamily } from "../family.ts";
+
+/** The Python tools' declaration. */
+export const PYTHON: ToolFamily = defineFamily({
+  name: "python",
+  runs: "worker",
+  load: async () => (await import("./mod.ts")).PYTHON_TOOLS,
+  grammars: [{
+    name: "python",
+    extensions: [".py", ".pyi"],
+    wasm: new URL("../../node_modules/tree-sitter-python/tree-sitter-python.wasm", import.meta.url),
+  }],
+  prefersCodeWorker: true,
+  pathArgs: ["path", "src_path", "dest_path"],
+});
