@@ -124,7 +124,7 @@ export async function createHost(options: HostOptions = {}): Promise<Host> {
   const dispatcher = new Dispatcher([localTools(pool, reads), hostTools, ...upstreams], {
     observers: [...sinks.observers, ...(options.observers ?? [])],
     onObserverError: (error) => logger.log("warn", "A call observer failed", String(error)),
-    onDirectives: (directives) => applyDirectives(anchors, directives, logger),
+    onDirectives: (directives) => applyDirectives(anchors, directives),
     now,
   });
   reportCollisions(dispatcher, logger);
@@ -190,7 +190,8 @@ function statusOf(
 
 /** The family a tool belongs to: a local or host-side tool's (an upstream's tools have none). */
 function familyOf(pool: WorkerPool, tool: string): ToolFamily | undefined {
-  return familyNamed(HOST_TOOL_FAMILIES[tool] ?? pool.families[tool]);
+  const hostSide = HOST_TOOL_FAMILIES[tool];
+  return hostSide === undefined ? pool.familyOf(tool) : familyNamed(hostSide);
 }
 
 /** The tool workers, with the policy's permissions and the files tool code reads. */
@@ -218,14 +219,13 @@ async function loadUpstreams(
 }
 
 /** The host's part of directives: anchors are kept (the todo list is an anchor too). */
-function applyDirectives(anchors: AnchorStore, directives: Directive[], logger: HostLogger): void {
+function applyDirectives(anchors: AnchorStore, directives: Directive[]): void {
   const anchored = new Set<string>();
   for (const directive of directives) {
     if (directive.kind === "ContextAnchor") {
       anchored.add(directive.key);
-      void anchors.set(directive.key, directive.content).catch((error) =>
-        logger.log("warn", `Cannot keep anchor "${directive.key}"`, String(error))
-      );
+      // A failed save is logged by the anchor store's file; the anchor stays set in memory.
+      void anchors.set(directive.key, directive.content);
     }
   }
   for (const directive of directives) {

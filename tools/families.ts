@@ -27,18 +27,29 @@ export const FAMILIES: readonly ToolFamily[] = Object.freeze([
   TODO,
 ]);
 
+/** The tools of the families that run in one place. */
+export interface LoadedTools {
+  /** The tools, in list order. */
+  readonly tools: readonly Tool[];
+  /** Each tool's family name, by tool name. */
+  readonly families: Readonly<Record<string, string>>;
+}
+
 /**
- * The tools of the families that run in one place, with the family of each.
+ * Load the tools of the families that run in one place.
  *
  * @param runs A tool worker, or the host.
- * @returns The tools in list order, each with its family.
+ * @returns The tools in list order, and each one's family.
  */
-export async function loadFamilies(
-  runs: ToolFamily["runs"],
-): Promise<Array<{ family: ToolFamily; tools: readonly Tool[] }>> {
+export async function loadFamilies(runs: ToolFamily["runs"]): Promise<LoadedTools> {
   const families = FAMILIES.filter((family) => family.runs === runs);
   const loaded = await Promise.all(families.map((family) => family.load()));
-  return families.map((family, i) => ({ family, tools: loaded[i]! }));
+  return Object.freeze({
+    tools: Object.freeze(loaded.flat()),
+    families: Object.freeze(Object.fromEntries(
+      families.flatMap((family, i) => loaded[i]!.map((tool) => [tool.name, family.name])),
+    )),
+  });
 }
 
 /**

@@ -10,12 +10,8 @@ import type { Tool } from "./tool.ts";
 
 const LOADED = await loadFamilies("host");
 
-/** Every host-side tool. */
-export const HOST_TOOLS: readonly Tool[] = Object.freeze(LOADED.flatMap(({ tools }) => tools));
+/** Every host-side tool, in the order clients list them. */
+export const HOST_TOOLS: readonly Tool[] = LOADED.tools;
 
 /** Each host-side tool's family, by tool name. */
-export const HOST_TOOL_FAMILIES: Readonly<Record<string, string>> = Object.freeze(
-  Object.fromEntries(
-    LOADED.flatMap(({ family, tools }) => tools.map((tool) => [tool.name, family.name])),
-  ),
-);
+export const HOST_TOOL_FAMILIES: Readonly<Record<string, string>> = LOADED.families;

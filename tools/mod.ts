@@ -11,11 +11,7 @@ import type { Tool } from "./tool.ts";
 const LOADED = await loadFamilies("worker");
 
 /** Every local tool, in the order clients list them. */
-export const TOOLS: readonly Tool[] = Object.freeze(LOADED.flatMap(({ tools }) => tools));
+export const TOOLS: readonly Tool[] = LOADED.tools;
 
 /** Each local tool's family, by tool name. */
-export const TOOL_FAMILIES: Readonly<Record<string, string>> = Object.freeze(
-  Object.fromEntries(
-    LOADED.flatMap(({ family, tools }) => tools.map((tool) => [tool.name, family.name])),
-  ),
-);
+export const TOOL_FAMILIES: Readonly<Record<string, string>> = LOADED.families;

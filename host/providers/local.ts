@@ -7,7 +7,6 @@
  * @module
  */
 
-import { familyNamed } from "../../tools/families.ts";
 import type { ReadTracker } from "../state/mod.ts";
 import type { WorkerPool } from "../workers/mod.ts";
 import type { ToolProvider } from "./dispatcher.ts";
@@ -27,7 +26,7 @@ export function localTools(pool: WorkerPool, reads: ReadTracker): ToolProvider {
       const call: Parameters<WorkerPool["call"]>[2] = { watch: reads.watch(ctx.session) };
       if (ctx.signal) call.signal = ctx.signal;
       if (ctx.onProgress) call.onProgress = ctx.onProgress;
-      const pathArgs = familyNamed(pool.families[name])?.pathArgs ?? [];
+      const pathArgs = pool.familyOf(name)?.pathArgs ?? [];
       const expect = reads.expectations(ctx.session, args, pathArgs);
       if (expect) call.expect = expect;
       const done = await pool.call(name, args, call);

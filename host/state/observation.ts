@@ -73,7 +73,9 @@ export function openSinks(config: HostConfig, logger: HostLogger, options: SinkO
     stats,
     observers: [...(log ? [log] : []), stats, ...(efferent ? [efferent] : [])],
     ready,
-    flush: async () => void await Promise.all(sinks.map((sink) => sink.flush())),
+    flush: async () => {
+      for (const sink of sinks) await sink.flush();
+    },
     close: async () => {
       await log?.close();
       await ready;

@@ -11,6 +11,7 @@
 import type { Policy } from "../../security/policy.ts";
 import type { LandlockStatus } from "../../security/landlock.ts";
 import { familyNamed } from "../../tools/families.ts";
+import type { ToolFamily } from "../../tools/family.ts";
 import { errorResult, type ToolDescriptor } from "../../tools/registry.ts";
 import type { ToolResult } from "../../tools/tool.ts";
 import type { FileChange, FromWorker, Probe, RipgrepStatus, WatchedFile } from "./protocol.ts";
@@ -55,7 +56,7 @@ export class WorkerPool {
     this.#queue = new CallQueue(slots, {
       callTimeoutMs: options.callTimeoutMs,
       overdue: (slot, job) => this.#stop(slot, job, "timeout"),
-      prefersCodeWorker: (name) => familyNamed(this.families[name])?.prefersCodeWorker === true,
+      prefersCodeWorker: (name) => this.familyOf(name)?.prefersCodeWorker === true,
     });
     this.#receiver = {
       logger: options.logger,
@@ -68,6 +69,16 @@ export class WorkerPool {
         crash: (why) => this.#crashed(slot, why),
       });
     }
+  }
+
+  /**
+   * The family of a tool the workers run, as its declaration says.
+   *
+   * @param name The tool's name.
+   * @returns The family, or `undefined` (a test's own tools have none).
+   */
+  familyOf(name: string): ToolFamily | undefined {
+    return familyNamed(this.families[name]);
   }
 
   /**
