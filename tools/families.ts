@@ -13,6 +13,7 @@ import { CFAMILY } from "./cfamily/family.ts";
 import { TYPESCRIPT } from "./typescript/family.ts";
 import { ANALYSIS } from "./analysis/family.ts";
 import { PYTHON } from "./python/family.ts";
+import { SYMBOLS } from "./symbols/family.ts";
 import { OBSERVE } from "./observe/family.ts";
 import { TODO } from "./todo/family.ts";
 
@@ -23,6 +24,7 @@ export const FAMILIES: readonly ToolFamily[] = Object.freeze([
   TYPESCRIPT,
   ANALYSIS,
   PYTHON,
+  SYMBOLS,
   OBSERVE,
   TODO,
 ]);

@@ -74,7 +74,8 @@ async function hostileTree(root: string): Promise<void> {
   const open = (s: string) => s.repeat(NEST);
   await write(
     `${root}/nested/deep.py`,
-    `def deep_py():\n    return ${open("(")}helper_app()${open(")")}\n`,
+    "from good.app import helper_app\n\n\n" +
+      `def deep_py():\n    return ${open("(")}helper_app()${open(")")}\n`,
   );
   await write(
     `${root}/nested/deep.c`,
@@ -169,10 +170,19 @@ Deno.test("whole-tree tools answer for the good files of a hostile tree and coun
     assertEquals(outline.skipped.count, 8, outline.text); // the seven above and classes.py
     assertNote(outline.text, outline.skipped);
 
-    const usages = await call(session, "py_find_usages", { name: "helper_app" });
-    const where = (usages.data.usages as Array<{ path: string; line: number }>)
+    const usages = await call(session, "find_usages", {
+      path: "good/app.py",
+      name: "helper_app",
+      scope: ".",
+    });
+    const where = (usages.data.sites as Array<{ path: string; line: number }>)
       .map((use) => `${use.path}:${use.line}`);
-    assertEquals(where, ["good/app.py:7", "good/app.py:10", "nested/deep.py:2"]);
+    assertEquals(where, [
+      "good/app.py:10",
+      "good/app.py:7",
+      "nested/deep.py:1",
+      "nested/deep.py:5",
+    ]);
     assertEquals(usages.skipped.count, 7, usages.text);
     assertNote(usages.text, usages.skipped);
 
@@ -191,7 +201,11 @@ Deno.test("whole-tree tools answer for the good files of a hostile tree and coun
         const results = [
           await call(session, "derive_code_path", { target: `Sub_${kind}.run`, path }),
           await call(session, "py_get_code_outline", { path }),
-          await call(session, "py_find_usages", { name: `helper_${kind}`, path }),
+          await call(session, "find_usages", {
+            path: `${path}/ok.py`,
+            name: `helper_${kind}`,
+            scope: path,
+          }),
           await call(session, "py_get_hierarchy", { class_name: `Base_${kind}`, path }),
         ];
         const [derived, outline, usages, hierarchy] = results.map((r) => r.data);
@@ -199,7 +213,7 @@ Deno.test("whole-tree tools answer for the good files of a hostile tree and coun
         assertEquals((outline!.files as Array<{ path: string }>).map((f) => f.path), [
           `${path}/ok.py`,
         ]);
-        assertEquals((usages!.usages as unknown[]).length, 2, kind);
+        assertEquals((usages!.sites as unknown[]).length, 2, kind);
         assertEquals((hierarchy!.subclasses as Array<{ name: string }>)[0]?.name, `Sub_${kind}`);
         for (const { text, skipped } of results) {
           assertEquals(skipped.first?.path, expected.path, text);
@@ -226,8 +240,13 @@ Deno.test("whole-tree tools answer for the good files of a hostile tree and coun
       assertEquals(edges.map((edge) => edge.to.split(".").at(-1)), [to]); // `n.n.….leaf_cpp`
       assertEquals(derived.skipped, { count: 0 }, derived.text);
     }
-    const usages = await call(session, "py_find_usages", { name: "C299", path });
-    assertEquals((usages.data.usages as Array<{ path: string }>)[0]?.path, `${path}/classes.py`);
+    const nested = Array.from({ length: DEEP_CLASSES }, (_, i) => `C${i}`).join(".");
+    const usages = await call(session, "find_usages", {
+      path: `${path}/classes.py`,
+      name: nested,
+      scope: path,
+    });
+    assertEquals((usages.data.sites as Array<{ path: string }>)[0]?.path, `${path}/classes.py`);
     assertEquals(usages.skipped, { count: 0 });
     const syntax = await call(session, "py_check_syntax", { path: `${path}/classes.py` });
     assertEquals(syntax.data.valid, true, syntax.text);

@@ -1,6 +1,6 @@
 /**
  * Python files under a path, for the tools that search a whole directory
- * (`py_find_usages`, `py_get_hierarchy`): walked with the shared walker,
+ * (`py_get_hierarchy`): walked with the shared walker,
  * read a directory at a time, decoded, skipped (and counted) when binary,
  * too large or unreadable.
  *

@@ -11,7 +11,6 @@ import { pyGetDefinition, pyUpdateDefinition } from "./definition.ts";
 import { pyGetSignature, pySetSignature } from "./signature.ts";
 import { pyGetClassSummary } from "./get_class_summary.ts";
 import { pyGetVarDeclaration, pySetVarDeclaration } from "./var_declaration.ts";
-import { pyFindUsages } from "./find_usages.ts";
 import { pyGetImports } from "./get_imports.ts";
 import { pyCheckSyntax } from "./check_syntax.ts";
 import { pyGetHierarchy } from "./get_hierarchy.ts";
@@ -32,7 +31,6 @@ export const PYTHON_TOOLS: readonly Tool[] = Object.freeze([
   pyGetClassSummary,
   pyGetVarDeclaration,
   pySetVarDeclaration,
-  pyFindUsages,
   pyGetImports,
   pyCheckSyntax,
   pyGetHierarchy,

@@ -1,0 +1,502 @@
+/**
+ * The TS/JS resolver behind `find_usages` and `rename_symbol`, called with a
+ * tool context over real temp directories: small fixtures whose expected
+ * sites are marked in the source (`⟦name⟧` exact, `⟪name⟫` unsure; every
+ * other occurrence of the name — in strings, comments, longer words, other
+ * symbols — must not be listed), and a copy of the MCP SDK's ESM JavaScript,
+ * renamed and checked with `node --check` and a real `import()`.
+ */
+
+import { assert, assertEquals, assertMatch, assertRejects } from "../../_assert.ts";
+import { tempDir } from "../../_helpers.ts";
+import { Anchor } from "../../../security/anchored.ts";
+import { resolvePolicy } from "../../../security/policy.ts";
+import { Resolver } from "../../../security/resolver.ts";
+import { SafeFs } from "../../../security/safe_fs.ts";
+import type { SymbolSite, SymbolSites } from "../../../tools/symbols/_resolver.ts";
+import { Skipped } from "../../../tools/_skipped.ts";
+import type { ToolContext } from "../../../tools/tool.ts";
+import { grammarForPath, TreeSitter } from "../../../tools/_treesitter.ts";
+import { TYPESCRIPT_RESOLVER } from "../../../tools/typescript/_resolve.ts";
+import { SourceIndex } from "../../../tools/symbols/_source_index.ts";
+
+// ---- fixtures: marks, files, a context, a rename ----
+
+/** Files with marks removed, and each marked name's marks (`path@offset certainty`). */
+function unmark(marked: Record<string, string>) {
+  const files: Record<string, string> = {};
+  const marks = new Map<string, string[]>();
+  for (const [path, text] of Object.entries(marked)) {
+    let out = "";
+    let at = 0;
+    for (const match of text.matchAll(/⟦([^⟧]*)⟧|⟪([^⟫]*)⟫/g)) {
+      out += text.slice(at, match.index);
+      const name = match[1] ?? match[2]!;
+      marks.set(name, [
+        ...(marks.get(name) ?? []),
+        `${path}@${out.length} ${match[1] !== undefined ? "exact" : "unsure"}`,
+      ]);
+      out += name;
+      at = match.index + match[0].length;
+    }
+    files[path] = out + text.slice(at);
+  }
+  return { files, marks: (name: string) => [...(marks.get(name) ?? [])].sort() };
+}
+
+async function writeFiles(root: string, files: Record<string, string>): Promise<void> {
+  for (const [path, text] of Object.entries(files)) {
+    const full = `${root}/${path}`;
+    await Deno.mkdir(full.slice(0, full.lastIndexOf("/")), { recursive: true });
+    await Deno.writeTextFile(full, text);
+  }
+}
+
+/** A tool context over a real root, its `shared` values kept (as a worker keeps them). */
+async function context(root: string): Promise<ToolContext> {
+  const policy = await resolvePolicy({ roots: [root] });
+  const resolver = new Resolver(policy);
+  const shared = new Map<string, unknown>();
+  return {
+    policy,
+    resolver,
+    fs: new SafeFs(resolver, new Anchor(policy.roots)),
+    signal: new AbortController().signal,
+    messageWaiting: () => false,
+    progress: () => {},
+    logger: { warn: () => {}, error: () => {} },
+    binaries: {},
+    shared: <T>(key: string, make: () => T): T => {
+      if (!shared.has(key)) shared.set(key, make());
+      return shared.get(key) as T;
+    },
+  };
+}
+
+async function find(ctx: ToolContext, path: string, name: string): Promise<SymbolSites> {
+  return await TYPESCRIPT_RESOLVER.findSites(ctx, { path, name }, ".", new Skipped());
+}
+
+function asMarks(sites: readonly SymbolSite[]): string[] {
+  return sites.map((s) => `${s.path}@${s.start} ${s.certainty}`).sort();
+}
+
+/** Each changed file's text after replacing the exact sites (what `rename_symbol` writes). */
+function applyRename(
+  files: Record<string, string>,
+  sites: readonly SymbolSite[],
+  names: { from: string; to: string },
+): Record<string, string> {
+  const out: Record<string, string> = {};
+  const exact = sites.filter((s) => s.certainty === "exact" && s.via === undefined);
+  for (const path of new Set(exact.map((s) => s.path))) {
+    let text = files[path]!;
+    for (const site of exact.filter((s) => s.path === path).sort((a, b) => b.start - a.start)) {
+      assertEquals(text.slice(site.start, site.end), names.from);
+      text = text.slice(0, site.start) + names.to + text.slice(site.end);
+    }
+    out[path] = text;
+  }
+  return out;
+}
+
+/** Whether node parses a file (`node --check`), as the module type its extension says. */
+async function nodeParses(path: string, text: string): Promise<boolean> {
+  const type = path.endsWith(".cjs") ? "commonjs" : "module";
+  const child = new Deno.Command("node", {
+    args: ["--check", `--input-type=${type}`],
+    stdin: "piped",
+    stderr: "null",
+  }).spawn();
+  const writer = child.stdin.getWriter();
+  await writer.write(new TextEncoder().encode(text));
+  await writer.close();
+  return (await child.output()).success;
+}
+
+/** Whether tree-sitter parses a TypeScript or JSX file without errors. */
+async function treeParses(path: string, text: string): Promise<boolean> {
+  const tree = await new TreeSitter().parseText(text, grammarForPath(path)!);
+  try {
+    return !tree.rootNode.hasError;
+  } finally {
+    tree.delete();
+  }
+}
+
+// ---- a module-level function across ES modules, CommonJS and scopes ----
+
+const PROJECT = unmark({
+  "a.ts": `// greet() says hello; "greet" in a comment
+export function ⟦greet⟧(name: string): string {
+  return "greet " + name;
+}
+export const greeting = ⟦greet⟧("a"); // a longer word: greeting
+export class Client {
+  ⟦connect⟧(): void {
+    this.⟦connect⟧();
+  }
+  static ⟦create⟧(): Client {
+    return new Client();
+  }
+}
+export class Sub extends Client {
+  override ⟪connect⟫(): void {
+    super.⟦connect⟧();
+  }
+}
+export class Unrelated {
+  connect(): void {}
+  static create(): void {}
+}
+`,
+  "b.ts": `import { ⟦greet⟧, Client, Sub, Unrelated } from "./a.js";
+export { ⟦greet⟧ as welcome } from "./a.js";
+⟦greet⟧("b");
+function shadow(greet: number): number {
+  return greet;
+}
+function hoisted(): number {
+  greet;
+  var greet = 2;
+  return greet;
+}
+function caught(): void {
+  try {
+    ⟦greet⟧("x");
+  } catch (greet) {
+    console.log(greet);
+  }
+}
+{
+  let greet = 3;
+  greet++;
+}
+const label = \`greet \${⟦greet⟧("t")}\`;
+const c = new Client();
+c.⟦connect⟧();
+const s = new Sub();
+s.⟪connect⟫();
+new Unrelated().connect();
+function typed(k: Client, u: Unrelated, x: any): void {
+  k.⟦connect⟧();
+  u.connect();
+  x.⟪connect⟫();
+}
+const o = { ⟪connect⟫: 1 };
+Client.⟦create⟧();
+Sub.⟦create⟧();
+Unrelated.create();
+c.create;
+export { shadow, hoisted, caught, label, typed, o };
+`,
+  "c.js": `import * as A from "./a.js";
+A.⟦greet⟧("c");
+A["⟪greet⟫"]("c");
+const other = { greet() { return 1; } };
+other.greet();
+someone.greet();
+`,
+  "barrel/index.ts": `export * from "../a.js";
+export * as lib from "../a.js";
+`,
+  "d.mjs": `import { ⟦greet⟧ } from "./barrel/index.js";
+import { lib } from "./barrel";
+lib.⟦greet⟧("d");
+⟦greet⟧("d");
+`,
+  "e.cjs": `function ⟦hello⟧() {
+  return "hello";
+}
+module.exports = { ⟦hello⟧, other: 1 };
+`,
+  "f.cjs": `const { ⟦hello⟧ } = require("./e.cjs");
+const e = require("./e.cjs");
+⟦hello⟧();
+e.⟦hello⟧();
+const a = require("./a.js");
+a.⟦greet⟧("f");
+function other() {
+  const hello = 1;
+  return hello;
+}
+`,
+  "k.cjs": `exports.⟦ping⟧ = function () {
+  return "ping";
+};
+exports.pong = () => exports.⟦ping⟧();
+`,
+  "l.cjs": `const k = require("./k.cjs");
+k.⟦ping⟧();
+const ping = "ping";
+module.exports = { ping };
+`,
+  "m.js": `export function ⟦shout⟧() {}
+export const api = { ⟦shout⟧ };
+export { ⟦shout⟧ as yell };
+export default ⟦shout⟧;
+`,
+  "n.js": `import loud, { yell, api } from "./m.js";
+import * as M from "./m.js";
+api.⟦shout⟧();
+M.⟦shout⟧();
+somebody.⟪shout⟫();
+loud();
+yell();
+`,
+  "lib/util.js": `export function ⟦trim⟧(s) {
+  return s.trim();
+}
+`,
+  "lib/util.d.ts": `export declare function ⟦trim⟧(s: string): string;
+`,
+  "use.ts": `import { ⟦trim⟧ } from "./lib/util.js";
+export const t = ⟦trim⟧(" x ");
+`,
+  "g.jsx": `import { ⟦Button⟧ } from "./h.jsx";
+export const App = () => <⟦Button⟧ label="Button">Button</⟦Button⟧>;
+`,
+  "h.jsx": `export function ⟦Button⟧(props) {
+  return <button>{props.label}</button>;
+}
+`,
+});
+
+Deno.test("the TS/JS resolver finds a function's uses through ES imports, re-exports and namespaces, not other symbols", async (t) => {
+  await using root = await tempDir();
+  await writeFiles(root.path, PROJECT.files);
+  const ctx = await context(root.path);
+  await t.step("a function across modules, scopes and CommonJS", async () => {
+    const found = await find(ctx, "a.ts", "greet");
+    assertEquals(asMarks(found.sites), PROJECT.marks("greet"));
+    assertEquals(found.definition, "a.ts:2-4");
+    assertEquals(found.sites[0]!.role, "definition");
+    const roles = new Map(found.sites.map((s) => [`${s.path}:${s.line}`, s.role]));
+    assertEquals(roles.get("b.ts:1"), "import");
+    assertEquals(roles.get("b.ts:2"), "export");
+    assertEquals(roles.get("b.ts:3"), "call");
+    assertEquals(roles.get("c.js:2"), "call");
+  });
+  await t.step("a string key on the module is unsure, with the reason", async () => {
+    const found = await find(ctx, "a.ts", "greet");
+    const key = found.sites.find((s) => s.path === "c.js" && s.line === 3)!;
+    assertEquals([key.certainty, key.reason], ["unsure", "accessed by a string key"]);
+  });
+  await t.step("the same name asked from an importing file is the imported symbol", async () => {
+    const found = await find(ctx, "b.ts", "greet");
+    assertEquals(asMarks(found.sites), PROJECT.marks("greet"));
+    assertMatch(found.note ?? "", /defined in a\.ts/);
+  });
+  await t.step("CommonJS exports and destructured requires", async () => {
+    const found = await find(ctx, "e.cjs", "hello");
+    assertEquals(asMarks(found.sites), PROJECT.marks("hello"));
+  });
+  await t.step("CommonJS exports.name", async () => {
+    const found = await find(ctx, "k.cjs", "ping");
+    assertEquals(asMarks(found.sites), PROJECT.marks("ping"));
+  });
+  await t.step("a function stored as a property: unknown receivers become unsure", async () => {
+    const found = await find(ctx, "m.js", "shout");
+    assertEquals(asMarks(found.sites), PROJECT.marks("shout"));
+    const unsure = found.sites.find((s) => s.certainty === "unsure")!;
+    assertEquals(
+      unsure.reason,
+      "the receiver is not known, and shout is stored as a property at m.js:2",
+    );
+  });
+  await t.step(
+    "a JavaScript function and its declaration file, from a TypeScript importer",
+    async () => {
+      const found = await find(ctx, "lib/util.js", "trim");
+      assertEquals(asMarks(found.sites), PROJECT.marks("trim"));
+      const fromTypes = await find(ctx, "lib/util.d.ts", "trim");
+      assertEquals(asMarks(fromTypes.sites), PROJECT.marks("trim"));
+    },
+  );
+  await t.step("a JSX component's opening and closing tags, not its text", async () => {
+    const found = await find(ctx, "h.jsx", "Button");
+    assertEquals(asMarks(found.sites), PROJECT.marks("Button"));
+  });
+});
+
+Deno.test("the TS/JS resolver finds class members through this, super, typed receivers and statics", async (t) => {
+  await using root = await tempDir();
+  await writeFiles(root.path, PROJECT.files);
+  const ctx = await context(root.path);
+  await t.step("an instance method", async () => {
+    const found = await find(ctx, "a.ts", "Client.connect");
+    assertEquals(asMarks(found.sites), PROJECT.marks("connect"));
+    const reasons = new Map(found.sites.map((s) => [`${s.path}:${s.line}`, s.reason]));
+    assertEquals(reasons.get("a.ts:15"), "overrides Client.connect");
+    assertEquals(reasons.get("b.ts:27"), "Sub has its own connect");
+    assertEquals(reasons.get("b.ts:32"), "the receiver's type is not known");
+    assertEquals(reasons.get("b.ts:34"), "an object key of the same name");
+  });
+  await t.step("a static method, through a subclass too", async () => {
+    const found = await find(ctx, "a.ts", "Client.create");
+    assertEquals(asMarks(found.sites), PROJECT.marks("create"));
+  });
+  await t.step("a name the file does not define", async () => {
+    const error = await assertRejects(() => find(ctx, "a.ts", "Client.nothing"));
+    assertMatch(String(error), /not_found|Cannot find "Client\.nothing" in "a\.ts"/);
+  });
+});
+
+Deno.test("a rename of the TS/JS fixture's exact sites changes nothing else and still parses", async () => {
+  await using root = await tempDir();
+  await writeFiles(root.path, PROJECT.files);
+  const ctx = await context(root.path);
+  const found = await find(ctx, "a.ts", "greet");
+  const after = applyRename(PROJECT.files, found.sites, { from: "greet", to: "salute" });
+  assertEquals(Object.keys(after).sort(), ["a.ts", "b.ts", "c.js", "d.mjs", "f.cjs"]);
+  assert(after["a.ts"]!.includes(`"greet " + name`), "a string changed");
+  assert(after["a.ts"]!.includes(`// greet() says hello`), "a comment changed");
+  assert(after["a.ts"]!.includes("export const greeting = salute("), "a longer word changed");
+  assert(after["b.ts"]!.includes("return greet;"), "a shadowing name changed");
+  assert(after["c.js"]!.includes(`A["greet"]`), "an unsure site was renamed");
+  for (const [path, text] of Object.entries(after)) {
+    const parses = /\.[mc]?js$/.test(path) ? nodeParses(path, text) : treeParses(path, text);
+    assert(await parses, `${path} no longer parses`);
+  }
+});
+
+Deno.test("the TS/JS resolver sees a changed file on the next call (the index is keyed by version)", async () => {
+  await using root = await tempDir();
+  await writeFiles(root.path, PROJECT.files);
+  const ctx = await context(root.path);
+  const before = await find(ctx, "a.ts", "greet");
+  await Deno.writeTextFile(`${root.path}/d.mjs`, `${PROJECT.files["d.mjs"]}greet("again");\n`);
+  const after = await find(ctx, "a.ts", "greet");
+  assertEquals(after.sites.length, before.sites.length + 1);
+  assert(after.sites.some((s) => s.path === "d.mjs" && s.line === 5));
+});
+
+Deno.test("the TS/JS resolver reports conflicts and refuses bad names", async () => {
+  await using root = await tempDir();
+  await writeFiles(root.path, PROJECT.files);
+  const ctx = await context(root.path);
+  const found = await find(ctx, "a.ts", "greet");
+  assertEquals(found.renameConflicts!("salute"), []);
+  assert(found.renameConflicts!("Client").some((c) => c.startsWith("a.ts:")), "Client collides");
+  assert(found.renameConflicts!("hello").some((c) => c.startsWith("f.cjs:")), "hello collides");
+  assertEquals(TYPESCRIPT_RESOLVER.invalidName!("class"), `"class" is a reserved word`);
+  assertEquals(TYPESCRIPT_RESOLVER.invalidName!("9lives"), "it is not a JavaScript identifier");
+  assertEquals(TYPESCRIPT_RESOLVER.invalidName!("ok_$1"), undefined);
+});
+
+// ---- real code: the MCP SDK's ESM JavaScript ----
+
+const SDK = new URL("../../../node_modules/@modelcontextprotocol/sdk/dist/esm/", import.meta.url);
+
+/**
+ * Copy the SDK's ESM JavaScript (and its `package.json`) to `root/sdk`, with
+ * `root/node_modules` pointing at the SDK's own dependencies so that node can
+ * import the copy.
+ */
+async function copySdk(root: string): Promise<Record<string, string>> {
+  const files: Record<string, string> = {};
+  const from = await Deno.realPath(SDK);
+  const walk = async (dir: string) => {
+    for await (const entry of Deno.readDir(`${from}/${dir}`)) {
+      const rel = dir ? `${dir}/${entry.name}` : entry.name;
+      if (entry.isDirectory) await walk(rel);
+      else if (/\.js$|^package\.json$/.test(rel)) {
+        files[`sdk/${rel}`] = await Deno.readTextFile(`${from}/${rel}`);
+      }
+    }
+  };
+  await walk("");
+  await writeFiles(root, files);
+  // .../node_modules/.deno/@modelcontextprotocol+sdk@x/node_modules/@modelcontextprotocol/sdk/dist/esm
+  await Deno.symlink(`${from}/../../../../`, `${root}/node_modules`);
+  return files;
+}
+
+/** The sites of `safeParse` (server/zod-compat.js), checked with `grep -rnw safeParse`: the other
+ * 27 occurrences are Zod's own `schema.safeParse`, `z4mini.safeParse`, a string and comments. */
+const SAFE_PARSE_SITES = [
+  "sdk/server/zod-compat.js:27:17 definition",
+  "sdk/client/index.js:4:43 import",
+  "sdk/client/index.js:182:42 call",
+  "sdk/client/index.js:200:50 call",
+  "sdk/client/index.js:210:42 call",
+  "sdk/client/index.js:235:42 call",
+  "sdk/client/index.js:244:50 call",
+  "sdk/client/index.js:256:42 call",
+  "sdk/server/index.js:4:43 import",
+  "sdk/server/index.js:108:42 call",
+  "sdk/server/index.js:117:50 call",
+  "sdk/server/index.js:127:42 call",
+  "sdk/server/zod-json-schema-compat.js:7:26 import",
+  "sdk/server/zod-json-schema-compat.js:45:20 call",
+  "sdk/shared/protocol.js:1:10 import",
+  "sdk/shared/protocol.js:724:41 call",
+];
+
+Deno.test("the TS/JS resolver renames the SDK's safeParse across its files: node still parses and imports them", async () => {
+  await using root = await tempDir();
+  const files = await copySdk(root.path);
+  const ctx = await context(root.path);
+  const found = await find(ctx, "sdk/server/zod-compat.js", "safeParse");
+  assertEquals(
+    found.sites.map((s) => `${s.path}:${s.line}:${s.column} ${s.role}`),
+    SAFE_PARSE_SITES,
+  );
+  assert(found.sites.every((s) => s.certainty === "exact"));
+  const after = applyRename(files, found.sites, { from: "safeParse", to: "parseSafely" });
+  assertEquals(Object.keys(after).sort(), [
+    "sdk/client/index.js",
+    "sdk/server/index.js",
+    "sdk/server/zod-compat.js",
+    "sdk/server/zod-json-schema-compat.js",
+    "sdk/shared/protocol.js",
+  ]);
+  const left = Object.entries(after).flatMap(([path, text]) =>
+    text.split("\n").flatMap((line, i) => /\bsafeParse\b/.test(line) ? [`${path}:${i + 1}`] : [])
+  ).sort();
+  // What stays: Zod's own method, a string, comments, and the longer safeParseAsync.
+  assertEquals(left, [
+    "sdk/client/index.js:566",
+    "sdk/server/index.js:58",
+    "sdk/server/zod-compat.js:29",
+    "sdk/server/zod-compat.js:30",
+    "sdk/server/zod-compat.js:34",
+  ]);
+  assert(after["sdk/server/zod-compat.js"]!.includes("export async function safeParseAsync("));
+  await writeFiles(root.path, after);
+  for (const path of Object.keys(after)) {
+    assert(await nodeParses(path, after[path]!), `${path} no longer parses`);
+  }
+  const imports = Object.keys(after).map((path) =>
+    `await import(${JSON.stringify(`${root.path}/${path}`)});`
+  );
+  const check = `${imports.join("\n")}
+const m = await import(${JSON.stringify(`${root.path}/sdk/server/zod-compat.js`)});
+if (typeof m.parseSafely !== "function" || "safeParse" in m) throw new Error("not renamed");`;
+  const run = await new Deno.Command("node", {
+    args: ["--input-type=module", "-e", check],
+    stderr: "piped",
+  }).output();
+  assert(run.success, new TextDecoder().decode(run.stderr));
+});
+
+Deno.test("the resolvers' index keeps unchanged files by version and stays within its budget", async () => {
+  await using root = await tempDir();
+  await writeFiles(root.path, { "a.js": "export const a = 1;\n", "b.js": "export const b = 2;\n" });
+  const ctx = await context(root.path);
+  const index = new SourceIndex<{ weight: number }>((facts) => facts.weight, 1_000);
+  const accept = (name: string) => name.endsWith(".js");
+  const first = await index.scan(ctx, ".", accept, new Skipped());
+  const a = first.files.get(`${root.path}/a.js`)!;
+  const b = first.files.get(`${root.path}/b.js`)!;
+  a.facts = { weight: 400 };
+  b.facts = { weight: 400 };
+  await Deno.writeTextFile(`${root.path}/b.js`, "export const b = 3; // changed\n");
+  const second = await index.scan(ctx, ".", accept, new Skipped());
+  assert(second.files.get(`${root.path}/a.js`) === a, "an unchanged file was read again");
+  assert(second.files.get(`${root.path}/b.js`) !== b, "a changed file was not read again");
+  second.files.get(`${root.path}/b.js`)!.facts = { weight: 900 };
+  await index.scan(ctx, ".", accept, new Skipped());
+  assert(index.stats().bytes <= 1_000, `over budget: ${index.stats().bytes}`);
+  assertEquals(index.stats().files, 2);
+});

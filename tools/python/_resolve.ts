@@ -1,0 +1,128 @@
+/**
+ * The Python resolver for `find_usages` and `rename_symbol`: tree-sitter
+ * facts per file (kept per worker by version), scopes, imports, module
+ * attributes, `__all__` and class members, resolved for the one symbol a
+ * model names.
+ *
+ * @module
+ */
+
+import { ToolError } from "../../security/errors.ts";
+import type {
+  LanguageResolver,
+  SymbolSite,
+  SymbolSites,
+  SymbolTarget,
+} from "../symbols/_resolver.ts";
+import type { Skipped } from "../_skipped.ts";
+import { comparePaths } from "../_walk.ts";
+import type { ToolContext } from "../tool.ts";
+import { lineIndexOf } from "./_resolve_facts.ts";
+import { pyIndex } from "./_resolve_index.ts";
+import { bindingsOf, PyLookup } from "./_resolve_lookup.ts";
+import { invalidPythonName, pythonConflicts } from "./_resolve_rename.ts";
+import { collectSites, type PySite } from "./_resolve_sites.ts";
+import { findTarget } from "./_resolve_target.ts";
+import { PyValues } from "./_resolve_values.ts";
+import { type PyFile, PyWorld } from "./_resolve_world.ts";
+
+/** Python's resolver. */
+export const PYTHON_RESOLVER: LanguageResolver = Object.freeze({
+  language: "Python",
+  extensions: Object.freeze([".py", ".pyi"]),
+  invalidName: invalidPythonName,
+  findSites: findPythonSites,
+});
+
+/**
+ * Find a Python symbol and every site that refers to it under a scope.
+ *
+ * @param ctx The tool context.
+ * @param target The file and dotted name.
+ * @param scope The directory searched (a model path).
+ * @param skipped Counts files that could not be read.
+ * @returns The definition and the sites, the definition first.
+ * @throws {ToolError} `not_found` when the file does not define the name.
+ */
+async function findPythonSites(
+  ctx: ToolContext,
+  target: SymbolTarget,
+  scope: string,
+  skipped: Skipped,
+): Promise<SymbolSites> {
+  const resolvedFile = await ctx.fs.resolve(target.path, "file");
+  const resolvedScope = await ctx.fs.resolve(scope, "any");
+  const world = await PyWorld.open(ctx, pyIndex(ctx), resolvedScope, skipped);
+  const file = world.file(resolvedFile.path);
+  if (!file) {
+    throw new ToolError(
+      "invalid_argument",
+      `Cannot read "${resolvedFile.display}" as Python source${noteOf(skipped)}`,
+    );
+  }
+  const values = new PyValues(new PyLookup(world));
+  const found = findTarget(values, file, target.name);
+  const files = [...world.files];
+  if (!files.includes(found.sym.file)) files.push(found.sym.file);
+  const sites = ordered(
+    await collectSites(ctx, values, found.sym, files),
+    found.sym.file,
+    found.nameStart,
+  );
+  const parameter = bindingsOf(found.sym).some((binding) => binding.kind === "param");
+  const out: SymbolSites = {
+    definition: `${found.sym.file.display}:${found.lines[0]}-${found.lines[1]}`,
+    sites: sites.map(shown),
+    filesSearched: world.files.length,
+    renameConflicts: (newName) =>
+      parameter ? [PARAMETER_NOTE] : pythonConflicts(values, found.sym, sites, newName),
+  };
+  const note = [found.note, parameter ? PARAMETER_NOTE : undefined].filter(Boolean).join("; ");
+  if (note) out.note = note;
+  return out;
+}
+
+const PARAMETER_NOTE =
+  "it is a parameter: keyword arguments that name it at call sites are not followed";
+
+function noteOf(skipped: Skipped): string {
+  const note = skipped.summary().first;
+  return note ? `: ${note.reason}` : "";
+}
+
+/** The definition first, then by path and position; each place once. */
+function ordered(sites: PySite[], file: PyFile, nameStart: number): PySite[] {
+  const seen = new Set<string>();
+  const unique = sites.filter((site) => {
+    const key = `${site.file.path}\0${site.start}`;
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
+  const isDefinition = (site: PySite) => site.file === file && site.start === nameStart;
+  return unique.sort((a, b) =>
+    Number(isDefinition(b)) - Number(isDefinition(a)) ||
+    comparePaths(a.file.display, b.file.display) || a.start - b.start
+  ).map((site) => isDefinition(site) ? { ...site, role: "definition" } : site);
+}
+
+/** A site as the tools show it. */
+function shown(site: PySite): SymbolSite {
+  const facts = site.file.facts;
+  const line = lineIndexOf(facts.lineStarts, site.start);
+  const lineStart = facts.lineStarts[line]!;
+  const lineEnd = facts.lineStarts[line + 1] ?? facts.text.length;
+  const out: SymbolSite = {
+    path: site.file.display,
+    line: line + 1,
+    column: site.start - lineStart + 1,
+    start: site.start,
+    end: site.end,
+    role: site.role,
+    certainty: site.certainty,
+    text: facts.text.slice(lineStart, lineEnd).trim().slice(0, 200),
+  };
+  if (site.reason !== undefined) out.reason = site.reason;
+  if (site.via !== undefined) out.via = site.via;
+  return out;
+}

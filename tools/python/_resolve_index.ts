@@ -1,0 +1,127 @@
+/**
+ * The Python symbol resolver's per-worker memory: each file's facts, kept by
+ * (path, mtime, size) within a budget of source bytes, so that a file is
+ * parsed once per version and warm calls only check what changed. The facts
+ * are plain data; the tree each was collected from is deleted at once.
+ *
+ * Past the budget, the least recently used files make room, but never files
+ * the current call used: a scope larger than the budget keeps a stable part
+ * cached (and parses the rest each time) instead of evicting each file just
+ * before the next call needs it.
+ *
+ * @module
+ */
+
+import { Parser } from "web-tree-sitter";
+import { treeSitter } from "../_treesitter.ts";
+import type { ToolContext } from "../tool.ts";
+import type { PyFacts } from "./_resolve_facts.ts";
+import { collectFacts } from "./_resolve_walk.ts";
+
+/** Source bytes whose facts are kept (facts cost about 6× their source). */
+export const DEFAULT_FACTS_BUDGET = 12 * 1024 * 1024;
+
+interface Entry {
+  readonly mtime: number;
+  readonly size: number;
+  readonly facts: PyFacts;
+  /** The call that last used it. */
+  call: number;
+}
+
+/** Facts of Python files, by real path and version. */
+export class PyIndex {
+  #entries = new Map<string, Entry>();
+  #bytes = 0;
+  #budget: number;
+  #parser: Parser | undefined;
+  #call = 0;
+
+  /** @param budget Source bytes whose facts are kept. */
+  constructor(budget: number = DEFAULT_FACTS_BUDGET) {
+    this.#budget = budget;
+  }
+
+  /**
+   * Start a call: make sure the parser is ready (the grammar loads once per
+   * worker); what the call uses is kept over what earlier calls used.
+   *
+   * @param ctx The tool context.
+   */
+  async ready(ctx: ToolContext): Promise<void> {
+    this.#call++;
+    if (this.#parser) return;
+    const tree = await treeSitter(ctx).parseText("", "python");
+    try {
+      this.#parser ??= new Parser();
+      this.#parser.setLanguage(tree.language);
+    } finally {
+      tree.delete();
+    }
+  }
+
+  /**
+   * The facts of a file's version, when known.
+   *
+   * @param path The real path.
+   * @param mtime Its modification time (ms).
+   * @param size Its size.
+   * @returns The facts, or `undefined`.
+   */
+  cached(path: string, mtime: number, size: number): PyFacts | undefined {
+    const entry = this.#entries.get(path);
+    if (!entry || entry.mtime !== mtime || entry.size !== size) return undefined;
+    this.#entries.delete(path);
+    this.#entries.set(path, entry);
+    entry.call = this.#call;
+    return entry.facts;
+  }
+
+  /**
+   * Parse a file's text and keep its facts.
+   *
+   * @param path The real path.
+   * @param mtime Its modification time (ms).
+   * @param size Its size.
+   * @param text Its decoded text.
+   * @returns The facts.
+   * @throws {TypeError} When {@linkcode ready} was not awaited first.
+   */
+  add(path: string, mtime: number, size: number, text: string): PyFacts {
+    if (!this.#parser) throw new TypeError("Cannot parse Python: the resolver is not ready");
+    const tree = this.#parser.parse(text);
+    if (!tree) throw new Error("tree-sitter returned no tree for a python source");
+    let facts: PyFacts;
+    try {
+      facts = collectFacts(tree, text);
+    } finally {
+      tree.delete();
+    }
+    this.#forget(path);
+    for (const [key, entry] of this.#entries) {
+      if (this.#bytes + text.length <= this.#budget || entry.call === this.#call) break;
+      this.#forget(key, entry);
+    }
+    if (this.#bytes + text.length <= this.#budget) {
+      this.#entries.set(path, { mtime, size, facts, call: this.#call });
+      this.#bytes += text.length;
+    }
+    return facts;
+  }
+
+  #forget(path: string, entry = this.#entries.get(path)): void {
+    if (!entry) return;
+    this.#entries.delete(path);
+    this.#bytes -= entry.facts.text.length;
+  }
+}
+
+/**
+ * The worker's Python index.
+ *
+ * @param ctx The tool context.
+ * @returns The shared instance.
+ */
+export function pyIndex(ctx: ToolContext): PyIndex {
+  return ctx.shared("python-symbol-index", () => new PyIndex());
+}

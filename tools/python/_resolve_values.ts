@@ -1,0 +1,294 @@
+/**
+ * What a Python expression evaluates to, as far as it is obvious without
+ * running it: a module, a class, an instance of a class (`x = Cls(…)`, a
+ * parameter annotated with a class, `self` and `cls` in a method), `super()`;
+ * and class members found through the bases defined in the project.
+ *
+ * @module
+ */
+
+import type { PyBinding, PyExpr, PyFacts } from "./_resolve_facts.ts";
+import type { PyModule } from "./_resolve_modules.ts";
+import {
+  bindingsOf,
+  type Denoted,
+  type PyLookup,
+  scopeOf,
+  type Sym,
+  symKey,
+} from "./_resolve_lookup.ts";
+import type { PyFile } from "./_resolve_world.ts";
+
+/** A class of the project: the scope its body opens. */
+export interface ClassRef {
+  /** Its file. */
+  readonly file: PyFile;
+  /** The scope its body opens. */
+  readonly scope: number;
+}
+
+/** What an expression evaluates to. */
+export type Value =
+  | { readonly kind: "module"; readonly module: PyModule }
+  | { readonly kind: "class"; readonly cls: ClassRef }
+  | { readonly kind: "instance"; readonly cls: ClassRef }
+  | { readonly kind: "super"; readonly cls: ClassRef }
+  /** A project function or value whose attributes are not symbols of the project. */
+  | { readonly kind: "opaque" }
+  | { readonly kind: "external" }
+  | { readonly kind: "unknown"; readonly reason: string };
+
+/** A class's bases in method resolution order, and what could not be followed. */
+export interface Mro {
+  /** The class, then its bases. */
+  readonly classes: ClassRef[];
+  /** Why a base could not be followed. */
+  readonly unknown?: string;
+  /** A base lies outside the project. */
+  readonly external: boolean;
+}
+
+/**
+ * Names assigned as `self.name = …` (or `cls.name = …`) in the methods of
+ * each class of a file, computed once per file.
+ *
+ * @param facts The file.
+ * @param classScope The class.
+ * @returns The attribute uses (indices into `facts.attrs`), by name.
+ */
+export function instanceAttrs(facts: PyFacts, classScope: number): Map<string, number[]> {
+  if (!facts.instanceAttrs) {
+    const all = new Map<number, Map<string, number[]>>();
+    for (const [i, attr] of facts.attrs.entries()) {
+      if (attr.role !== "store" || attr.object.kind !== "name") continue;
+      const at = scopeOf(facts, attr.object.scope, attr.object.name);
+      const method = facts.scopes[at];
+      if (!method?.method || method.method === "static") continue;
+      if (method.firstParam !== attr.object.name) continue;
+      const names = all.get(method.parent) ?? new Map<string, number[]>();
+      all.set(method.parent, names);
+      names.set(attr.name, [...(names.get(attr.name) ?? []), i]);
+    }
+    facts.instanceAttrs = all;
+  }
+  return facts.instanceAttrs.get(classScope) ?? new Map();
+}
+
+/** Values and class members, memoized for one call. */
+export class PyValues {
+  /** Names and imports. */
+  readonly lookup: PyLookup;
+  #symbols = new Map<string, Value>();
+  #mros = new Map<string, Mro>();
+
+  /** @param lookup Names and imports. */
+  constructor(lookup: PyLookup) {
+    this.lookup = lookup;
+  }
+
+  /**
+   * What an expression evaluates to.
+   *
+   * @param file Its file.
+   * @param expr The expression.
+   * @returns Its value.
+   */
+  valueOf(file: PyFile, expr: PyExpr): Value {
+    switch (expr.kind) {
+      case "name":
+        return this.valueOfDenoted(this.lookup.nameAt(file, expr.scope, expr.name));
+      case "attr": {
+        const attr = file.facts.attrs[file.facts.attrByEnd.get(expr.end) ?? -1];
+        if (!attr) return { kind: "unknown", reason: "an expression it does not follow" };
+        return this.valueOfDenoted(this.member(this.valueOf(file, attr.object), attr.name));
+      }
+      case "call":
+        return this.#called(file, file.facts.calls.get(expr.end));
+      case "literal":
+        return { kind: "external" };
+      default:
+        return { kind: "unknown", reason: "an expression it does not follow" };
+    }
+  }
+
+  #called(file: PyFile, callee: PyExpr | undefined): Value {
+    if (callee?.kind === "name" && callee.name === "super") {
+      if (scopeOf(file.facts, callee.scope, "super") < 0) {
+        const cls = classOfMethod(file, callee.scope);
+        if (cls) return { kind: "super", cls };
+      }
+    }
+    const value = callee ? this.valueOf(file, callee) : undefined;
+    if (value?.kind === "class") return { kind: "instance", cls: value.cls };
+    if (value?.kind === "external") return value;
+    return { kind: "unknown", reason: "the result of a call" };
+  }
+
+  /**
+   * The value of what a name or attribute denotes.
+   *
+   * @param denoted What it denotes.
+   * @returns Its value.
+   */
+  valueOfDenoted(denoted: Denoted): Value {
+    switch (denoted.kind) {
+      case "sym":
+        return this.valueOfSym(denoted.sym);
+      case "module":
+        return denoted;
+      case "external":
+        return denoted;
+      case "unknown":
+        return denoted;
+      default:
+        return { kind: "unknown", reason: "a name that is not defined" };
+    }
+  }
+
+  /**
+   * A symbol's value: a class, a function, an instance, an alias.
+   *
+   * @param sym The symbol.
+   * @returns Its value.
+   */
+  valueOfSym(sym: Sym): Value {
+    const key = symKey(sym);
+    const known = this.#symbols.get(key);
+    if (known) return known;
+    this.#symbols.set(key, { kind: "unknown", reason: `"${sym.name}" refers to itself` });
+    const value = this.#symValue(sym, bindingsOf(sym));
+    this.#symbols.set(key, value);
+    return value;
+  }
+
+  #symValue(sym: Sym, bindings: PyBinding[]): Value {
+    const first = bindings[0];
+    if (!first) return { kind: "unknown", reason: `"${sym.name}" is bound elsewhere` };
+    if (first.kind === "import") return this.valueOfDenoted(this.lookup.definitionOf(sym));
+    if (bindings.every((binding) => binding.kind === "def")) return { kind: "opaque" };
+    if (bindings.length > 1) {
+      return { kind: "unknown", reason: `"${sym.name}" is bound more than once` };
+    }
+    if (first.kind === "class") {
+      return { kind: "class", cls: { file: sym.file, scope: first.opens! } };
+    }
+    if (first.kind === "param") return this.#parameter(sym, first);
+    if (first.annotation) return this.#annotated(sym.file, first.annotation);
+    if (first.kind === "assign" && first.value) return this.valueOf(sym.file, first.value);
+    return { kind: "unknown", reason: `the type of "${sym.name}" is not known` };
+  }
+
+  #parameter(sym: Sym, binding: PyBinding): Value {
+    const scope = sym.file.facts.scopes[sym.scope]!;
+    if (scope.firstParam === sym.name && scope.method && scope.method !== "static") {
+      const cls = { file: sym.file, scope: scope.parent };
+      return scope.method === "class" ? { kind: "class", cls } : { kind: "instance", cls };
+    }
+    if (binding.annotation) return this.#annotated(sym.file, binding.annotation);
+    return { kind: "unknown", reason: `the type of "${sym.name}" is not known` };
+  }
+
+  /** An annotation: an instance of the class it names (anything else is not followed). */
+  #annotated(file: PyFile, annotation: PyExpr): Value {
+    const value = this.valueOf(file, annotation);
+    if (value.kind === "class") return { kind: "instance", cls: value.cls };
+    return { kind: "unknown", reason: "its annotation is not a plain class" };
+  }
+
+  /**
+   * What `value.name` denotes.
+   *
+   * @param value The receiver.
+   * @param name The attribute.
+   * @returns What it denotes.
+   */
+  member(value: Value, name: string): Denoted {
+    switch (value.kind) {
+      case "module":
+        return this.lookup.exportOf(value.module, name);
+      case "class":
+      case "instance":
+        return this.classMember(value.cls, name);
+      case "super":
+        return this.classMember(value.cls, name, 1);
+      case "opaque":
+        return { kind: "none" };
+      default:
+        return value;
+    }
+  }
+
+  /**
+   * A class member, through the class's bases: a name its body (or a base's)
+   * binds, else an attribute its methods (or a base's) assign on `self`.
+   *
+   * @param cls The class.
+   * @param name The member.
+   * @param skip Classes of the resolution order to skip (1 for `super()`).
+   * @returns The member, `external` when it can only come from a base outside the project.
+   */
+  classMember(cls: ClassRef, name: string, skip = 0): Denoted {
+    const mro = this.mro(cls);
+    const classes = mro.classes.slice(skip);
+    const bound = classes.find((c) => c.file.facts.scopes[c.scope]!.bindings.has(name));
+    if (bound) return this.lookup.definitionOf({ file: bound.file, scope: bound.scope, name });
+    const assigned = classes.findLast((c) => instanceAttrs(c.file.facts, c.scope).has(name));
+    if (assigned) return { kind: "sym", sym: { file: assigned.file, scope: assigned.scope, name } };
+    if (mro.unknown) return { kind: "unknown", reason: mro.unknown };
+    return mro.external ? { kind: "external" } : { kind: "none" };
+  }
+
+  /**
+   * A class and its bases defined in the project, depth first, left to right.
+   *
+   * @param cls The class.
+   * @returns The order, and whether a base was outside the project or not followed.
+   */
+  mro(cls: ClassRef): Mro {
+    const key = `${cls.file.path}\0${cls.scope}`;
+    const known = this.#mros.get(key);
+    if (known) return known;
+    this.#mros.set(key, { classes: [cls], unknown: "its bases refer to it", external: false });
+    const classes = [cls];
+    const seen = new Set([key]);
+    let unknown: string | undefined;
+    let external = false;
+    for (const base of cls.file.facts.scopes[cls.scope]!.bases ?? []) {
+      const value = this.valueOf(cls.file, base);
+      if (value.kind === "external") external = true;
+      if (value.kind !== "class") {
+        if (value.kind !== "external") unknown ??= `a base of the class is ${describe(value)}`;
+        continue;
+      }
+      const inherited = this.mro(value.cls);
+      unknown ??= inherited.unknown;
+      external ||= inherited.external;
+      for (const each of inherited.classes) {
+        const id = `${each.file.path}\0${each.scope}`;
+        if (!seen.has(id)) classes.push(each), seen.add(id);
+      }
+    }
+    const mro: Mro = unknown ? { classes, unknown, external } : { classes, external };
+    this.#mros.set(key, mro);
+    return mro;
+  }
+}
+
+/**
+ * The class a method (or code nested in one) belongs to.
+ *
+ * @param file The file.
+ * @param scope A scope inside the method.
+ * @returns The class, or `undefined`.
+ */
+export function classOfMethod(file: PyFile, scope: number): ClassRef | undefined {
+  const scopes = file.facts.scopes;
+  for (let at = scope; at >= 0; at = scopes[at]!.parent) {
+    if (scopes[at]!.method) return { file, scope: scopes[at]!.parent };
+  }
+  return undefined;
+}
+
+function describe(value: Value): string {
+  return value.kind === "unknown" ? value.reason : `a ${value.kind}`;
+}

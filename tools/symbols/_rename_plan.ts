@@ -1,0 +1,157 @@
+/**
+ * A rename, prepared before anything is written: the symbol's exact sites
+ * (never an alias's, never an unsure one), every file they are in loaded and
+ * checked to still hold the old name at each site, the new name checked for
+ * collisions, and each file's new text checked to parse as well as before.
+ *
+ * @module
+ */
+
+import { ToolError } from "../../security/errors.ts";
+import { type LoadedText, loadText } from "../_edit.ts";
+import { grammarForPath, treeSitter } from "../_treesitter.ts";
+import type { ToolContext } from "../tool.ts";
+import type { LanguageResolver, SymbolSite } from "./_resolver.ts";
+import type { Located } from "./_locate.ts";
+
+/** One file's change. */
+export interface FileEdit {
+  /** The file as loaded. */
+  readonly loaded: LoadedText;
+  /** Its new text. */
+  readonly after: string;
+  /** How many sites it renames. */
+  readonly sites: number;
+}
+
+/** A prepared rename. */
+export interface RenamePlan {
+  /** Each file's change, the definition's file first. */
+  readonly edits: FileEdit[];
+  /** The sites renamed. */
+  readonly renamed: SymbolSite[];
+  /** The sites listed but left alone (unsure, or reached through an alias). */
+  readonly left: SymbolSite[];
+}
+
+/** The most conflicts an error names. */
+const MAX_CONFLICTS_SHOWN = 8;
+
+/**
+ * Refuse a new name the language cannot take, or the old name itself.
+ *
+ * @param resolver The language's resolver.
+ * @param oldName The symbol's current name.
+ * @param newName The proposed name.
+ * @throws {ToolError} `invalid_argument`.
+ */
+export function checkNewName(resolver: LanguageResolver, oldName: string, newName: string): void {
+  const why = resolver.invalidName
+    ? resolver.invalidName(newName)
+    : /^[A-Za-z_$][A-Za-z0-9_$]*$/.test(newName)
+    ? undefined
+    : "it is not an identifier";
+  if (why) throw new ToolError("invalid_argument", `Cannot rename to "${newName}": ${why}`);
+  if (newName === oldName) {
+    throw new ToolError("invalid_argument", `Cannot rename "${oldName}": the new name is the same`);
+  }
+}
+
+/**
+ * Prepare a rename.
+ *
+ * @param ctx The tool context.
+ * @param located The symbol and its sites.
+ * @param oldName The symbol's current name.
+ * @param newName The new name (already checked by {@linkcode checkNewName}).
+ * @returns The plan.
+ * @throws {ToolError} `conflict` when the new name collides; `stale_read` when a file changed since it was resolved; `syntax_error` when a file would no longer parse.
+ */
+export async function planRename(
+  ctx: ToolContext,
+  located: Located,
+  oldName: string,
+  newName: string,
+): Promise<RenamePlan> {
+  const sites = located.found.sites;
+  const renamed = sites.filter((site) => site.certainty === "exact" && site.via === undefined);
+  const left = sites.filter((site) => !renamed.includes(site));
+  const byPath = new Map<string, SymbolSite[]>();
+  for (const site of renamed) byPath.set(site.path, [...(byPath.get(site.path) ?? []), site]);
+  const edits: FileEdit[] = [];
+  for (const [path, fileSites] of byPath) {
+    const loaded = await loadText(ctx, path);
+    edits.push({
+      loaded,
+      after: renameIn(loaded, fileSites, oldName, newName),
+      sites: fileSites.length,
+    });
+  }
+  const conflicts = located.found.renameConflicts?.(newName) ?? wordConflicts(edits, newName);
+  if (conflicts.length > 0) {
+    const shown = conflicts.slice(0, MAX_CONFLICTS_SHOWN).join("; ");
+    const more = conflicts.length > MAX_CONFLICTS_SHOWN
+      ? ` (and ${conflicts.length - MAX_CONFLICTS_SHOWN} more)`
+      : "";
+    throw new ToolError("conflict", `Cannot rename "${oldName}" to "${newName}": ${shown}${more}`);
+  }
+  for (const edit of edits) await checkParses(ctx, edit);
+  return { edits, renamed, left };
+}
+
+/** A file's text with each site's old name replaced. */
+function renameIn(
+  loaded: LoadedText,
+  sites: SymbolSite[],
+  oldName: string,
+  newName: string,
+): string {
+  const text = loaded.file.text;
+  let out = "";
+  let at = 0;
+  for (const site of [...sites].sort((a, b) => a.start - b.start)) {
+    if (text.slice(site.start, site.end) !== oldName || site.start < at) {
+      throw new ToolError(
+        "stale_read",
+        `"${loaded.resolved.display}" changed while the rename was being prepared; call rename_symbol again`,
+      );
+    }
+    out += text.slice(at, site.start) + newName;
+    at = site.end;
+  }
+  return out + text.slice(at);
+}
+
+/** Without a resolver's check: the new name must not occur as a word in any file the rename touches. */
+function wordConflicts(edits: readonly FileEdit[], newName: string): string[] {
+  const escaped = newName.replace(/[$]/g, "\\$");
+  const word = new RegExp(`(?<![\\p{L}\\p{N}_$])${escaped}(?![\\p{L}\\p{N}_$])`, "u");
+  const out: string[] = [];
+  for (const { loaded } of edits) {
+    const lines = loaded.file.text.split(/\r\n|\r|\n/);
+    const line = lines.findIndex((text) => word.test(text));
+    if (line >= 0) {
+      out.push(`${loaded.resolved.display}:${line + 1}: "${newName}" is already used here`);
+    }
+  }
+  return out;
+}
+
+/** Refuse a change that would make a file that parsed cleanly no longer parse. */
+async function checkParses(ctx: ToolContext, edit: FileEdit): Promise<void> {
+  const grammar = grammarForPath(edit.loaded.resolved.path);
+  if (!grammar) return;
+  const ts = treeSitter(ctx);
+  // The file as loaded, from the worker's tree cache when another tool parsed it already.
+  const before = await ts.parseFile(edit.loaded.resolved, edit.loaded.file.text, grammar);
+  if (before.tree.rootNode.hasError) return;
+  const after = await ts.parseText(edit.after, grammar);
+  const broken = after.rootNode.hasError;
+  after.delete();
+  if (broken) {
+    throw new ToolError(
+      "syntax_error",
+      `Cannot rename: "${edit.loaded.resolved.display}" would no longer parse; nothing was written`,
+    );
+  }
+}

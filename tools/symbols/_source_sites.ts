@@ -1,0 +1,187 @@
+/**
+ * What the symbol resolvers share around their index: opening a scope's
+ * sources for one name (listing, reading, and making the facts of the files
+ * that contain it), and placing the sites found in lines for the model.
+ * Language-neutral: the TS/JS and C/C++ resolvers use it.
+ *
+ * @module
+ */
+
+import * as posix from "node:path/posix";
+import { ToolError } from "../../security/errors.ts";
+import type { SiteRole, SymbolSite } from "./_resolver.ts";
+import { type Skipped, skipReason } from "../_skipped.ts";
+import type { ToolContext } from "../tool.ts";
+import { comparePaths, Pacer } from "../_walk.ts";
+import { position, type SourceFile, type SourceIndex } from "./_source_index.ts";
+
+/** A site found by a resolver, before it is placed in lines. */
+export interface RawSite {
+  /** The file's real path. */
+  file: string;
+  /** Offset of the name. */
+  start: number;
+  /** What it is. */
+  role: SiteRole;
+  /** Sure or not. */
+  certainty: "exact" | "unsure";
+  /** Why not sure. */
+  reason?: string;
+}
+
+/**
+ * Sites placed in lines (each place once): the definition's own site first,
+ * then by path (as the walk orders them) and position.
+ *
+ * @param fileOf The file of a real path.
+ * @param raw The sites.
+ * @param length The name's length.
+ * @param definition Where the symbol is defined.
+ * @returns The sites.
+ */
+export function placeSites(
+  fileOf: (path: string) => SourceFile<unknown>,
+  raw: readonly RawSite[],
+  length: number,
+  definition: { file: string; lines: readonly [number, number] },
+): SymbolSite[] {
+  const seen = new Set<string>();
+  const sites: SymbolSite[] = [];
+  for (const site of raw) {
+    const key = `${site.file}\0${site.start}`;
+    if (seen.has(key)) continue;
+    seen.add(key);
+    const file = fileOf(site.file);
+    const at = position(file, site.start);
+    sites.push({
+      path: file.display,
+      line: at.line,
+      column: at.column,
+      start: site.start,
+      end: site.start + length,
+      role: site.role,
+      certainty: site.certainty,
+      ...(site.reason === undefined ? {} : { reason: site.reason }),
+      text: at.text.length > MAX_SITE_TEXT ? `${at.text.slice(0, MAX_SITE_TEXT)}…` : at.text,
+    });
+  }
+  const home = fileOf(definition.file).display;
+  const [first, last] = definition.lines;
+  const isDefinition = (s: SymbolSite) =>
+    s.role === "definition" && s.path === home && s.line >= first && s.line <= last;
+  return sites.sort((a, b) =>
+    Number(isDefinition(b)) - Number(isDefinition(a)) || comparePaths(a.path, b.path) ||
+    a.start - b.start
+  );
+}
+
+/** The most characters of a site's line shown. */
+const MAX_SITE_TEXT = 300;
+
+/** A file's facts, or why it has none. */
+export type FactsOr<F extends object> = F | { error: string };
+
+/** The files a call resolves across. */
+export interface Opened<F extends object> {
+  /** Every source file under the scope (and the target's file), by real path. */
+  files: Map<string, SourceFile<FactsOr<F>>>;
+  /** The target's file. */
+  file: SourceFile<FactsOr<F>>;
+  /** The files whose text has the name as a whole word (their facts made). */
+  candidates: string[];
+  /** The scope's real path (its directory, when it names a file). */
+  root: string;
+}
+
+/** What {@linkcode openSources} needs to know. */
+export interface OpenOptions<F extends object> {
+  /** The target's file (a model path). */
+  path: string;
+  /** The scope (a model path). */
+  scope: string;
+  /** The name sites must have. */
+  name: string;
+  /** Which file names are sources. */
+  source: RegExp;
+  /** The language, for messages (`TS/JS`). */
+  language: string;
+  /** Makes one file's facts (parsing it). */
+  make: (file: SourceFile<FactsOr<F>>) => Promise<F>;
+  /** Counts what could not be read or parsed. */
+  skipped: Skipped;
+}
+
+/**
+ * List a scope's sources through the index, add the target's file, and make
+ * the facts of the files that contain the name as a word (and of the target's).
+ *
+ * @param ctx The tool context.
+ * @param index The language's index.
+ * @param options The target, scope, name and language.
+ * @returns The files.
+ * @throws {ToolError} `invalid_argument` when the target's file is not a source of the language;
+ *   `unsupported` when it cannot be parsed.
+ */
+export async function openSources<F extends object>(
+  ctx: ToolContext,
+  index: SourceIndex<FactsOr<F>>,
+  options: OpenOptions<F>,
+): Promise<Opened<F>> {
+  const { source, skipped } = options;
+  const resolved = await ctx.fs.resolve(options.path, "file");
+  if (!source.test(resolved.path)) {
+    throw new ToolError(
+      "invalid_argument",
+      `Cannot read "${resolved.display}" as ${options.language} source`,
+    );
+  }
+  const scan = await index.scan(ctx, options.scope, (name) => source.test(name), skipped);
+  const files = new Map(scan.files);
+  if (!files.has(resolved.path)) files.set(resolved.path, index.file(ctx, resolved));
+  const file = files.get(resolved.path)!;
+  const escaped = options.name.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+  const word = new RegExp(`(?<![\\p{L}\\p{N}_$])${escaped}(?![\\p{L}\\p{N}_$])`, "u");
+  const candidates = [...files.values()].filter((f) =>
+    f.text.includes(options.name) && word.test(f.text)
+  );
+  await makeFacts(ctx, [file, ...candidates], options.make, skipped);
+  if ("error" in file.facts!) {
+    throw new ToolError(
+      "unsupported",
+      `Cannot resolve names in "${file.display}": ${file.facts.error}`,
+    );
+  }
+  const root = scan.files.has(scan.root) ? posix.dirname(scan.root) : scan.root;
+  return { files, file, candidates: candidates.map((f) => f.path), root };
+}
+
+/**
+ * Make the facts of files that have none yet (once per file version); a file
+ * that cannot be parsed is counted as skipped.
+ *
+ * @param ctx The tool context.
+ * @param files The files.
+ * @param make Makes one file's facts.
+ * @param skipped Counts what could not be parsed.
+ * @throws What `make` throws, but for `unsupported` errors and exhausted stacks.
+ */
+export async function makeFacts<F extends object>(
+  ctx: ToolContext,
+  files: readonly SourceFile<FactsOr<F>>[],
+  make: (file: SourceFile<FactsOr<F>>) => Promise<F>,
+  skipped: Skipped,
+): Promise<void> {
+  const pacer = new Pacer(ctx, "Resolving");
+  for (const file of files) {
+    if (!file.facts) {
+      try {
+        file.facts = await make(file);
+      } catch (error) {
+        if (!(error instanceof ToolError) && !(error instanceof RangeError)) throw error;
+        file.facts = { error: skipReason(error, file.display) };
+      }
+    }
+    if ("error" in file.facts) skipped.add(file.display, file.facts.error);
+    await pacer.tick();
+  }
+}

@@ -1,0 +1,80 @@
+/**
+ * `find_usages`: the uses of one symbol (a file and a dotted name), resolved
+ * through scopes, imports and attributes, by the resolver of the file's language.
+ *
+ * @module
+ */
+
+import { z } from "zod";
+import { SKIPPED_OUTPUT } from "../_skipped.ts";
+import { defineTool, structured } from "../tool.ts";
+import { locate, siteLine, unsureCount } from "./_locate.ts";
+
+const SITE = z.object({
+  path: z.string(),
+  line: z.number(),
+  column: z.number(),
+  role: z.string(),
+  certainty: z.enum(["exact", "unsure"]),
+  reason: z.string().optional(),
+  via: z.string().optional(),
+  text: z.string(),
+});
+
+/** List a symbol's uses. */
+export const findUsages = defineTool({
+  name: "find_usages",
+  description:
+    "Uses of one symbol (file + dotted name) across the project, resolved through scopes and imports, unlike grep. Unsure sites say why.",
+  input: z.object({
+    path: z.string().min(1).describe("File that defines it"),
+    name: z.string().min(1).describe('Dotted name, e.g. "Cls.method"'),
+    scope: z.string().min(1).optional().describe("Directory to search (default: its root)"),
+    max_results: z.number().int().min(1).max(2000).default(200),
+    offset: z.number().int().min(0).default(0),
+  }),
+  output: z.object({
+    definition: z.string().describe("path:start-end"),
+    note: z.string().optional(),
+    sites: z.array(SITE),
+    total: z.number(),
+    unsure: z.number(),
+    files_searched: z.number(),
+    truncated: z.boolean(),
+    next_offset: z.number().optional(),
+    skipped: SKIPPED_OUTPUT,
+  }),
+  annotations: { title: "Find usages", readOnlyHint: true, idempotentHint: true },
+  async run({ path, name, scope, max_results, offset }, ctx) {
+    const { found, skipped } = await locate(ctx, path, name, scope);
+    const page = found.sites.slice(offset, offset + max_results);
+    const truncated = found.sites.length > offset + page.length;
+    const unsure = unsureCount(found.sites);
+    const lines = [`Definition: ${found.definition}`];
+    if (found.note) lines.push(found.note);
+    lines.push(...page.map(siteLine));
+    const files = `${found.filesSearched} file${found.filesSearched === 1 ? "" : "s"}`;
+    const summary = `${found.sites.length} site${found.sites.length === 1 ? "" : "s"}${
+      unsure > 0 ? ` (${unsure} unsure: listed, never renamed)` : ""
+    } in ${files}`;
+    lines.push(
+      truncated
+        ? `${summary}; shown ${offset + 1}-${offset + page.length}: call again with offset: ${
+          offset + page.length
+        }`
+        : summary,
+    );
+    const data: Record<string, unknown> = {
+      definition: found.definition,
+      sites: page.map(({ start: _start, end: _end, ...site }) => site),
+      total: found.sites.length,
+      unsure,
+      files_searched: found.filesSearched,
+      truncated,
+      skipped: skipped.summary(),
+    };
+    if (found.note) data.note = found.note;
+    if (truncated) data.next_offset = offset + page.length;
+    return structured(skipped.appendTo(lines.join("\n")), data);
+  },
+});
