@@ -11,11 +11,12 @@ import type { Tree } from "web-tree-sitter";
 import { z } from "zod";
 import { ToolError } from "../security/errors.ts";
 import type { ResolvedPath } from "../security/resolver.ts";
-import { decodeText, encodeText, type TextFile, withEol } from "./_text.ts";
+import { decodeText, type TextFile, withEol } from "./_text.ts";
 import { type Grammar, treeSitter } from "./_treesitter.ts";
 import type { ToolContext, ToolResult } from "./tool.ts";
-import type { IndexedSymbol } from "./_symbols.ts";
+import { type CodeSymbol, type IndexedSymbol, location } from "./_symbols.ts";
 import { errorCount } from "./_diagnostics.ts";
+import { ALLOW_SYNTAX_ERRORS, editResult, FORCE, lineCount, saveText } from "./_edit.ts";
 
 /** A parsed source file. */
 export interface LoadedSource {
@@ -162,8 +163,9 @@ export function lineOffsets(text: string): number[] {
 /** What a definition's result needs of a symbol. */
 export type Defined = Named & Pick<IndexedSymbol, "endLine">;
 
-/** The shape of a get-definition tool's result. */
+/** The shape of a get-definition tool's result (the same in every language). */
 export const DEFINITION_OUTPUT = z.object({
+  path: z.string(),
   name: z.string(),
   kind: z.string(),
   start_line: z.number(),
@@ -174,34 +176,48 @@ export const DEFINITION_OUTPUT = z.object({
 /** An update-definition tool's input, after `path` and `name`. */
 export const UPDATE_FIELDS = {
   new_content: z.string().describe("The new definition, whole lines"),
-  allow_syntax_errors: z.boolean().default(false).describe(
-    "Write even if the result has new parse errors",
-  ),
-  force: z.boolean().default(false).describe(
-    "Edit even if the file changed since you last read it",
-  ),
+  allow_syntax_errors: ALLOW_SYNTAX_ERRORS,
+  force: FORCE,
 };
+
+/**
+ * A definition as every get-definition tool answers: a `path:start-end name`
+ * header line, then the source; the same as `structuredContent`.
+ *
+ * @param path The file, as shown to the model.
+ * @param symbol The symbol.
+ * @param source Its whole lines.
+ * @returns The result ({@linkcode DEFINITION_OUTPUT}).
+ */
+export function definitionAt(
+  path: string,
+  symbol: Pick<CodeSymbol, "qualified" | "kind" | "startLine" | "endLine">,
+  source: string,
+): ToolResult {
+  const where = location(path, symbol.startLine, symbol.endLine);
+  return {
+    content: [{ type: "text", text: `${where} ${symbol.qualified}\n${source}` }],
+    structuredContent: {
+      path,
+      name: symbol.qualified,
+      kind: symbol.kind,
+      start_line: symbol.startLine,
+      end_line: symbol.endLine,
+      source,
+    },
+  };
+}
 
 /**
  * The result of a get-definition tool: the symbol's whole lines.
  *
  * @param source The parsed file.
  * @param symbol The symbol found.
- * @returns Text with a header, and `{name, kind, start_line, end_line, source}`.
+ * @returns Text with a header, and `{path, name, kind, start_line, end_line, source}`.
  */
 export function definitionResult(source: LoadedSource, symbol: Defined): ToolResult {
   const text = wholeLines(source.file.text, symbol.startLine, symbol.endLine);
-  const where = `${source.resolved.display}:${symbol.startLine}-${symbol.endLine}`;
-  return {
-    content: [{ type: "text", text: `${where} ${symbol.qualified}\n${text}` }],
-    structuredContent: {
-      name: symbol.qualified,
-      kind: symbol.kind,
-      start_line: symbol.startLine,
-      end_line: symbol.endLine,
-      source: text,
-    },
-  };
+  return definitionAt(source.resolved.display, symbol, text);
 }
 
 /**
@@ -252,14 +268,14 @@ export interface DefinitionEdit {
  * @param ctx The tool context.
  * @param source The parsed file as it was.
  * @param edit The symbol, its new lines, and how to count parse errors.
- * @returns What was done, for the model.
+ * @returns What was done, with the diff.
  * @throws {ToolError} `syntax_error` when the result has new parse errors.
  */
 export async function updateDefinition(
   ctx: ToolContext,
   source: LoadedSource,
   edit: DefinitionEdit,
-): Promise<string> {
+): Promise<ToolResult> {
   const { symbol, check } = edit;
   const before = errorCount(source.tree);
   const updated = spliceDefinition(source, symbol, edit.newContent);
@@ -276,30 +292,45 @@ export async function updateDefinition(
       );
     }
   }
-  if (updated !== source.file.text) {
-    ctx.fs.writeResolved(source.resolved, encodeText(updated, source.file));
+  const display = source.resolved.display;
+  if (updated === source.file.text) {
+    return editResult(`${symbol.qualified} in "${display}" already reads so; nothing changed`, []);
   }
-  return `Updated ${symbol.qualified} in "${source.resolved.display}" (was lines ${symbol.startLine}-${symbol.endLine})`;
+  const diff = saveText(ctx, source, updated);
+  const end = symbol.endLine + lineCount(updated) - lineCount(source.file.text);
+  return editResult(
+    `Updated ${symbol.qualified}: now ${
+      location(display, symbol.startLine, end)
+    } (was ${symbol.startLine}-${symbol.endLine})`,
+    [diff],
+  );
+}
+
+/** A body a skeleton leaves out. */
+export interface ElidedBody {
+  /** Where it starts (offset). */
+  start: number;
+  /** Where it ends (offset, exclusive). */
+  end: number;
+  /** Where its definition is, `path:start-end`, shown in its place. */
+  where: string;
 }
 
 /**
- * A text with bodies replaced by `{ ... }`; a body nested in one already
- * replaced is left to it.
+ * A text with bodies replaced by `{ ... /* path:start-end *\/ }`; a body
+ * nested in one already replaced is left to it.
  *
  * @param text The file's text.
- * @param bodies Where each body starts and ends (offsets, end exclusive), in any order.
+ * @param bodies The bodies, in any order.
  * @returns The skeleton.
  */
-export function elideBodies(
-  text: string,
-  bodies: ReadonlyArray<readonly [number, number]>,
-): string {
+export function elideBodies(text: string, bodies: readonly ElidedBody[]): string {
   let out = "";
   let at = 0;
-  for (const [start, end] of [...bodies].sort((a, b) => a[0] - b[0])) {
-    if (start < at) continue; // nested in a body already elided
-    out += `${text.slice(at, start)}{ ... }`;
-    at = end;
+  for (const body of [...bodies].sort((a, b) => a.start - b.start)) {
+    if (body.start < at) continue; // nested in a body already elided
+    out += `${text.slice(at, body.start)}{ ... /* ${body.where} */ }`;
+    at = body.end;
   }
   return out + text.slice(at);
 }

@@ -58,12 +58,26 @@ export function flattenSymbols<S extends CodeSymbol & { children: readonly S[] }
   return out;
 }
 
+/**
+ * A location as every tool writes it: `path:start-end` (lines, 1-based, inclusive).
+ *
+ * @param path The file, as shown to the model.
+ * @param start First line.
+ * @param end Last line.
+ * @returns E.g. `src/shapes.py:13-35`.
+ */
+export function location(path: string, start: number, end: number): string {
+  return `${path}:${start}-${end}`;
+}
+
 /** One outline entry, as `structuredContent` has it (the same in every language). */
 export interface OutlineSymbol {
   /** function, class, method, struct, interface, … (what the language's symbols say). */
   kind: string;
   /** Its name as written. */
   name: string;
+  /** Its file, as shown to the model. */
+  path: string;
   /** First line, 1-based. */
   start_line: number;
   /** Last line, 1-based. */
@@ -86,15 +100,17 @@ export interface OutlineSource extends CodeSymbol {
  * The outline entries of symbols, nested as they are.
  *
  * @param symbols Top-level symbols.
+ * @param path Their file, as shown to the model.
  * @returns The entries clients see.
  */
-export function outlineOf(symbols: readonly OutlineSource[]): OutlineSymbol[] {
+export function outlineOf(symbols: readonly OutlineSource[], path: string): OutlineSymbol[] {
   return symbols.map((symbol) => ({
     kind: symbol.kind,
     name: symbol.name,
+    path,
     start_line: symbol.startLine,
     end_line: symbol.endLine,
-    children: outlineOf(symbol.children),
+    children: outlineOf(symbol.children, path),
     ...(symbol.bases ? { bases: symbol.bases } : {}),
   }));
 }
@@ -108,7 +124,7 @@ export interface OutlineStyle {
 }
 
 /**
- * Outline entries as text, one line each: `[Kind] Name : bases (Lines X-Y)`,
+ * Outline entries as text, one line each: `[Kind] Name : bases (path:X-Y)`,
  * children indented under their parent.
  *
  * @param symbols The entries.
@@ -124,7 +140,7 @@ export function outlineLines(
   return symbols.flatMap((symbol) => [
     `${"  ".repeat(depth)}[${label(symbol.kind)}] ${symbol.name}${
       symbol.bases ? ` : ${symbol.bases}` : ""
-    } (Lines ${symbol.start_line}-${symbol.end_line})`,
+    } (${location(symbol.path, symbol.start_line, symbol.end_line)})`,
     ...outlineLines(symbol.children, { label, depth: depth + 1 }),
   ]);
 }
@@ -133,19 +149,21 @@ function capitalized(kind: string): string {
   return `${kind.slice(0, 1).toUpperCase()}${kind.slice(1)}`;
 }
 
-const OUTLINE_ENTRY: z.ZodType<OutlineSymbol> = z.lazy(() =>
+/** One outline entry's shape (recursive). */
+export const OUTLINE_ENTRY: z.ZodType<OutlineSymbol> = z.lazy(() =>
   z.object({
     kind: z.string(),
     name: z.string(),
+    path: z.string(),
     start_line: z.number(),
     end_line: z.number(),
     children: z.array(OUTLINE_ENTRY),
-    bases: z.string().optional().describe("C++ base classes as written"),
+    bases: z.string().optional(),
   })
 );
 
 /** The outline's shape (`symbols` as the Python outline's, plus parse warnings). */
 export const OUTLINE_OUTPUT = z.object({
   symbols: z.array(OUTLINE_ENTRY),
-  warnings: z.array(z.string()).describe("Parse errors (in C/C++ usually macros); parsing went on"),
+  warnings: z.array(z.string()),
 });

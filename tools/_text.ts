@@ -9,9 +9,25 @@ import { ToolError } from "../security/errors.ts";
 import { formatBytes } from "../security/safe_fs.ts";
 import type { Skipped } from "./_skipped.ts";
 import type { ToolContext } from "./tool.ts";
+import {
+  codecFor,
+  declaredCoding,
+  decodeLegacy,
+  encodeLegacy,
+  isLegacy,
+  type LegacyEncoding,
+} from "./_codecs.ts";
 
-/** An encoding toolhost can read and write back unchanged. */
-export type Encoding = "utf-8" | "utf-16le" | "utf-16be" | "latin1";
+export type { LegacyEncoding };
+
+/**
+ * An encoding toolhost can read and write back unchanged; a legacy one
+ * (`koi8-r`, `windows-1251`…) only as a Python file's PEP 263 declaration.
+ */
+export type Encoding = "utf-8" | "utf-16le" | "utf-16be" | "latin1" | LegacyEncoding;
+
+/** Python sources, whose encoding their PEP 263 `coding:` comment declares. */
+const PYTHON_SOURCE = /\.py[iw]?$/i;
 
 /** A decoded text file. */
 export interface TextFile {
@@ -23,6 +39,13 @@ export interface TextFile {
   bom: boolean;
   /** The dominant line ending (`\n` when there is none). */
   eol: "\n" | "\r\n" | "\r";
+  /**
+   * For a Python file: the coding its PEP 263 comment declares (`""` when
+   * none). Written back, the file follows its new text's declaration.
+   */
+  pep263?: string;
+  /** How a declared coding could not be followed (unknown, or the bytes do not fit it). */
+  note?: string;
 }
 
 const UTF8 = new TextDecoder("utf-8", { fatal: true });
@@ -63,6 +86,19 @@ export function decodeText(bytes: Uint8Array, display: string): TextFile {
   }
   const bom = bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf;
   const body = bom ? bytes.subarray(3) : bytes;
+  const python = PYTHON_SOURCE.test(display) ? pythonCoding(body, bom) : undefined;
+  const declared = python
+    ? { pep263: python.name, ...(python.note ? { note: python.note } : {}) }
+    : {};
+  if (python?.text !== undefined && python.encoding) {
+    return {
+      text: python.text,
+      encoding: python.encoding,
+      bom,
+      eol: detectEol(python.text),
+      ...declared,
+    };
+  }
   let text: string;
   let encoding: Encoding = "utf-8";
   try {
@@ -72,19 +108,54 @@ export function decodeText(bytes: Uint8Array, display: string): TextFile {
     text = latin1Decode(body);
     encoding = "latin1";
   }
-  return { text, encoding, bom, eol: detectEol(text) };
+  return { text, encoding, bom, eol: detectEol(text), ...declared };
+}
+
+/** A Python file's PEP 263 coding: its name, and the text when it decides the decoding (a UTF-8 BOM wins). */
+interface PythonCoding {
+  name: string;
+  text?: string;
+  encoding?: Encoding;
+  note?: string;
+}
+
+function pythonCoding(body: Uint8Array, bom: boolean): PythonCoding {
+  const name = declaredCoding(body) ?? "";
+  if (bom || name === "") return { name };
+  const encoding = codecFor(name);
+  const fallback = "read as UTF-8 (Latin-1 where that fails)";
+  if (encoding === undefined) {
+    return {
+      name,
+      note: `the coding "${name}" it declares is not one toolhost knows; ${fallback}`,
+    };
+  }
+  if (encoding === "utf-8") return { name };
+  if (encoding === "latin1") return { name, text: latin1Decode(body), encoding };
+  const text = decodeLegacy(body, encoding);
+  return text === undefined
+    ? { name, note: `its bytes are not valid ${encoding}, the coding it declares; ${fallback}` }
+    : { name, text, encoding };
 }
 
 /**
- * Encode text the way a file was encoded.
+ * Encode text the way a file was encoded (a Python file: in the coding its
+ * new text declares, per PEP 263).
  *
  * @param text The new text (without BOM).
  * @param like The file it came from.
  * @returns The bytes to write.
- * @throws {ToolError} `invalid_argument` when latin1 cannot hold a character.
+ * @throws {ToolError} `invalid_argument` when the encoding cannot hold a
+ * character; `unsupported` for a multi-byte legacy coding or a declared
+ * codec toolhost does not know.
  */
-export function encodeText(text: string, like: Pick<TextFile, "encoding" | "bom">): Uint8Array {
-  if (like.encoding === "utf-8") {
+export function encodeText(
+  text: string,
+  like: Pick<TextFile, "encoding" | "bom" | "pep263">,
+): Uint8Array {
+  const encoding = writtenEncoding(text, like);
+  if (isLegacy(encoding)) return encodeLegacy(text, encoding);
+  if (encoding === "utf-8") {
     const body = new TextEncoder().encode(text);
     if (!like.bom) return body;
     const out = new Uint8Array(body.length + 3);
@@ -92,7 +163,7 @@ export function encodeText(text: string, like: Pick<TextFile, "encoding" | "bom"
     out.set(body, 3);
     return out;
   }
-  if (like.encoding === "latin1") {
+  if (encoding === "latin1") {
     const out = new Uint8Array(text.length);
     for (let i = 0; i < text.length; i++) {
       const code = text.charCodeAt(i);
@@ -108,10 +179,31 @@ export function encodeText(text: string, like: Pick<TextFile, "encoding" | "bom"
   }
   const out = new Uint8Array(2 + text.length * 2);
   const view = new DataView(out.buffer);
-  const little = like.encoding === "utf-16le";
+  const little = encoding === "utf-16le";
   view.setUint16(0, 0xfeff, little);
   for (let i = 0; i < text.length; i++) view.setUint16(2 + i * 2, text.charCodeAt(i), little);
   return out;
+}
+
+/** The encoding new text is written in: the file's, or the other coding a Python file's new text declares. */
+function writtenEncoding(
+  text: string,
+  like: Pick<TextFile, "encoding" | "bom" | "pep263">,
+): Encoding {
+  if (like.pep263 === undefined || like.bom || like.encoding.startsWith("utf-16")) {
+    return like.encoding;
+  }
+  const name = declaredCoding(text) ?? "";
+  if (name === like.pep263) return like.encoding;
+  if (name === "") return "utf-8";
+  const encoding = codecFor(name);
+  if (encoding === undefined) {
+    throw new ToolError(
+      "unsupported",
+      `Cannot write the file in "${name}", the coding its new text declares: toolhost does not know that codec`,
+    );
+  }
+  return encoding;
 }
 
 /**

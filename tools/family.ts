@@ -27,7 +27,10 @@ export interface ToolFamily {
   readonly runs: "worker" | "host";
   /** Load its tools, in the order clients list them. */
   readonly load: () => Promise<readonly Tool[]>;
-  /** The grammars its tools parse with. */
+  /**
+   * The grammars its tools parse with. A family with grammars is listed only
+   * where the roots hold a file of one of their extensions (or config says so).
+   */
   readonly grammars?: readonly GrammarAsset[];
   /** Its tools parse code: a call goes to the first worker when that one is free (its caches are warm). */
   readonly prefersCodeWorker?: boolean;
@@ -51,4 +54,16 @@ export function defineFamily(family: ToolFamily): ToolFamily {
     }
   }
   return Object.freeze({ ...family });
+}
+
+/**
+ * A file name's extension as grammars declare them: lower case, with the dot.
+ *
+ * @param name The file's name or path.
+ * @returns The extension, or `undefined` when it has none (`Makefile`, `.bashrc`).
+ */
+export function extensionOf(name: string): string | undefined {
+  const base = name.slice(name.lastIndexOf("/") + 1);
+  const dot = base.lastIndexOf(".");
+  return dot > 0 ? base.slice(dot).toLowerCase() : undefined;
 }

@@ -46,6 +46,8 @@ export interface RegistryOptions {
   disabled?: readonly string[];
   /** When given, only these tools are on. */
   enabled?: readonly string[];
+  /** List each tool's output schema too (default false: `structuredContent` is returned all the same). */
+  outputSchemas?: boolean;
 }
 
 /**
@@ -62,29 +64,27 @@ export class Registry {
   #descriptors: ToolDescriptor[] = [];
 
   /**
-   * Register tools, leaving out those the options switch off.
+   * Register tools, leaving out those the options switch off. A name the
+   * options give that is not among `tools` is left alone: it may be another
+   * process's tool (the host checks every name against all of its tools).
+   * Internal tools are always on and never listed.
    *
    * @param tools The tools.
-   * @param options Which are switched off.
-   * @throws {TypeError} When two tools share a name, or a disabled name is unknown.
+   * @param options Which are switched off, and whether output schemas are listed.
+   * @throws {TypeError} When two tools share a name.
    */
   constructor(tools: readonly Tool[], options: RegistryOptions = {}) {
-    const names = new Set(tools.map((tool) => tool.name));
-    for (const name of [...(options.disabled ?? []), ...(options.enabled ?? [])]) {
-      if (!names.has(name)) throw new TypeError(`Cannot configure tool "${name}": no such tool`);
-    }
     for (const tool of tools) {
       if (this.#tools.has(tool.name)) {
         throw new TypeError(`Cannot register tool "${tool.name}" twice`);
       }
-      if (options.disabled?.includes(tool.name)) continue;
-      if (options.enabled && !options.enabled.includes(tool.name)) continue;
+      if (!tool.internal && !switchedOn(tool.name, options)) continue;
       this.#tools.set(tool.name, tool);
-      this.#descriptors.push(describe(tool));
+      if (!tool.internal) this.#descriptors.push(describe(tool, options.outputSchemas === true));
     }
   }
 
-  /** The enabled tools, as clients see them. */
+  /** The enabled tools, as clients see them (internal tools are not listed). */
   list(): ToolDescriptor[] {
     return this.#descriptors;
   }
@@ -174,14 +174,31 @@ function failure(error: unknown, name: string, ctx: ToolContext): ToolResult {
   );
 }
 
-function describe(tool: Tool): ToolDescriptor {
+/** Whether the options leave a tool on. */
+function switchedOn(name: string, options: RegistryOptions): boolean {
+  if (options.disabled?.includes(name)) return false;
+  return options.enabled === undefined || options.enabled.includes(name);
+}
+
+/**
+ * A tool as `tools/list` carries it, lean: every model turn pays for it.
+ * The input schema without what zod adds that tells a model nothing, the
+ * output schema only when asked for, the hints that differ from MCP's
+ * defaults (and the title).
+ */
+function describe(tool: Tool, outputSchemas: boolean): ToolDescriptor {
   const descriptor: ToolDescriptor = {
     name: tool.name,
     description: tool.description,
-    inputSchema: jsonSchema(tool.input, "input"),
-    annotations: { ...tool.annotations },
+    inputSchema: leanSchema(jsonSchema(tool.input, "input")) as Record<string, unknown>,
+    annotations: leanAnnotations(tool.annotations),
   };
-  if (tool.output) descriptor.outputSchema = jsonSchema(tool.output, "output");
+  if (tool.output && outputSchemas) {
+    descriptor.outputSchema = leanSchema(jsonSchema(tool.output, "output")) as Record<
+      string,
+      unknown
+    >;
+  }
   return descriptor;
 }
 
@@ -194,6 +211,55 @@ function jsonSchema(schema: ObjectSchema, io: "input" | "output"): Record<string
   >;
   delete json.$schema;
   return json;
+}
+
+/**
+ * A JSON Schema without zod's noise: the bounds of `.int()` (the safe
+ * integers), `minLength: 1` and `default: false` (an omitted flag is off).
+ * The input is still checked against the full schema.
+ *
+ * @param schema A JSON Schema, or a part of one.
+ * @returns The same schema, lean.
+ */
+function leanSchema(schema: unknown): unknown {
+  if (Array.isArray(schema)) return schema.map(leanSchema);
+  if (schema === null || typeof schema !== "object") return schema;
+  const lean: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(schema)) {
+    if (key === "maximum" && value === Number.MAX_SAFE_INTEGER) continue;
+    if (key === "minimum" && value === Number.MIN_SAFE_INTEGER) continue;
+    if ((key === "minLength" && value === 1) || (key === "default" && value === false)) continue;
+    // A property's own schema is a value under `properties`, never a keyword to drop.
+    lean[key] = key === "properties" ? leanProperties(value) : leanSchema(value);
+  }
+  return lean;
+}
+
+function leanProperties(properties: unknown): unknown {
+  if (properties === null || typeof properties !== "object") return properties;
+  return Object.fromEntries(
+    Object.entries(properties).map(([name, schema]) => [name, leanSchema(schema)]),
+  );
+}
+
+/**
+ * The hints that differ from MCP's defaults, and the title. A read-only
+ * tool's `destructiveHint` and `idempotentHint` mean nothing (MCP), so they
+ * are left out; a tool that writes always says `destructiveHint`.
+ *
+ * @param hints The tool's annotations.
+ * @returns The ones worth listing.
+ */
+function leanAnnotations(hints: ToolAnnotations): ToolAnnotations {
+  const lean: ToolAnnotations = {};
+  if (hints.title !== undefined) lean.title = hints.title;
+  if (hints.readOnlyHint === true) lean.readOnlyHint = true;
+  else {
+    lean.destructiveHint = hints.destructiveHint !== false;
+    if (hints.idempotentHint === true) lean.idempotentHint = true;
+  }
+  if (hints.openWorldHint === false) lean.openWorldHint = false;
+  return lean;
 }
 
 function describeIssues(error: { readonly issues: readonly SchemaIssue[] }): string {

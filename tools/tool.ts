@@ -138,6 +138,8 @@ export interface ToolSpec<I extends ObjectSchema> {
   output?: ObjectSchema;
   /** Hints for the client. */
   annotations: ToolAnnotations;
+  /** The host calls it itself: never listed to clients, never switched off by config. */
+  internal?: boolean;
   /**
    * Do the work.
    *
@@ -161,6 +163,8 @@ export interface Tool {
   readonly output: ObjectSchema | undefined;
   /** Hints for the client. */
   readonly annotations: ToolAnnotations;
+  /** The host calls it itself: never listed to clients, never switched off by config. */
+  readonly internal?: boolean;
   /**
    * Run on input that already passed `input`.
    *
@@ -204,6 +208,7 @@ export function defineTool<I extends ObjectSchema>(spec: ToolSpec<I>): Tool {
     output: spec.output,
     // A local tool stays inside the roots: MCP's default for openWorldHint is true.
     annotations: Object.freeze({ openWorldHint: false, ...spec.annotations }),
+    internal: spec.internal === true,
     async run(input: unknown, ctx: ToolContext): Promise<ToolResult> {
       const result = await spec.run(input as InputOf<I>, ctx);
       return typeof result === "string" ? text(result) : result;

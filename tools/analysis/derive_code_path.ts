@@ -32,11 +32,11 @@ export type CallEdge = z.infer<typeof EDGE>;
 export const deriveCodePath = defineTool({
   name: "derive_code_path",
   description:
-    "Trace the execution path from one function: what it calls, what those call, and so on to max_depth, across the Python, C/C++ and TypeScript/JavaScript files under `path` (default: the first root). Heuristic and name-based: a call is linked to every definition with that name; every edge has the call's file:line and the callee's definition; cycles are marked. target: `func`, `Class.method`, or `path/to/file.py:func`. Files that cannot be read or parsed are skipped and counted (`skipped`).",
+    "Trace what a function calls, and what those call, to max_depth across the Python, C/C++ and TS/JS files under `path`. Name-based (a call links to every definition of that name); each edge gives file:line.",
   input: z.object({
-    target: z.string().min(1).describe("`func`, `Class.method`, `Class::method`, or `file:func`"),
-    max_depth: z.number().int().min(1).max(8).default(3).describe("How many call levels to follow"),
-    path: z.string().min(1).default(".").describe("The directory to scan"),
+    target: z.string().min(1).describe("`func`, `Class.method`, `Class::method` or `file:func`"),
+    max_depth: z.number().int().min(1).max(8).default(3),
+    path: z.string().min(1).default(".").describe("Directory to scan"),
   }),
   output: z.object({
     target: z.string(),

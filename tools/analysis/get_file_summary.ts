@@ -25,8 +25,8 @@ type Sections = Record<string, string[]>;
 export const getFileSummary = defineTool({
   name: "get_file_summary",
   description:
-    "A short, heuristic summary of one file, by kind — Python: imports, classes, functions, constants; TOML: table keys; Markdown: headings; C/C++: includes, types, functions; TypeScript/JavaScript: imports and exports; anything else: size, line count and first lines. Use it to decide whether a file is worth reading.",
-  input: z.object({ path: z.string().min(1).describe("Path of the file") }),
+    "A short summary of any file (code: imports, types, functions; Markdown: headings; TOML: tables; other: size and first lines). Use it to decide whether a file is worth reading.",
+  input: z.object({ path: z.string().min(1) }),
   output: z.object({
     path: z.string(),
     kind: z.string(),

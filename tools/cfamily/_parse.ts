@@ -2,8 +2,8 @@
  * Parsing C and C++ the way a reader without a preprocessor can: as written
  * first, and when that leaves parse errors, again with the conditional
  * directives blanked (a group whose branches would unbalance the braces
- * keeps only its first branch, as Universal Ctags does) and some
- * well-known macro positions blanked. An
+ * keeps only its first branch, as Universal Ctags does) and the macros
+ * declarations are wrapped in blanked (`_macros.ts`). An
  * unbalanced `#ifdef X` + `namespace X {` otherwise turns a whole file into
  * one ERROR node. Blanking keeps every offset, so ranges map to the file.
  *
@@ -15,6 +15,7 @@ import type { ResolvedPath } from "../../security/resolver.ts";
 import { treeSitter } from "../_treesitter.ts";
 import type { ToolContext } from "../tool.ts";
 import { errorCount, parseWarnings } from "../_diagnostics.ts";
+import { maskDeclarationMacros } from "./_macros.ts";
 
 /** The most masked trees kept per worker. */
 const MASKED_CACHE_ENTRIES = 8;
@@ -40,9 +41,11 @@ interface MaskedEntry {
  * Blank what a parser without a preprocessor trips on: conditional directive
  * lines, `#if 0` branches and the later branches of unbalanced groups, export
  * macros in `class MACRO Name`, and ALL_CAPS macros between a parameter
- * list and its body (`void f() NCURSES_OVERRIDE {`, `int g() const THROW(E);`), and
- * lines that are only a macro (`_GLIBCXX_BEGIN_NAMESPACE_VERSION`). Line breaks and length
- * are kept, so offsets and lines stay those of the file.
+ * list and its body (`void f() NCURSES_OVERRIDE {`, `int g() const THROW(E);`),
+ * lines that are only a macro (`_GLIBCXX_BEGIN_NAMESPACE_VERSION`), and the macros a
+ * declaration is wrapped in (`ZEXTERN int ZEXPORT deflate OF((…))`, `BZ_API(name)`,
+ * `__THROW __nonnull ((1))`: see `_macros.ts`). Line breaks and length are kept, so
+ * offsets and lines stay those of the file.
  *
  * @param text The source.
  * @returns The same-length text, or undefined when nothing was blanked.
@@ -61,6 +64,7 @@ export function maskForParsing(text: string): string | undefined {
     /(\)\s*(?:const\s*)?(?:noexcept\s*)?)([A-Z_][A-Z0-9_]{2,}(?:\s*\([^()]*\))?)(?=\s*[{;])/g,
     (_all, head: string, macro: string) => head + blank(macro),
   );
+  masked = maskDeclarationMacros(masked);
   return masked === text ? undefined : masked;
 }
 

@@ -66,13 +66,23 @@ function collect(node: Node, at: Place): CSymbol[] {
       if (tag) out.push(tag);
       out.push(found);
     } else if (CONTAINERS.has(child.type) || child.type === "linkage_specification") {
-      const body = child.type === "linkage_specification" ? child.childForFieldName("body") : child;
-      if (body) {
-        for (const symbol of collect(body, { ...at, depth: at.depth + 1 })) out.push(symbol);
-      }
+      for (const symbol of collectBody(child, { ...at, depth: at.depth + 1 })) out.push(symbol);
     }
   }
   return out;
+}
+
+/**
+ * The symbols inside a container; `extern "C++" void *f (…);` has one
+ * declaration for its body, not a list.
+ */
+function collectBody(node: Node, at: Place): CSymbol[] {
+  if (node.type !== "linkage_specification") return collect(node, at);
+  const body = node.childForFieldName("body");
+  if (!body) return [];
+  if (body.type === "declaration_list") return collect(body, at);
+  const found = symbolOf(body, body, at);
+  return found ? [found] : [];
 }
 
 /** Where a node is: its scope, in a class body or not, and how deep the collection has gone. */
@@ -309,12 +319,8 @@ function declaratorName(node: Node | null): Node | undefined {
       case "template_function":
         return current;
       case "function_declarator": {
-        // `MACRO type\nname (…)`: the parser takes `type` for the name and
-        // wraps the real one in an ERROR just before the parameters.
-        const params = current.childForFieldName("parameters");
-        const before = params?.previousNamedSibling;
-        const real = before?.type === "ERROR" ? before.namedChildren.at(-1) : undefined;
-        if (real?.type === "identifier") return real;
+        const real = wrappedName(current) ?? nameBeforeError(current);
+        if (real) return real;
         break;
       }
     }
@@ -325,4 +331,32 @@ function declaratorName(node: Node | null): Node | undefined {
       null;
   }
   return undefined;
+}
+
+/**
+ * `int BZ_API(name) (int x)`, which parses as a function `BZ_API` taking a
+ * parameter of type `name` and returning a function: an ALL_CAPS macro
+ * around one bare word, followed by a parameter list, names that word.
+ */
+function wrappedName(declarator: Node): Node | undefined {
+  const inner = declarator.childForFieldName("declarator");
+  if (inner?.type !== "function_declarator") return undefined;
+  const macro = inner.childForFieldName("declarator");
+  const params = inner.childForFieldName("parameters")?.namedChildren ?? [];
+  if (macro?.type !== "identifier" || !/^[A-Z_][A-Z0-9_]+$/.test(macro.text)) return undefined;
+  const only = params.length === 1 ? params[0] : undefined;
+  const word = only?.type === "parameter_declaration" && only.namedChildCount === 1
+    ? only.namedChildren[0]
+    : undefined;
+  return word?.type === "type_identifier" || word?.type === "identifier" ? word : undefined;
+}
+
+/**
+ * `MACRO type\nname (…)`: the parser takes `type` for the name and wraps the
+ * real one in an ERROR just before the parameters.
+ */
+function nameBeforeError(declarator: Node): Node | undefined {
+  const before = declarator.childForFieldName("parameters")?.previousNamedSibling;
+  const real = before?.type === "ERROR" ? before.namedChildren.at(-1) : undefined;
+  return real?.type === "identifier" ? real : undefined;
 }

@@ -8,7 +8,7 @@
 
 import { z } from "zod";
 import { defineTool, type Tool } from "../tool.ts";
-import { flattenSymbols, OUTLINE_OUTPUT, outlineLines, outlineOf } from "../_symbols.ts";
+import { flattenSymbols, location, OUTLINE_OUTPUT, outlineLines, outlineOf } from "../_symbols.ts";
 import { errorCount, parseWarnings } from "../_diagnostics.ts";
 import { type CSymbol, cSymbols, lookupSymbols } from "./_symbols.ts";
 import { bestErrors, parseC } from "./_parse.ts";
@@ -37,32 +37,30 @@ function lookup(source: LoadedSource, name: string): CSymbol {
   return findSymbol(lookupSymbols(source.tree), name, "::", source.resolved.display);
 }
 
-const PATH = z.string().min(1).describe("Path of the source or header file");
+const PATH = z.string().min(1);
 const NAME = (lang: Lang) =>
   z.string().min(1).describe(
     lang === "cpp"
-      ? "The symbol: `name`, `Class::method`, `ns::Class::method`, or an out-of-line `Class::method`"
-      : "The function, struct, union, enum or typedef name",
+      ? "`name`, `Class::method` or `ns::Class::method`"
+      : "Function, struct, enum or typedef",
   );
 
 function outlineTool(lang: Lang): Tool {
   return defineTool({
     name: `ts_${lang}_get_code_outline`,
-    description: `Outline a ${LABEL[lang]} file: every ${
-      lang === "cpp"
-        ? "namespace, class (with its bases), struct, method, data member, "
-        : "struct, union, enum, typedef, struct member, "
-    }function definition and prototype with its line range, nested, as \`[Kind] Name (Lines X-Y)\`. Parse errors (usually macros) are listed as warnings. Use it to find what to read with ts_${lang}_get_definition.`,
+    description: `Outline a ${LABEL[lang]} file: ${
+      lang === "cpp" ? "namespaces, classes, members, " : "structs, enums, typedefs, "
+    }functions and prototypes, nested, each with path:start-end.`,
     input: z.object({ path: PATH }),
     output: OUTLINE_OUTPUT,
     annotations: { title: `${LABEL[lang]} outline`, readOnlyHint: true, idempotentHint: true },
     async run({ path }, ctx) {
       const source = await loadSource(ctx, path, lang, parseCFamily);
-      const symbols = outlineOf(cSymbols(source.tree));
+      const symbols = outlineOf(cSymbols(source.tree), source.resolved.display);
       const warnings = [
         ...(source.masked
           ? [
-            "parsed with #if/#ifdef directives blanked (as written it does not parse); where branches would unbalance braces, only the first is read",
+            "parsed with #if/#ifdef directives and declaration macros blanked (as written it does not parse); where branches would unbalance braces, only the first is read",
           ]
           : []),
         ...parseWarnings(source.tree),
@@ -87,18 +85,21 @@ function skeletonTool(lang: Lang): Tool {
     name: `ts_${lang}_get_skeleton`,
     description: `The ${
       LABEL[lang]
-    } file with every function body replaced by \`{ ... }\`: signatures, ${
-      lang === "cpp" ? "classes with their members and inheritance" : "struct definitions"
-    }, prototypes, includes and macros stay. Use it to see a file's API in a fraction of its size.`,
+    } file with function bodies replaced by \`{ ... }\` and their path:start-end: its API in a fraction of its size.`,
     input: z.object({ path: PATH }),
     annotations: { title: `${LABEL[lang]} skeleton`, readOnlyHint: true, idempotentHint: true },
     async run({ path }, ctx) {
       const source = await loadSource(ctx, path, lang, parseCFamily);
+      const display = source.resolved.display;
       const bodies = flattenSymbols(cSymbols(source.tree))
         .filter((symbol) =>
           (symbol.kind === "function" || symbol.kind === "method") && symbol.bodyIndex !== undefined
         )
-        .map((symbol) => [symbol.bodyIndex!, symbol.endIndex] as const);
+        .map((symbol) => ({
+          start: symbol.bodyIndex!,
+          end: symbol.endIndex,
+          where: location(display, symbol.startLine, symbol.endLine),
+        }));
       return elideBodies(source.file.text, bodies);
     },
   });
@@ -107,9 +108,9 @@ function skeletonTool(lang: Lang): Tool {
 function definitionTool(lang: Lang): Tool {
   return defineTool({
     name: `ts_${lang}_get_definition`,
-    description: `The full source of one ${LABEL[lang]} symbol — function, ${
-      lang === "cpp" ? "method (in its class or out of line), class, namespace, " : ""
-    }struct, union, enum or typedef — as whole lines, with its line range. A definition is preferred over a prototype of the same name.`,
+    description: `The source of one ${LABEL[lang]} function, ${
+      lang === "cpp" ? "method, class, namespace, " : ""
+    }struct, enum or typedef, whole lines, after a path:start-end line.`,
     input: z.object({ path: PATH, name: NAME(lang) }),
     output: DEFINITION_OUTPUT,
     annotations: { title: `${LABEL[lang]} definition`, readOnlyHint: true, idempotentHint: true },
@@ -126,9 +127,7 @@ function signatureTool(lang: Lang): Tool {
     name: `ts_${lang}_get_signature`,
     description: `Only the declaration of one ${
       LABEL[lang]
-    } symbol: a function's or method's signature up to its body, or a ${
-      lang === "cpp" ? "class's or " : ""
-    }struct's header line. Cheaper than the whole definition.`,
+    } function or type, without its body: cheaper than ts_${lang}_get_definition.`,
     input: z.object({ path: PATH, name: NAME(lang) }),
     annotations: { title: `${LABEL[lang]} signature`, readOnlyHint: true, idempotentHint: true },
     async run({ path, name }, ctx) {
@@ -147,7 +146,7 @@ function updateTool(lang: Lang): Tool {
     name: `ts_${lang}_update_definition`,
     description: `Replace one ${
       LABEL[lang]
-    } symbol's whole definition (its lines, as ts_${lang}_get_definition shows them) with new_content. The file keeps its encoding and line endings; the write is atomic; a result with more parse errors than before is refused (syntax_error) unless allow_syntax_errors is true. If the file changed since you read it, the edit is refused with stale_read (pass force: true to edit anyway).`,
+    } definition (its lines as ts_${lang}_get_definition shows them) with new_content; refused if it adds parse errors.`,
     input: z.object({
       path: PATH,
       name: NAME(lang),

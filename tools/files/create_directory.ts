@@ -10,9 +10,8 @@ import { defineTool } from "../tool.ts";
 /** Create a directory. */
 export const createDirectory = defineTool({
   name: "create_directory",
-  description:
-    "Create a directory inside the roots, with any missing parents. Succeeds quietly when it already exists.",
-  input: z.object({ path: z.string().min(1).describe("The directory to create") }),
+  description: "Create a directory and any missing parents; succeeds when it already exists.",
+  input: z.object({ path: z.string().min(1) }),
   annotations: { title: "Create directory", destructiveHint: false, idempotentHint: true },
   async run({ path }, ctx) {
     const { resolved, existed } = await ctx.fs.mkdir(path, true);

@@ -8,23 +8,19 @@ import { z } from "zod";
 import { ToolError } from "../../security/errors.ts";
 import { splitLines } from "../_text.ts";
 import { defineTool } from "../tool.ts";
-import { loadText, saveText } from "../_edit.ts";
+import { editResult, FORCE, loadText, saveText } from "../_edit.ts";
 
 /** Replace an exact string in a file. */
 export const editFile = defineTool({
   name: "edit_file",
   description:
-    "Replace an exact string in a text file. old_string must match the file exactly (whitespace included); with replace_all false it must occur once — if it occurs several times the edit is refused and each match's line is listed, so add surrounding lines to make it unique. If it does not occur, the reply shows the closest lines. The file keeps its encoding and line endings (write old_string with \\n; it matches \\r\\n files too). If the file changed since you last read it (another program or session edited it), the edit is refused with stale_read: read it again first (or pass force: true).",
+    "Replace an exact string in a text file (whitespace included; unique unless replace_all). Answers with a diff. The file keeps its encoding and line endings.",
   input: z.object({
-    path: z.string().min(1).describe("Path of the file"),
-    old_string: z.string().min(1).describe("The exact text to replace"),
-    new_string: z.string().describe("The replacement text"),
-    replace_all: z.boolean().default(false).describe(
-      "Replace every occurrence instead of exactly one",
-    ),
-    force: z.boolean().default(false).describe(
-      "Edit even if the file changed since you last read it (otherwise that is refused with stale_read)",
-    ),
+    path: z.string().min(1),
+    old_string: z.string().min(1).describe("Exact text to replace"),
+    new_string: z.string(),
+    replace_all: z.boolean().default(false).describe("Replace every occurrence"),
+    force: FORCE,
   }),
   annotations: { title: "Edit file", destructiveHint: true, idempotentHint: false },
   async run({ path, old_string, new_string, replace_all }, ctx) {
@@ -63,11 +59,14 @@ export const editFile = defineTool({
     const updated = replace_all
       ? file.text.split(oldText).join(newText)
       : file.text.replace(oldText, () => newText);
-    saveText(ctx, loaded, updated);
+    const diff = saveText(ctx, loaded, updated);
     const first = lineAt(file.text, offsets[0]!);
-    return `Replaced ${offsets.length} occurrence${
-      offsets.length === 1 ? "" : "s"
-    } in "${resolved.display}" (first at line ${first})`;
+    return editResult(
+      `Replaced ${offsets.length} occurrence${
+        offsets.length === 1 ? "" : "s"
+      } in "${resolved.display}" (first at line ${first})`,
+      [diff],
+    );
   },
 });
 

@@ -14,8 +14,8 @@ import { lineCount } from "../_edit.ts";
 export const getFileInfo = defineTool({
   name: "get_file_info",
   description:
-    "Describe a file or directory: kind, size, modification time, permissions, and for files whether it is text (with encoding, line endings and line count) or binary (with its type). Use it before reading a file you suspect is large or binary.",
-  input: z.object({ path: z.string().min(1).describe("Path of the file or directory") }),
+    "Kind, size, modification time and mode of a file or directory; for a file, its encoding, line endings and line count, or its binary type. Use it before reading a file that may be large or binary.",
+  input: z.object({ path: z.string().min(1) }),
   output: z.object({
     path: z.string(),
     kind: z.enum(["file", "directory"]),

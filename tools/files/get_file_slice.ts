@@ -9,26 +9,30 @@ import { ToolError } from "../../security/errors.ts";
 import { splitLines } from "../_text.ts";
 import { defineTool } from "../tool.ts";
 import { loadText } from "../_edit.ts";
+import { numberLines } from "./read_file.ts";
 
 /** Read lines `start_line` to `end_line` (1-based, inclusive) of a text file. */
 export const getFileSlice = defineTool({
   name: "get_file_slice",
   description:
-    "Read lines start_line..end_line (1-based, inclusive) of a text file, exactly as they are. Use it instead of read_file for large files or when you need one region; end_line past the end stops at the last line. The reply starts with a header naming the range and the file's line count.",
+    "Read lines start_line..end_line (1-based, inclusive) of a text file exactly, under a header with the line count; set_file_slice takes the same numbers. To page through a file use read_file.",
   input: z.object({
     path: z.string().min(1).describe("Path of the file"),
     start_line: z.number().int().min(1).describe("First line, 1-based"),
     end_line: z.number().int().min(1).describe("Last line, inclusive"),
+    line_numbers: z.boolean().default(false).describe(
+      "Prefix lines with `N<tab>` (not part of the file)",
+    ),
   }),
   output: z.object({
     path: z.string(),
     start_line: z.number(),
     end_line: z.number(),
     total_lines: z.number(),
-    content: z.string(),
+    content: z.string().describe("The lines as in the file, without numbers"),
   }),
   annotations: { title: "Read lines", readOnlyHint: true, idempotentHint: true },
-  async run({ path, start_line, end_line }, ctx) {
+  async run({ path, start_line, end_line, line_numbers }, ctx) {
     if (end_line < start_line) {
       throw new ToolError(
         "invalid_argument",
@@ -44,10 +48,12 @@ export const getFileSlice = defineTool({
       );
     }
     const last = Math.min(end_line, lines.length);
-    const content = lines.slice(start_line - 1, last).join("");
+    const slice = lines.slice(start_line - 1, last);
+    const content = slice.join("");
+    const shown = line_numbers ? numberLines(slice, start_line, lines.length) : content;
     const header = `${resolved.display}: lines ${start_line}-${last} of ${lines.length}`;
     return {
-      content: [{ type: "text", text: `${header}\n${content}` }],
+      content: [{ type: "text", text: `${header}\n${shown}` }],
       structuredContent: {
         path: resolved.display,
         start_line,

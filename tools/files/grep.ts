@@ -13,7 +13,7 @@ import { ToolError } from "../../security/errors.ts";
 import type { ResolvedPath } from "../../security/resolver.ts";
 import { formatBytes } from "../../security/safe_fs.ts";
 import { Skipped, SKIPPED_OUTPUT } from "../_skipped.ts";
-import { describeBinary, isBinary } from "../_text.ts";
+import { decodeText, describeBinary, isBinary } from "../_text.ts";
 import { defineTool, type ToolContext, type ToolResult } from "../tool.ts";
 import { type LinearRegex, linearRegex, PatternLimit } from "./_linear_regex.ts";
 import { UnsupportedPattern } from "./_js_pattern.ts";
@@ -44,30 +44,18 @@ interface Search {
 export const grep = defineTool({
   name: "grep",
   description:
-    "Search file contents under a directory (or in one file) for a regular expression or, with literal: true, a plain string. Returns `path:line: text` grouped by file (context lines as `path-line- text`), long lines cut, a page of matches at a time. The regex dialect is what JavaScript (u flag) and Rust regex share: classes, groups, alternation, quantifiers (at most 1000 repetitions), \\b, \\d, \\w, \\s, \\p{L}-style categories and scripts; no lookaround or backreferences. It runs in linear time, so any pattern is safe. Matches are per line. .git, node_modules and .gitignore'd files are left out unless asked; files that cannot be searched (unreadable, not regular files, over the size limit, binary files with a match) are counted in a last line `skipped: N (first: path: reason)`.",
+    "Search file contents (a tree or one file) for a per-line regex (no lookaround or backreferences) or plain text; returns paged `path:line: text`. Skips .git, node_modules, .gitignore'd files.",
   input: z.object({
-    path: z.string().min(1).default(".").describe(
-      "Directory or file to search, relative to the first root or absolute (default: the first root)",
-    ),
-    pattern: z.string().min(1).describe("Regular expression, or a plain string with literal: true"),
-    glob: z.string().min(1).optional().describe(
-      "Only files matching this glob (`*.py`; with `/`, relative to `path`)",
-    ),
-    literal: z.boolean().default(false).describe("Treat the pattern as a plain string"),
-    ignore_case: z.boolean().default(false).describe("Match case-insensitively"),
-    context: z.number().int().min(0).max(20).default(0).describe(
-      "Lines of context before and after each match",
-    ),
-    max_results: z.number().int().min(1).max(2000).default(100).describe(
-      "The most matching lines to return",
-    ),
-    offset: z.number().int().min(0).default(0).describe("Skip this many matches (for paging)"),
-    include_ignored: z.boolean().default(false).describe(
-      "Also search files that .gitignore ignores",
-    ),
-    include_git_and_node_modules: z.boolean().default(false).describe(
-      "Also search .git and node_modules",
-    ),
+    path: z.string().min(1).default(".").describe("Directory or file"),
+    pattern: z.string().min(1).describe("Regex, or plain text with literal: true"),
+    glob: z.string().min(1).optional().describe("Only files matching it (`*.py`, `src/**/*.c`)"),
+    literal: z.boolean().default(false),
+    ignore_case: z.boolean().default(false),
+    context: z.number().int().min(0).max(20).default(0).describe("Lines around each match"),
+    max_results: z.number().int().min(1).max(2000).default(100),
+    offset: z.number().int().min(0).default(0).describe("Matches to skip (paging)"),
+    include_ignored: z.boolean().default(false).describe("Also search .gitignore'd files"),
+    include_git_and_node_modules: z.boolean().default(false),
   }),
   output: z.object({
     matches: z.array(z.object({ path: z.string(), line: z.number(), text: z.string() })),
@@ -91,7 +79,7 @@ export const grep = defineTool({
     for await (const batch of candidates(ctx, start, { input, rust: search.rust, used })) {
       const contents = readBatch(ctx, batch, used.skipped);
       for (let i = 0; i < contents.length && count < want; i++) {
-        const hits = searchFile(contents[i]!, search, want - count);
+        const hits = searchFile(contents[i]!, batch.displays[i]!, search, want - count);
         await pacer.tick();
         if (hits === undefined) continue;
         const display = batch.displays[i]!;
@@ -172,12 +160,14 @@ function compile(pattern: string, literal: boolean, ignoreCase: boolean): Search
  */
 function searchFile(
   bytes: Uint8Array | undefined,
+  display: string,
   search: Search,
   limit: number,
 ): { lines: string[]; hits: number[] } | "binary" | undefined {
   if (bytes === undefined) return undefined;
   if (isBinary(bytes)) return binaryMatches(bytes, search) ? "binary" : undefined;
-  const text = decode(bytes);
+  // Decoded as every tool decodes (a Python file in its PEP 263 coding), so lines read the same.
+  const text = decodeText(bytes, display).text;
   if (search.file && !search.file.test(text)) return undefined;
   const lines = text.split("\n");
   if (lines.length > 0 && lines[lines.length - 1] === "") lines.pop();
@@ -198,30 +188,6 @@ function binaryMatches(bytes: Uint8Array, search: Search): boolean {
     from = to + 1;
   }
   return false;
-}
-
-const UTF8 = new TextDecoder("utf-8", { fatal: true });
-
-function decode(bytes: Uint8Array): string {
-  if (bytes[0] === 0xff && bytes[1] === 0xfe) {
-    return new TextDecoder("utf-16le").decode(bytes.subarray(2));
-  }
-  if (bytes[0] === 0xfe && bytes[1] === 0xff) {
-    return new TextDecoder("utf-16be").decode(bytes.subarray(2));
-  }
-  const body = bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf
-    ? bytes.subarray(3)
-    : bytes;
-  try {
-    return UTF8.decode(body);
-  } catch {
-    // Not UTF-8: decoded as Latin-1 instead, which takes any bytes, so no error is lost.
-    let out = "";
-    for (let i = 0; i < body.length; i += 8192) {
-      out += String.fromCharCode(...body.subarray(i, i + 8192));
-    }
-    return out;
-  }
 }
 
 /** What rendering needs of the input, and the line pattern (to cut long lines around a match). */

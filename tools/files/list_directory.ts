@@ -12,13 +12,11 @@ import { defineTool } from "../tool.ts";
 export const listDirectory = defineTool({
   name: "list_directory",
   description:
-    "List one directory's entries as a compact table: `[dir] name/`, `[file] name size`, `[link] name` (symlinks are shown, never followed). Hidden-by-policy entries are left out. Use get_tree for several levels, search_files to find files by name.",
+    "List one directory: `[dir] name/`, `[file] name size`, `[link] name` (never followed). Use get_tree for several levels, search_files to find files by name.",
   input: z.object({
-    path: z.string().min(1).default(".").describe("The directory (default: the primary root)"),
-    offset: z.number().int().min(0).default(0).describe("Skip this many entries (for paging)"),
-    max_entries: z.number().int().min(1).max(5000).default(500).describe(
-      "The most entries to return",
-    ),
+    path: z.string().min(1).default("."),
+    offset: z.number().int().min(0).default(0).describe("Entries to skip (paging)"),
+    max_entries: z.number().int().min(1).max(5000).default(500),
   }),
   output: z.object({
     path: z.string(),

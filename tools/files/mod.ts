@@ -6,6 +6,7 @@
 
 import type { Tool } from "../tool.ts";
 import { readFile } from "./read_file.ts";
+import { readFiles } from "./read_files.ts";
 import { listDirectory } from "./list_directory.ts";
 import { getFileSlice } from "./get_file_slice.ts";
 import { setFileSlice } from "./set_file_slice.ts";
@@ -17,10 +18,12 @@ import { createDirectory } from "./create_directory.ts";
 import { searchFiles } from "./search_files.ts";
 import { grep } from "./grep.ts";
 import { getTree } from "./get_tree.ts";
+import { detectLanguages } from "./detect_languages.ts";
 
 /** Every file tool. */
 export const FILE_TOOLS: readonly Tool[] = Object.freeze([
   readFile,
+  readFiles,
   listDirectory,
   getFileSlice,
   setFileSlice,
@@ -32,4 +35,5 @@ export const FILE_TOOLS: readonly Tool[] = Object.freeze([
   searchFiles,
   grep,
   getTree,
+  detectLanguages,
 ]);

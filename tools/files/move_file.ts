@@ -11,10 +11,10 @@ import { defineTool } from "../tool.ts";
 export const moveFile = defineTool({
   name: "move_file",
   description:
-    "Move or rename a file or directory inside the roots. The destination's directory must exist; an existing destination file is replaced only with overwrite: true (directories are never replaced). Both paths must be inside the roots. Nothing hidden or protected moves, in either direction: a directory that holds a hidden or protected path, or would put what it holds at one, is refused (path_denied or protected_path); move what is around it instead.",
+    "Move or rename a file or directory in the roots. The destination's directory must exist; an existing file is replaced only with overwrite: true. A move into, out of or holding a hidden or protected path is refused.",
   input: z.object({
-    source: z.string().min(1).describe("The path to move"),
-    destination: z.string().min(1).describe("The new path"),
+    source: z.string().min(1),
+    destination: z.string().min(1),
     overwrite: z.boolean().default(false).describe("Replace an existing destination file"),
   }),
   annotations: { title: "Move file", destructiveHint: true, idempotentHint: false },

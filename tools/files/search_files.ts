@@ -16,23 +16,14 @@ import { comparePaths, globMatcher, MAX_WALK_DEPTH, walk } from "../_walk.ts";
 export const searchFiles = defineTool({
   name: "search_files",
   description:
-    "Find files under a directory by glob, like `rg --files -g`. A pattern without `/` matches the file name at any depth (`*.py`, `test_*.{ts,tsx}`, `Makefile`); a pattern with `/` matches the path relative to `path` (`src/**/*.c`). Returns file paths (never directories), sorted, a page at a time. Skips .git, node_modules and .gitignore'd files unless asked; directories that cannot be listed or lie more than " +
-    `${MAX_WALK_DEPTH} levels down are skipped and counted. For content search use grep.`,
+    "Find files by glob, sorted and paged: `*.py` matches names at any depth, `src/**/*.c` paths under `path`. Skips .git, node_modules, .gitignore'd. Use grep to search contents.",
   input: z.object({
-    path: z.string().min(1).default(".").describe(
-      "Directory to search, relative to the first root or absolute (default: the first root)",
-    ),
-    pattern: z.string().min(1).describe(
-      "Glob: without `/` it matches file names at any depth; with `/` the path relative to `path`",
-    ),
-    include_ignored: z.boolean().default(false).describe("Also list files that .gitignore ignores"),
-    include_git_and_node_modules: z.boolean().default(false).describe(
-      "Also descend into .git and node_modules",
-    ),
-    offset: z.number().int().min(0).default(0).describe("Skip this many results (for paging)"),
-    max_results: z.number().int().min(1).max(5000).default(200).describe(
-      "The most paths to return",
-    ),
+    path: z.string().min(1).default("."),
+    pattern: z.string().min(1).describe("Glob"),
+    include_ignored: z.boolean().default(false).describe("Also list .gitignore'd files"),
+    include_git_and_node_modules: z.boolean().default(false),
+    offset: z.number().int().min(0).default(0).describe("Results to skip (paging)"),
+    max_results: z.number().int().min(1).max(5000).default(200),
   }),
   output: z.object({
     files: z.array(z.string()).describe("Matching files, as paths shown by the host"),

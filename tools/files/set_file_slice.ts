@@ -8,23 +8,19 @@ import { z } from "zod";
 import { ToolError } from "../../security/errors.ts";
 import { splitLines, withEol } from "../_text.ts";
 import { defineTool } from "../tool.ts";
-import { lineCount, loadText, saveText } from "../_edit.ts";
+import { editResult, FORCE, lineCount, loadText, saveText } from "../_edit.ts";
 
 /** Replace lines `start_line` to `end_line` with new content. */
 export const setFileSlice = defineTool({
   name: "set_file_slice",
   description:
-    "Replace lines start_line..end_line (1-based, inclusive) of a text file with new_content. To insert without removing, pass end_line = start_line - 1 (inserts before start_line; start_line = line count + 1 appends). The file keeps its encoding and line endings; the write is atomic. Read the lines first with get_file_slice. If the file changed since you last read it (another program or session edited it), the edit is refused with stale_read: read it again first (or pass force: true).",
+    "Replace lines start_line..end_line (1-based, inclusive) of a text file; end_line = start_line - 1 inserts before start_line. Answers with a diff.",
   input: z.object({
-    path: z.string().min(1).describe("Path of the file"),
-    start_line: z.number().int().min(1).describe("First line to replace, 1-based"),
-    end_line: z.number().int().min(0).describe(
-      "Last line to replace, inclusive (start_line - 1 to insert)",
-    ),
-    new_content: z.string().describe("The new lines (a final newline is added when missing)"),
-    force: z.boolean().default(false).describe(
-      "Edit even if the file changed since you last read it (otherwise that is refused with stale_read)",
-    ),
+    path: z.string().min(1),
+    start_line: z.number().int().min(1),
+    end_line: z.number().int().min(0).describe("Inclusive; start_line - 1 to insert"),
+    new_content: z.string().describe("The new lines (a final newline is added)"),
+    force: FORCE,
   }),
   annotations: { title: "Replace lines", destructiveHint: true, idempotentHint: false },
   async run({ path, start_line, end_line, new_content }, ctx) {
@@ -54,11 +50,14 @@ export const setFileSlice = defineTool({
     }
     const before = lines.slice(0, start_line - 1).join("");
     const after = lines.slice(end_line).join("");
-    saveText(ctx, loaded, before + insert + after);
+    const diff = saveText(ctx, loaded, before + insert + after);
     const added = lineCount(insert);
     const removed = end_line - start_line + 1;
-    return `Replaced lines ${start_line}-${end_line} of "${resolved.display}" (${removed} removed, ${added} written; now ${
-      lines.length - removed + added
-    } lines)`;
+    return editResult(
+      `Replaced lines ${start_line}-${end_line} of "${resolved.display}" (${removed} removed, ${added} written; now ${
+        lines.length - removed + added
+      } lines)`,
+      [diff],
+    );
   },
 });

@@ -5,24 +5,59 @@
  */
 
 import { z } from "zod";
-import { defineTool } from "../tool.ts";
-import { lineCount } from "../_edit.ts";
+import { ToolError } from "../../security/errors.ts";
+import { formatBytes } from "../../security/safe_fs.ts";
+import { diffNote, type EditDiff, editDiff } from "../_diff.ts";
+import { decodeText, encodeText } from "../_text.ts";
+import { defineTool, type ToolContext } from "../tool.ts";
+import { editResult, lineCount } from "../_edit.ts";
 
 /** Create a file, or replace a file's whole content. */
 export const writeFile = defineTool({
   name: "write_file",
   description:
-    "Create a new text file, or replace an existing file's whole content, atomically (readers see the old or the new content, never a mix; the file keeps its permissions). Its directory must exist unless create_parents is true. Prefer edit_file or set_file_slice to change part of an existing file.",
+    "Create a text file or replace its whole content, atomically. Answers with a diff. To change part of a file use edit_file or set_file_slice.",
   input: z.object({
-    path: z.string().min(1).describe("Path of the file"),
-    content: z.string().describe("The whole new content (UTF-8)"),
+    path: z.string().min(1),
+    content: z.string().describe("The whole new content (UTF-8, or a .py file's declared coding)"),
     create_parents: z.boolean().default(false).describe("Create missing parent directories"),
   }),
   annotations: { title: "Write file", destructiveHint: true, idempotentHint: true },
   async run({ path, content, create_parents }, ctx) {
-    const bytes = new TextEncoder().encode(content);
+    const old = await oldText(ctx, path);
+    // UTF-8, except a Python file whose text declares another coding (PEP 263): written in it.
+    const bytes = /\.py[iw]?$/i.test(path)
+      ? encodeText(content, { encoding: "utf-8", bom: false, pep263: "utf-8" })
+      : new TextEncoder().encode(content);
     const resolved = await ctx.fs.write(path, bytes, { createParents: create_parents });
     const verb = resolved.info === undefined ? "Created" : "Replaced";
-    return `${verb} "${resolved.display}" (${bytes.length} bytes, ${lineCount(content)} lines)`;
+    const diff: EditDiff = typeof old === "string"
+      ? editDiff(resolved.display, old, content)
+      : diffNote(resolved.display, old.note);
+    return editResult(
+      `${verb} "${resolved.display}" (${bytes.length} bytes, ${lineCount(content)} lines)`,
+      [diff],
+    );
   },
 });
+
+/**
+ * The file's text before the write: empty for a new file, or why there is no
+ * diff (binary, too large, unreadable).
+ */
+async function oldText(ctx: ToolContext, path: string): Promise<string | { note: string }> {
+  const limit = ctx.policy.limits.maxEditBytes;
+  try {
+    const { resolved, bytes } = await ctx.fs.read(path, limit);
+    return decodeText(bytes, resolved.display).text;
+  } catch (error) {
+    if (!(error instanceof ToolError)) throw error;
+    if (error.code === "not_found") return "";
+    if (error.code === "binary_file") return { note: "the old content was binary" };
+    if (error.code === "too_large") {
+      return { note: `the old content was over ${formatBytes(limit)}` };
+    }
+    // The write reports what is wrong with the path (as a write); if it succeeds, the note stands.
+    return { note: `the old content could not be read (${error.code})` };
+  }
+}

@@ -30,7 +30,7 @@ const TRACKED_PATHS = 1000;
 export const bootstrapBodyState = defineTool({
   name: "bootstrap_body_state",
   description:
-    "Start a session here: one compact index of this host's state — today's tool calls (total, by tool, by outcome, and how many the log's size cap dropped), the paths touched most today, every open todo item (pending or in progress, with its text), open context anchors, efferent-copy sinks and their freshness, the roots and the policy. It carries no file contents and no argument bodies; follow up with read_interactions, todo_read or the file tools.",
+    "Start a session with a compact index of this host's state: today's calls by tool and outcome, most-touched paths, open todos, context anchors, sinks, roots, policy. Follow up with read_interactions or the file tools.",
   input: z.object({}),
   output: z.object({
     generated_at: z.string(),

@@ -12,7 +12,7 @@ import { byteSize, observation, statusParts } from "./observation.ts";
 export const getHostPerformance = defineTool({
   name: "get_host_performance",
   description:
-    "How this host is doing since it started: per tool the number of calls, p50/p95/max latency and error rate; the process's memory; the interaction log's size and caps; calls dropped by efferent-copy sinks; and what is in effect and what is not (Landlock, ripgrep, efferent copy, upstream servers) with why. Use it when tools feel slow or fail often.",
+    "Per-tool calls, latency (p50/p95/max) and error rate since start, memory, log size, and what is in effect (Landlock, ripgrep, sinks, upstream servers) or why not. Use it when tools are slow or fail often.",
   input: z.object({}),
   output: z.object({
     since: z.string(),

@@ -23,23 +23,15 @@ const MAX_AHEAD_MS = DAY_MS;
 export const readInteractions = defineTool({
   name: "read_interactions",
   description:
-    "Read this host's log of tool calls (yours and other sessions'), most recent first: tool, arguments (size-capped, secrets redacted), outcome, duration, result size, paths touched. Filters compose. The default window is today and yesterday (UTC); `since` reaches back at most 7 days. When the log outgrew its size cap, the calls dropped (read-only ones first, calls that changed things last) are counted, not listed. Use it to recall what was done, or to find failing calls.",
+    "This host's log of tool calls (all sessions), newest first: arguments (secrets redacted), outcome, duration, paths; today and yesterday by default, 7 days at most. Use it to recall what was done or find failures.",
   input: z.object({
     tool: z.string().max(256).optional().describe("Only calls of this tool"),
-    outcome: z.string().max(64).optional().describe(
-      'Only this outcome: "ok", an error code such as "path_denied", "internal_error", "cancelled"',
-    ),
-    path: z.string().max(4096).optional().describe(
-      "Only calls that touched a path containing this",
-    ),
-    session: z.string().max(256).optional().describe("Only this session"),
-    since: z.string().max(64).optional().describe(
-      "ISO 8601 time, any UTC offset (e.g. 2026-11-23T09:00:00+12:00)",
-    ),
-    until: z.string().max(64).optional().describe(
-      "ISO 8601 time, any UTC offset; at most a day after now",
-    ),
-    limit: z.number().int().min(1).max(MAX_LIMIT).default(10).describe("The most calls to return"),
+    outcome: z.string().max(64).optional().describe('"ok" or an error code ("path_denied")'),
+    path: z.string().max(4096).optional().describe("Only calls whose paths contain this"),
+    session: z.string().max(256).optional(),
+    since: z.string().max(64).optional().describe("ISO 8601 time"),
+    until: z.string().max(64).optional().describe("ISO 8601 time"),
+    limit: z.number().int().min(1).max(MAX_LIMIT).default(10),
   }),
   output: z.object({
     interactions: z.array(z.record(z.string(), z.unknown())),

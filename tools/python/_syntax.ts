@@ -10,6 +10,7 @@ import { ToolError } from "../../security/errors.ts";
 import { treeSitter } from "../_treesitter.ts";
 import type { ToolContext } from "../tool.ts";
 import { saveText } from "../_edit.ts";
+import type { EditDiff } from "../_diff.ts";
 import type { PyFile } from "./_symbols.ts";
 
 /** One syntax error. */
@@ -202,6 +203,7 @@ function issue(node: Node, message: string): SyntaxIssue {
  * @param file The file as loaded.
  * @param text The new text (in the file's line endings).
  * @param allowSyntaxErrors Write even when the result does not parse.
+ * @returns The diff of the change.
  * @throws {ToolError} `syntax_error` when the result does not parse (nothing is written).
  */
 export async function savePython(
@@ -209,7 +211,7 @@ export async function savePython(
   file: PyFile,
   text: string,
   allowSyntaxErrors: boolean,
-): Promise<void> {
+): Promise<EditDiff> {
   const hadErrors = file.tree.rootNode.hasError;
   try {
     await checkPython(ctx, text, file.resolved.display, allowSyntaxErrors);
@@ -220,7 +222,7 @@ export async function savePython(
       `${error.message} (the file had syntax errors before this edit too: see py_check_syntax)`,
     );
   }
-  saveText(ctx, file, text);
+  return saveText(ctx, file, text);
 }
 
 /**

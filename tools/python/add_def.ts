@@ -8,6 +8,8 @@
 import { z } from "zod";
 import { ToolError } from "../../security/errors.ts";
 import { defineTool } from "../tool.ts";
+import { ALLOW_SYNTAX_ERRORS, editResult, FORCE } from "../_edit.ts";
+import { location } from "../_symbols.ts";
 import { type AnchorType, definedName, insertAt, placeFor } from "./_place.ts";
 import { savePython } from "./_syntax.ts";
 import { loadPython, parseName, type PyFile } from "./_symbols.ts";
@@ -15,11 +17,9 @@ import { loadPython, parseName, type PyFile } from "./_symbols.ts";
 /** The anchor parameters `py_add_def` and `py_move_def` share. */
 export const ANCHOR = {
   anchor_type: z.enum(["before", "after", "start", "end"]).default("end").describe(
-    "before/after: next to the definition anchor_symbol; start/end: first/last in the class anchor_symbol's body (or of the module when anchor_symbol is empty: start = after the docstring and imports)",
+    "Next to anchor_symbol, or first/last in its body",
   ),
-  anchor_symbol: z.string().default("").describe(
-    'Dotted name of the anchor definition ("Class", "Class.method"); empty for the module',
-  ),
+  anchor_symbol: z.string().default("").describe('"Class", "Class.method"; empty: the module'),
 };
 
 /**
@@ -74,18 +74,14 @@ export function addDefinition(
 export const pyAddDef = defineTool({
   name: "py_add_def",
   description:
-    "Insert a new Python class, function or method (new_content, decorators allowed) next to an anchor: before/after a definition, or at the start/end of a class body or of the module. The code is re-indented to its new place (write it at any indentation) and surrounded by PEP 8 blank lines (2 at module level, 1 in a class). Refused when the scope already defines that name (use py_update_definition) or when the file would no longer parse (syntax_error, unless allow_syntax_errors). Line endings and encoding of the file are kept.",
+    "Insert a new Python class, function or method next to an anchor or at the start/end of a class or the module, re-indented, with PEP 8 blank lines.",
   input: z.object({
-    path: z.string().min(1).describe("Path of the Python file"),
-    name: z.string().min(1).describe('The name new_content defines ("helper", or "Class.method")'),
-    new_content: z.string().min(1).describe("The code of the new definition"),
+    path: z.string().min(1),
+    name: z.string().min(1).describe('What new_content defines ("f" or "Class.method")'),
+    new_content: z.string().min(1),
     ...ANCHOR,
-    allow_syntax_errors: z.boolean().default(false).describe(
-      "Write even when the file would no longer parse",
-    ),
-    force: z.boolean().default(false).describe(
-      "Edit even if the file changed since you last read it (otherwise that is refused with stale_read)",
-    ),
+    allow_syntax_errors: ALLOW_SYNTAX_ERRORS,
+    force: FORCE,
   }),
   annotations: { title: "Add Python definition", destructiveHint: true },
   async run(input, ctx) {
@@ -97,7 +93,10 @@ export const pyAddDef = defineTool({
       input.anchor_type,
       input.anchor_symbol,
     );
-    await savePython(ctx, file, added.text, input.allow_syntax_errors);
-    return `Added "${added.qualified}" to "${file.resolved.display}" at lines ${added.start}-${added.end}`;
+    const diff = await savePython(ctx, file, added.text, input.allow_syntax_errors);
+    return editResult(
+      `Added "${added.qualified}" at ${location(file.resolved.display, added.start, added.end)}`,
+      [diff],
+    );
   },
 });

@@ -13,8 +13,8 @@ import { loadPython } from "./_symbols.ts";
 export const pyCheckSyntax = defineTool({
   name: "py_check_syntax",
   description:
-    "Check whether a Python file parses, without running it: returns valid true/false and each syntax error's line, column (1-based) and a short message (unbalanced brackets, missing colons, bad indentation, Python 2 print statements, ...). Use it after editing a file by other means, or to locate a SyntaxError. It checks syntax only, not names or types.",
-  input: z.object({ path: z.string().min(1).describe("Path of the Python file") }),
+    "Check that a Python file parses (syntax only, without running it): each error's line, column and message.",
+  input: z.object({ path: z.string().min(1) }),
   output: z.object({
     valid: z.boolean(),
     errors: z.array(z.object({ line: z.number(), column: z.number(), message: z.string() })),

@@ -8,30 +8,65 @@
 import { z } from "zod";
 import { ToolError } from "../../security/errors.ts";
 import { defineTool, structured } from "../tool.ts";
+import { location } from "../_symbols.ts";
 import { docstringOf } from "./_docstring.ts";
 import { findSymbol, loadPython, type PySymbol } from "./_symbols.ts";
 import { assignmentsIn } from "./_variables.ts";
 import { signatureSpan } from "./signature.ts";
 
+/** A located entry of a summary. */
+interface Located {
+  path: string;
+  start_line: number;
+  end_line: number;
+}
+
+/** A class summary, as `structuredContent` has it. */
+interface Summary extends Located {
+  name: string;
+  signature: string;
+  docstring: string | null;
+  attributes: Array<Located & { text: string }>;
+  members: Array<Located & { kind: string; name: string; signature: string }>;
+}
+
+/** The summary as text: each line ends with the `# path:start-end` of what it shows. */
+function summaryText(summary: Summary): string {
+  const at = (e: Located) => `  # ${location(e.path, e.start_line, e.end_line)}`;
+  const out = [`${summary.signature}${at(summary)}`];
+  if (summary.docstring) out.push(`    """${summary.docstring.replaceAll("\n", "\n    ")}"""`);
+  if (summary.attributes.length > 0) {
+    out.push("", "  Attributes:");
+    for (const a of summary.attributes) out.push(`    ${a.text}${at(a)}`);
+  }
+  if (summary.members.length > 0) {
+    out.push("", "  Members:");
+    for (const m of summary.members) out.push(`    ${m.signature}${at(m)}`);
+  }
+  return out.join("\n");
+}
+
+/** Where an entry is. */
+const LOCATED = z.object({ path: z.string(), start_line: z.number(), end_line: z.number() });
+
 /** Summarize a class. */
 export const pyGetClassSummary = defineTool({
   name: "py_get_class_summary",
   description:
-    "Summarize a Python class without its method bodies: its signature (bases), docstring, class attributes, and every method's decorators and signature with line numbers (nested classes too). Use it to learn a class's API before reading or editing single methods with py_get_definition.",
+    "A Python class without method bodies: its signature, docstring, attributes and every method's decorators and signature, each with path:start-end. Learn a class's API in one read.",
   input: z.object({
-    path: z.string().min(1).describe("Path of the Python file"),
-    name: z.string().min(1).describe('The class, dotted when nested ("Outer.Inner")'),
+    path: z.string().min(1),
+    name: z.string().min(1).describe('The class ("Outer.Inner" when nested)'),
   }),
   output: z.object({
+    path: z.string(),
     name: z.string(),
     start_line: z.number(),
     end_line: z.number(),
     signature: z.string(),
     docstring: z.string().nullable(),
-    attributes: z.array(z.object({ line: z.number(), text: z.string() })),
-    members: z.array(
-      z.object({ kind: z.string(), name: z.string(), line: z.number(), signature: z.string() }),
-    ),
+    attributes: z.array(LOCATED.extend({ text: z.string() })),
+    members: z.array(LOCATED.extend({ kind: z.string(), name: z.string(), signature: z.string() })),
   }),
   annotations: { title: "Python class summary", readOnlyHint: true, idempotentHint: true },
   async run({ path, name }, ctx) {
@@ -53,27 +88,23 @@ export const pyGetClassSummary = defineTool({
         .map((c) => c!.text.trim() + " ").join("");
     const body = cls.node.childForFieldName("body")!;
     const doc = docstringOf(body) ?? null;
+    const display = file.resolved.display;
     const attributes = assignmentsIn(body).map((a) => ({
-      line: a.startLine,
+      path: display,
+      start_line: a.startLine,
+      end_line: a.endLine,
       text: a.statement.text.split(/\r\n|\r|\n/)[0]! + (a.endLine > a.startLine ? " …" : ""),
     }));
     const members = cls.children.map((s) => ({
+      path: display,
+      start_line: s.startLine,
+      end_line: s.endLine,
       kind: s.kind,
       name: s.name,
-      line: s.node.startPosition.row + 1,
       signature: decorators(s) + signatureOf(s),
     }));
-    const out = [`${signatureOf(cls)}  # lines ${cls.startLine}-${cls.endLine}`];
-    if (doc) out.push(`    """${doc.replaceAll("\n", "\n    ")}"""`);
-    if (attributes.length > 0) {
-      out.push("", "  Attributes:");
-      for (const a of attributes) out.push(`    ${a.text}  # line ${a.line}`);
-    }
-    if (members.length > 0) {
-      out.push("", "  Members:");
-      for (const m of members) out.push(`    ${m.signature}  # line ${m.line}`);
-    }
-    return structured(out.join("\n"), {
+    const summary: Summary = {
+      path: display,
       name: cls.qualified,
       start_line: cls.startLine,
       end_line: cls.endLine,
@@ -81,6 +112,7 @@ export const pyGetClassSummary = defineTool({
       docstring: doc,
       attributes,
       members,
-    });
+    };
+    return structured(summaryText(summary), { ...summary });
   },
 });

@@ -10,20 +10,10 @@ import { ToolError } from "../../security/errors.ts";
 import { decodeText } from "../_text.ts";
 import { Skipped, SKIPPED_OUTPUT } from "../_skipped.ts";
 import { type TreeSitter, treeSitter } from "../_treesitter.ts";
-import { outlineLines, outlineOf, type OutlineSymbol } from "../_symbols.ts";
+import { OUTLINE_ENTRY, outlineLines, outlineOf, type OutlineSymbol } from "../_symbols.ts";
 import { defineTool, structured, type ToolContext } from "../tool.ts";
 import { pythonSources, type ScanRange } from "./_scan.ts";
 import { collectSymbols } from "./_symbols.ts";
-
-const ENTRY: z.ZodType<OutlineSymbol> = z.lazy(() =>
-  z.object({
-    kind: z.string(),
-    name: z.string(),
-    start_line: z.number(),
-    end_line: z.number(),
-    children: z.array(ENTRY),
-  })
-);
 
 const LABELS: Record<string, string> = { class: "Class", function: "Func", method: "Method" };
 
@@ -64,24 +54,19 @@ class OutlineCache {
 export const pyGetCodeOutline = defineTool({
   name: "py_get_code_outline",
   description:
-    "Outline a Python file: every class, function and method (not those nested inside function bodies; those under if/try/with are included), with line ranges, members indented under their class: `[Class] Name (Lines X-Y)`. A range starts at the first decorator. Use it first to find your way in a file, then py_get_definition or get_file_slice for the code. Given a directory, outlines every .py/.pyi file under it, a page of files at a time (files that cannot be read or parsed are skipped and counted). Cheap and cached; structuredContent has the same tree.",
+    "Outline a Python file, or every .py/.pyi file under a directory (paged): classes, functions and methods, nested, each with path:start-end. Use it first, then py_get_definition.",
   input: z.object({
-    path: z.string().min(1).describe("Path of the Python file (or a directory)"),
+    path: z.string().min(1).describe("A Python file or a directory"),
     max_files: z.number().int().min(1).max(5000).default(100).describe(
-      "For a directory: the most files to outline",
+      "Directory: the most files to outline",
     ),
-    offset: z.number().int().min(0).default(0).describe(
-      "For a directory: skip this many files (for paging)",
-    ),
+    offset: z.number().int().min(0).default(0).describe("Directory: files to skip (paging)"),
   }),
   output: z.object({
-    symbols: z.array(ENTRY).describe("The file's outline (empty for a directory)"),
-    files: z.array(z.object({ path: z.string(), symbols: z.array(ENTRY) })).optional()
-      .describe("For a directory: each file's outline"),
-    next_offset: z.number().optional().describe("For a directory: the offset of the next page"),
-    skipped: SKIPPED_OUTPUT.optional().describe(
-      "For a directory: the files that could not be read or parsed",
-    ),
+    symbols: z.array(OUTLINE_ENTRY),
+    files: z.array(z.object({ path: z.string(), symbols: z.array(OUTLINE_ENTRY) })).optional(),
+    next_offset: z.number().optional(),
+    skipped: SKIPPED_OUTPUT.optional(),
   }),
   annotations: { title: "Python outline", readOnlyHint: true, idempotentHint: true },
   async run({ path, max_files, offset }, ctx) {
@@ -94,8 +79,8 @@ export const pyGetCodeOutline = defineTool({
     if (!outline) {
       const text = decodeText(file.bytes, resolved.display).text;
       // Parsed without the tree cache: the outline itself is what is kept.
-      const symbols = await parseOutline(treeSitter(ctx), text);
-      outline = { symbols, rendered: render(symbols, 0) };
+      const symbols = await parseOutline(treeSitter(ctx), text, resolved.display);
+      outline = { symbols, rendered: render(symbols) };
       cache.set(key, outline);
     }
     return structured(
@@ -164,12 +149,12 @@ async function outlinePage(
   for await (const source of pythonSources(ctx, path, skipped, range)) {
     let symbols: OutlineSymbol[];
     try {
-      symbols = await parseOutline(ts, source.text);
+      symbols = await parseOutline(ts, source.text, source.display);
     } catch (error) {
       skipped.failed(source.display, error, ctx.logger);
       continue;
     }
-    const part = `== ${source.display} ==\n${render(symbols, 1) || "  (no classes or functions)"}`;
+    const part = render(symbols) || `${source.display}: no classes or functions`;
     const size = part.length + jsonSize(symbols) + source.display.length + 32;
     if (page.files.length > 0 && used + size > budget) {
       range.next = range.next! - 1; // this file starts the next page
@@ -184,8 +169,8 @@ async function outlinePage(
   return page;
 }
 
-function render(list: readonly OutlineSymbol[], depth: number): string {
-  return outlineLines(list, { depth, label: (kind) => LABELS[kind]! }).join("\n");
+function render(list: readonly OutlineSymbol[]): string {
+  return outlineLines(list, { label: (kind) => LABELS[kind]! }).join("\n");
 }
 
 /**
@@ -193,10 +178,14 @@ function render(list: readonly OutlineSymbol[], depth: number): string {
  *
  * @throws {ToolError} `unsupported` when blocks nest too deep.
  */
-async function parseOutline(ts: TreeSitter, text: string): Promise<OutlineSymbol[]> {
+async function parseOutline(
+  ts: TreeSitter,
+  text: string,
+  display: string,
+): Promise<OutlineSymbol[]> {
   const tree = await ts.parseText(text, "python");
   try {
-    return outlineOf(collectSymbols(tree.rootNode));
+    return outlineOf(collectSymbols(tree.rootNode), display);
   } finally {
     tree.delete();
   }
@@ -206,8 +195,9 @@ async function parseOutline(ts: TreeSitter, text: string): Promise<OutlineSymbol
 function jsonSize(entries: readonly OutlineSymbol[]): number {
   let size = 2;
   for (const entry of entries) {
-    // {"kind":"method","name":"","start_line":1234,"end_line":1234,"children":[]},
-    size += 70 + entry.kind.length + entry.name.length + jsonSize(entry.children);
+    // {"kind":"method","name":"","path":"","start_line":1234,"end_line":1234,"children":[]},
+    size += 80 + entry.kind.length + entry.name.length + entry.path.length +
+      jsonSize(entry.children);
   }
   return size;
 }

@@ -13,12 +13,10 @@ import { findSymbol, loadPython } from "./_symbols.ts";
 export const pyGetDocstring = defineTool({
   name: "py_get_docstring",
   description:
-    "Return the docstring of a Python module (name empty), class, function or method, cleaned as inspect.cleandoc does (common indentation and surrounding blank lines removed, escapes applied). Use it to learn what something does without reading its code.",
+    "The docstring of a Python module (empty name), class, function or method, cleaned as inspect.cleandoc does: what it does without its code.",
   input: z.object({
-    path: z.string().min(1).describe("Path of the Python file"),
-    name: z.string().default("").describe(
-      'Dotted name ("Class.method"); empty for the module\'s own docstring',
-    ),
+    path: z.string().min(1),
+    name: z.string().default("").describe('"Class.method"; empty: the module'),
   }),
   output: z.object({ name: z.string(), docstring: z.string().nullable() }),
   annotations: { title: "Python docstring", readOnlyHint: true, idempotentHint: true },

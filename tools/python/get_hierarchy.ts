@@ -12,14 +12,16 @@ import { Skipped, SKIPPED_OUTPUT } from "../_skipped.ts";
 import { treeSitter } from "../_treesitter.ts";
 import { defineTool, structured, type ToolContext } from "../tool.ts";
 import { pythonSources } from "./_scan.ts";
-import { parseName } from "./_symbols.ts";
+import { lastRow, parseName } from "./_symbols.ts";
+import { location } from "../_symbols.ts";
 
 /** A class found while scanning. */
 interface FoundClass {
   name: string;
   qualified: string;
   path: string;
-  line: number;
+  startLine: number;
+  endLine: number;
   /** The bases as written. */
   bases: string[];
   /** The bases' class names, aliases resolved (`B` → `Base`, `mod.Base` → `Base`). */
@@ -32,8 +34,10 @@ export interface Subclass {
   name: string;
   /** Its file. */
   path: string;
-  /** 1-based line of `class`. */
-  line: number;
+  /** First line, 1-based (its first decorator's). */
+  start_line: number;
+  /** Last line, 1-based. */
+  end_line: number;
   /** Its bases as written. */
   bases: string[];
   /** 1 for direct subclasses. */
@@ -46,22 +50,19 @@ export interface Subclass {
 export const pyGetHierarchy = defineTool({
   name: "py_get_hierarchy",
   description:
-    "Find the subclasses of a Python class across every .py/.pyi file under a directory (or in one file): direct and indirect, including bases written dotted (`module.Base`) or through aliases (`import pkg.mod as m` → `m.Base`, `from mod import Base as B`). Returns a tree with each subclass's file, line and bases. Matching is by class name, so same-named classes from different modules are merged; the bases shown let you tell them apart. Files that cannot be read or parsed are skipped and counted.",
+    "The subclasses of a Python class across the .py/.pyi files under a directory, direct and indirect, each with path:start-end and bases (dotted and aliased bases followed; matched by name).",
   input: z.object({
-    path: z.string().min(1).default(".").describe("Directory (or file) to scan"),
-    class_name: z.string().min(1).describe(
-      'The base class ("Base", or "pkg.mod.Base"; its last part is matched)',
-    ),
-    max_results: z.number().int().min(1).max(5000).default(500).describe(
-      "The most subclasses to return",
-    ),
+    path: z.string().min(1).default(".").describe("Directory or file to scan"),
+    class_name: z.string().min(1).describe('"Base" or "pkg.mod.Base"'),
+    max_results: z.number().int().min(1).max(5000).default(500),
   }),
   output: z.object({
     class_name: z.string(),
     subclasses: z.array(z.object({
       name: z.string(),
       path: z.string(),
-      line: z.number(),
+      start_line: z.number(),
+      end_line: z.number(),
       bases: z.array(z.string()),
       depth: z.number(),
       parent: z.string(),
@@ -79,7 +80,9 @@ export const pyGetHierarchy = defineTool({
     const truncated = subclasses.length > max_results;
     const shown = subclasses.slice(0, max_results);
     const lines = shown.map((s) =>
-      `${"  ".repeat(s.depth)}${s.name} (${s.path}:${s.line}) bases: ${s.bases.join(", ")}`
+      `${"  ".repeat(s.depth)}${s.name} (${location(s.path, s.start_line, s.end_line)}) bases: ${
+        s.bases.join(", ")
+      }`
     );
     let text = shown.length === 0
       ? `No subclasses of "${target}" in ${files} Python file${files === 1 ? "" : "s"}`
@@ -140,11 +143,19 @@ function subclassesOf(
   const seen = new Set<string>();
   const visit = (base: string, depth: number) => {
     for (const found of byBase.get(base) ?? []) {
-      const key = `${found.path}:${found.line}`;
+      const key = `${found.path}:${found.startLine}`;
       if (seen.has(key) || subclasses.length > maxResults) continue;
       seen.add(key);
-      const { name, path, line, bases } = { ...found, name: found.qualified };
-      subclasses.push({ name, path, line, bases, depth, parent: base });
+      const { path, bases } = found;
+      subclasses.push({
+        name: found.qualified,
+        path,
+        start_line: found.startLine,
+        end_line: found.endLine,
+        bases,
+        depth,
+        parent: base,
+      });
       if (depth < 50) visit(found.name, depth + 1);
     }
   };
@@ -175,7 +186,9 @@ function classesIn(tree: Tree, display: string): FoundClass[] {
       name: node.childForFieldName("name")?.text ?? "?",
       qualified: qualifiedName(node),
       path: display,
-      line: node.startPosition.row + 1,
+      startLine: (node.parent?.type === "decorated_definition" ? node.parent : node).startPosition
+        .row + 1,
+      endLine: lastRow(node) + 1,
       bases,
       resolved,
     });

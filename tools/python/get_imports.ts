@@ -35,8 +35,8 @@ export interface ImportEntry {
 export const pyGetImports = defineTool({
   name: "py_get_imports",
   description:
-    "List what a Python file imports: first the distinct modules it depends on (relative ones with their dots), then every import statement with its line, imported names and aliases, and whether it is at module level, conditional (under if/try, e.g. TYPE_CHECKING or optional dependencies) or inside a function or class. Use it to map dependencies or to see where a name comes from.",
-  input: z.object({ path: z.string().min(1).describe("Path of the Python file") }),
+    "What a Python file imports: the modules it depends on, then each import with its line, names, aliases and scope (module, conditional, or in a function or class).",
+  input: z.object({ path: z.string().min(1) }),
   output: z.object({
     modules: z.array(z.string()),
     imports: z.array(z.object({

@@ -7,7 +7,7 @@
 
 import { z } from "zod";
 import { defineTool } from "../tool.ts";
-import { flattenSymbols } from "../_symbols.ts";
+import { flattenSymbols, location } from "../_symbols.ts";
 import { docstringNode, indentOf, lastRow, loadPython, type PyFile } from "./_symbols.ts";
 
 interface Cut {
@@ -20,8 +20,8 @@ interface Cut {
 export const pyGetSkeleton = defineTool({
   name: "py_get_skeleton",
   description:
-    "Return a Python file as a skeleton: imports, module code, classes and every function's signature and docstring, with function bodies replaced by `...`. Several times shorter than the file; use it to understand a module's API in one read, then py_get_definition for the bodies you need.",
-  input: z.object({ path: z.string().min(1).describe("Path of the Python file") }),
+    "A Python file with function bodies replaced by `...` and their path:start-end; imports, classes, signatures and docstrings stay. A module's API in one read.",
+  input: z.object({ path: z.string().min(1) }),
   annotations: { title: "Python skeleton", readOnlyHint: true, idempotentHint: true },
   async run({ path }, ctx) {
     const file = await loadPython(ctx, path);
@@ -51,6 +51,7 @@ export function skeleton(file: PyFile): string {
     if (symbol.kind === "class") continue;
     const body = symbol.node.childForFieldName("body");
     if (!body || body.namedChildCount === 0) continue;
+    const elided = `...  # ${location(file.resolved.display, symbol.startLine, symbol.endLine)}`;
     let headerRow = symbol.node.startPosition.row;
     for (let c = body.previousSibling; c; c = c.previousSibling) {
       if (c.type === ":") {
@@ -59,7 +60,7 @@ export function skeleton(file: PyFile): string {
       }
     }
     if (body.startPosition.row === headerRow) {
-      cuts.push({ from: body.startIndex, to: body.endIndex, text: "..." });
+      cuts.push({ from: body.startIndex, to: body.endIndex, text: elided });
       continue;
     }
     const colonRow = headerRow + 1;
@@ -67,7 +68,7 @@ export function skeleton(file: PyFile): string {
     const doc = docstringNode(body);
     const kept = doc ? doc.parent!.text.replace(/\r\n?|\n/g, eol) + eol + indent : "";
     const last = Math.max(lastRow(body), body.endPosition.row);
-    cuts.push({ from: starts[colonRow]!, to: lineEnd(last), text: `${indent}${kept}...` });
+    cuts.push({ from: starts[colonRow]!, to: lineEnd(last), text: `${indent}${kept}${elided}` });
   }
   cuts.sort((a, b) => a.from - b.from);
   const parts: string[] = [];

@@ -9,9 +9,11 @@ import { z } from "zod";
 import { ToolError } from "../../security/errors.ts";
 import { splitLines } from "../_text.ts";
 import { treeSitter } from "../_treesitter.ts";
-import { defineTool } from "../tool.ts";
-import { saveText } from "../_edit.ts";
-import { withoutSymbol } from "./_place.ts";
+import { defineTool, type ToolContext } from "../tool.ts";
+import { ALLOW_SYNTAX_ERRORS, editResult, FORCE, saveText } from "../_edit.ts";
+import { MAX_DIFF_CHARS } from "../_diff.ts";
+import { location } from "../_symbols.ts";
+import { type AnchorType, withoutSymbol } from "./_place.ts";
 import { checkPython } from "./_syntax.ts";
 import { collectSymbols, findSymbol, linesOf, loadPython, type PyFile } from "./_symbols.ts";
 import { addDefinition, ANCHOR } from "./add_def.ts";
@@ -20,19 +22,15 @@ import { addDefinition, ANCHOR } from "./add_def.ts";
 export const pyMoveDef = defineTool({
   name: "py_move_def",
   description:
-    "Move a Python class, function or method (decorators included) from src_path to dest_path — another file or the same one — placed like py_add_def (anchor_type before/after a definition, start/end of a class or of the module), re-indented to its new place (a method can become a function and back), optionally renamed with dest_name. Both files must still parse afterwards or nothing is written (syntax_error, unless allow_syntax_errors). Imports and call sites are not updated: check them with py_find_usages.",
+    "Move a Python class, function or method within its file or to another (placed as py_add_def does), optionally renamed. Imports and callers are not updated.",
   input: z.object({
-    src_path: z.string().min(1).describe("The file the definition is in"),
-    dest_path: z.string().min(1).describe("The file to move it to (may be src_path)"),
-    name: z.string().min(1).describe('Dotted name in src_path ("func", "Class.method")'),
-    dest_name: z.string().default("").describe("A new name for it (empty: keep its name)"),
+    src_path: z.string().min(1),
+    dest_path: z.string().min(1).describe("May be src_path"),
+    name: z.string().min(1).describe('Dotted name in src_path ("f", "Class.method")'),
+    dest_name: z.string().default("").describe("A new name (empty: keep it)"),
     ...ANCHOR,
-    allow_syntax_errors: z.boolean().default(false).describe(
-      "Write even when a file would no longer parse",
-    ),
-    force: z.boolean().default(false).describe(
-      "Edit even if a file changed since you last read it (otherwise that is refused with stale_read)",
-    ),
+    allow_syntax_errors: ALLOW_SYNTAX_ERRORS,
+    force: FORCE,
   }),
   annotations: { title: "Move Python definition", destructiveHint: true },
   async run(input, ctx) {
@@ -51,34 +49,58 @@ export const pyMoveDef = defineTool({
     code = code.slice(0, nameNode.startIndex - base) + newName +
       code.slice(nameNode.endIndex - base);
     const removed = withoutSymbol(src, symbol);
-    const from =
-      `"${symbol.qualified}" (lines ${symbol.startLine}-${symbol.endLine} of "${src.resolved.display}")`;
+    const from = `"${symbol.qualified}" (was ${
+      location(src.resolved.display, symbol.startLine, symbol.endLine)
+    })`;
     const dest = await ctx.fs.resolve(input.dest_path, "file");
+    const moved: Moved = { removed, name: newName, code };
     if (dest.path === src.resolved.path) {
-      const tree = await treeSitter(ctx).parseText(removed, "python");
-      let added;
-      try {
-        const again: PyFile = {
-          ...src,
-          file: { ...src.file, text: removed },
-          tree,
-          lines: splitLines(removed),
-          symbols: collectSymbols(tree.rootNode),
-        };
-        added = addDefinition(again, newName, code, input.anchor_type, input.anchor_symbol);
-      } finally {
-        tree.delete();
-      }
+      const added = await placeAgain(ctx, src, moved, input);
       await checkPython(ctx, added.text, src.resolved.display, input.allow_syntax_errors);
-      saveText(ctx, src, added.text);
-      return `Moved ${from} to "${added.qualified}" at lines ${added.start}-${added.end}`;
+      const diff = saveText(ctx, src, added.text);
+      const at = location(src.resolved.display, added.start, added.end);
+      return editResult(`Moved ${from} to "${added.qualified}" at ${at}`, [diff]);
     }
     const target = await loadPython(ctx, input.dest_path);
     const added = addDefinition(target, newName, code, input.anchor_type, input.anchor_symbol);
     await checkPython(ctx, added.text, target.resolved.display, input.allow_syntax_errors);
     await checkPython(ctx, removed, src.resolved.display, input.allow_syntax_errors);
-    saveText(ctx, target, added.text);
-    saveText(ctx, src, removed);
-    return `Moved ${from} to "${added.qualified}" at lines ${added.start}-${added.end} of "${target.resolved.display}"`;
+    // Two files share the one bound on what a reply shows of its diffs.
+    const destDiff = saveText(ctx, target, added.text, MAX_DIFF_CHARS / 2);
+    const srcDiff = saveText(ctx, src, removed, MAX_DIFF_CHARS / 2);
+    const at = location(target.resolved.display, added.start, added.end);
+    return editResult(`Moved ${from} to "${added.qualified}" at ${at}`, [srcDiff, destDiff]);
   },
 });
+
+/** A definition taken out of its file. */
+interface Moved {
+  /** The source file's text without it. */
+  removed: string;
+  /** Its name at its new place. */
+  name: string;
+  /** Its code, renamed. */
+  code: string;
+}
+
+/** Place a definition moved within its own file, in the text without it. */
+async function placeAgain(
+  ctx: ToolContext,
+  src: PyFile,
+  moved: Moved,
+  anchor: { anchor_type: AnchorType; anchor_symbol: string },
+): Promise<ReturnType<typeof addDefinition>> {
+  const tree = await treeSitter(ctx).parseText(moved.removed, "python");
+  try {
+    const again: PyFile = {
+      ...src,
+      file: { ...src.file, text: moved.removed },
+      tree,
+      lines: splitLines(moved.removed),
+      symbols: collectSymbols(tree.rootNode),
+    };
+    return addDefinition(again, moved.name, moved.code, anchor.anchor_type, anchor.anchor_symbol);
+  } finally {
+    tree.delete();
+  }
+}

@@ -7,6 +7,8 @@
 import { z } from "zod";
 import { ToolError } from "../../security/errors.ts";
 import { defineTool } from "../tool.ts";
+import { editResult, FORCE } from "../_edit.ts";
+import { location } from "../_symbols.ts";
 import { savePython } from "./_syntax.ts";
 import { indentOf, loadPython } from "./_symbols.ts";
 
@@ -14,15 +16,13 @@ import { indentOf, loadPython } from "./_symbols.ts";
 export const pyRegionWrap = defineTool({
   name: "py_region_wrap",
   description:
-    "Wrap lines start_line..end_line (1-based, inclusive) of a Python file in `#region NAME` / `#endregion` comments (editors fold them), indented like the wrapped code. Refused when a boundary falls inside a multi-line string or statement. Nothing else in the file changes.",
+    "Wrap lines start_line..end_line of a Python file in `#region NAME` / `#endregion` comments (editors fold them); whole statements only.",
   input: z.object({
-    path: z.string().min(1).describe("Path of the Python file"),
-    start_line: z.number().int().min(1).describe("First line to wrap"),
-    end_line: z.number().int().min(1).describe("Last line to wrap (inclusive)"),
-    region_name: z.string().min(1).describe("The region's name, one line"),
-    force: z.boolean().default(false).describe(
-      "Edit even if the file changed since you last read it (otherwise that is refused with stale_read)",
-    ),
+    path: z.string().min(1),
+    start_line: z.number().int().min(1),
+    end_line: z.number().int().min(1).describe("Inclusive"),
+    region_name: z.string().min(1),
+    force: FORCE,
   }),
   annotations: { title: "Wrap Python lines in a region", destructiveHint: true },
   async run({ path, start_line, end_line, region_name }, ctx) {
@@ -63,10 +63,13 @@ export const pyRegionWrap = defineTool({
       `${indent}#endregion${/[\r\n]$/.test(last) ? eol : ""}`,
       ...lines.slice(end_line),
     ];
-    await savePython(ctx, file, out.join(""), true);
-    return `Wrapped lines ${start_line}-${end_line} of "${file.resolved.display}" in region "${region_name.trim()}" (now lines ${start_line}-${
-      end_line + 2
-    })`;
+    const diff = await savePython(ctx, file, out.join(""), true);
+    return editResult(
+      `Wrapped region "${region_name.trim()}": now ${
+        location(file.resolved.display, start_line, end_line + 2)
+      }`,
+      [diff],
+    );
   },
 });
 

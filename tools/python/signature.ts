@@ -10,12 +10,10 @@ import { z } from "zod";
 import { ToolError } from "../../security/errors.ts";
 import { withEol } from "../_text.ts";
 import { defineTool, structured } from "../tool.ts";
+import { ALLOW_SYNTAX_ERRORS, editResult, FORCE } from "../_edit.ts";
 import { savePython } from "./_syntax.ts";
 import { findSymbol, loadPython } from "./_symbols.ts";
-
-const NAME = z.string().min(1).describe(
-  'Dotted name: "func", "Class.method"; add "@LINE" to pick one of several with the same name',
-);
+import { PY_NAME as NAME } from "./definition.ts";
 
 /**
  * The span of a definition's signature: from `def`/`async`/`class` through the colon.
@@ -38,18 +36,20 @@ export function signatureSpan(node: Node): { start: number; end: number } {
 export const pyGetSignature = defineTool({
   name: "py_get_signature",
   description:
-    "Return only the signature of a Python function, method or class: from `def`/`async def`/`class` through the colon (parameters, annotations, return type; several lines when it spans several), without decorators or body. Cheaper than py_get_definition when you only need how to call it.",
-  input: z.object({ path: z.string().min(1).describe("Path of the Python file"), name: NAME }),
-  output: z.object({ name: z.string(), line: z.number(), signature: z.string() }),
+    "Only the signature of a Python function, method or class (`def`/`class` through the colon), after its path:line: cheaper than py_get_definition.",
+  input: z.object({ path: z.string().min(1), name: NAME }),
+  output: z.object({ path: z.string(), name: z.string(), line: z.number(), signature: z.string() }),
   annotations: { title: "Python signature", readOnlyHint: true, idempotentHint: true },
   async run({ path, name }, ctx) {
     const file = await loadPython(ctx, path);
     const symbol = findSymbol(file, name);
     const span = signatureSpan(symbol.node);
     const signature = file.file.text.slice(span.start, span.end);
-    return structured(signature, {
+    const line = symbol.node.startPosition.row + 1;
+    return structured(`${file.resolved.display}:${line} ${signature}`, {
+      path: file.resolved.display,
       name: symbol.qualified,
-      line: symbol.node.startPosition.row + 1,
+      line,
       signature,
     });
   },
@@ -59,19 +59,13 @@ export const pyGetSignature = defineTool({
 export const pySetSignature = defineTool({
   name: "py_set_signature",
   description:
-    "Replace the signature of a Python function, method or class (from `def`/`class` through the colon) and keep its decorators and body unchanged. Give the whole new signature, e.g. `def load(path: str, *, strict: bool = False) -> dict:`. The file must still parse afterwards, or nothing is written (syntax_error) unless allow_syntax_errors is true.",
+    "Replace the signature of a Python function, method or class (`def`/`class` through the colon), keeping decorators and body.",
   input: z.object({
-    path: z.string().min(1).describe("Path of the Python file"),
+    path: z.string().min(1),
     name: NAME,
-    new_signature: z.string().min(1).describe(
-      "The new signature, from def/async def/class through the colon",
-    ),
-    allow_syntax_errors: z.boolean().default(false).describe(
-      "Write even when the file would no longer parse",
-    ),
-    force: z.boolean().default(false).describe(
-      "Edit even if the file changed since you last read it (otherwise that is refused with stale_read)",
-    ),
+    new_signature: z.string().min(1).describe("From def/async def/class through the colon"),
+    allow_syntax_errors: ALLOW_SYNTAX_ERRORS,
+    force: FORCE,
   }),
   annotations: { title: "Replace Python signature", destructiveHint: true, idempotentHint: true },
   async run({ path, name, new_signature, allow_syntax_errors }, ctx) {
@@ -95,11 +89,17 @@ export const pySetSignature = defineTool({
     const updated = text.slice(0, span.start) + withEol(signature, file.file.eol) +
       text.slice(span.end);
     if (updated === text) {
-      return `The signature of "${symbol.qualified}" is already this; nothing changed`;
+      return editResult(
+        `The signature of "${symbol.qualified}" already reads so; nothing changed`,
+        [],
+      );
     }
-    await savePython(ctx, file, updated, allow_syntax_errors);
-    return `Replaced the signature of "${symbol.qualified}" (line ${
-      symbol.node.startPosition.row + 1
-    }) in "${file.resolved.display}"`;
+    const diff = await savePython(ctx, file, updated, allow_syntax_errors);
+    return editResult(
+      `Replaced the signature of "${symbol.qualified}" at ${file.resolved.display}:${
+        symbol.node.startPosition.row + 1
+      }`,
+      [diff],
+    );
   },
 });

@@ -8,15 +8,15 @@
 import { z } from "zod";
 import { ToolError } from "../../security/errors.ts";
 import { defineTool, structured } from "../tool.ts";
+import { ALLOW_SYNTAX_ERRORS, editResult, FORCE } from "../_edit.ts";
+import { location } from "../_symbols.ts";
 import { reindent, replaceLines } from "./_place.ts";
 import { savePython } from "./_syntax.ts";
 import { findSymbol, indentOf, linesOf, parseName, type PyFile } from "./_symbols.ts";
 import { loadPython } from "./_symbols.ts";
 import { type Assignment, assignmentsIn } from "./_variables.ts";
 
-const NAME = z.string().min(1).describe(
-  'The variable: "NAME" at module level, "Class.attr" in a class body; add "@LINE" to pick one of several assignments',
-);
+const NAME = z.string().min(1).describe('"NAME" or "Class.attr"; "NAME@LINE" picks one');
 
 function findAssignments(file: PyFile, name: string): { label: string; found: Assignment[] } {
   const { path, line } = parseName(name);
@@ -53,25 +53,32 @@ function findAssignments(file: PyFile, name: string): { label: string; found: As
 export const pyGetVarDeclaration = defineTool({
   name: "py_get_var_declaration",
   description:
-    'Return the assignment statement(s) of a module-level variable ("NAME") or class attribute ("Class.attr"), whole lines, e.g. `TIMEOUT: float = 3.0` or a multi-line dict literal. Assignments under if/try at that level count too; all of them are shown with their lines. Use it to read constants and settings without reading the whole file.',
-  input: z.object({ path: z.string().min(1).describe("Path of the Python file"), name: NAME }),
+    "The assignment(s) of a module variable or class attribute, whole lines, each after its path:start-end: read constants and settings without the whole file.",
+  input: z.object({ path: z.string().min(1), name: NAME }),
   output: z.object({
     declarations: z.array(
-      z.object({ start_line: z.number(), end_line: z.number(), text: z.string() }),
+      z.object({
+        path: z.string(),
+        start_line: z.number(),
+        end_line: z.number(),
+        text: z.string(),
+      }),
     ),
   }),
   annotations: { title: "Python variable", readOnlyHint: true, idempotentHint: true },
   async run({ path, name }, ctx) {
     const file = await loadPython(ctx, path);
-    const { found } = findAssignments(file, name);
+    const { label, found } = findAssignments(file, name);
+    const display = file.resolved.display;
     const declarations = found.map((a) => ({
+      path: display,
       start_line: a.startLine,
       end_line: a.endLine,
       text: linesOf(file, a.startLine, a.endLine),
     }));
-    const text = declarations.length === 1
-      ? declarations[0]!.text
-      : declarations.map((d) => `# lines ${d.start_line}-${d.end_line}\n${d.text}`).join("\n");
+    const text = declarations.map((d) =>
+      `${location(display, d.start_line, d.end_line)} ${label}\n${d.text}`
+    ).join("\n");
     return structured(text, { declarations });
   },
 });
@@ -80,17 +87,13 @@ export const pyGetVarDeclaration = defineTool({
 export const pySetVarDeclaration = defineTool({
   name: "py_set_var_declaration",
   description:
-    'Replace the assignment statement of a module-level variable ("NAME") or class attribute ("Class.attr") with new_declaration (whole statement, e.g. `TIMEOUT: float = 5.0`; several lines allowed). It is re-indented to its place; every other byte stays. When the variable is assigned more than once, pick one with "NAME@LINE". The file must still parse (syntax_error) unless allow_syntax_errors is true.',
+    "Replace the assignment of a module variable or class attribute with new_declaration (a whole statement, re-indented).",
   input: z.object({
-    path: z.string().min(1).describe("Path of the Python file"),
+    path: z.string().min(1),
     name: NAME,
     new_declaration: z.string().min(1).describe("The whole new statement"),
-    allow_syntax_errors: z.boolean().default(false).describe(
-      "Write even when the file would no longer parse",
-    ),
-    force: z.boolean().default(false).describe(
-      "Edit even if the file changed since you last read it (otherwise that is refused with stale_read)",
-    ),
+    allow_syntax_errors: ALLOW_SYNTAX_ERRORS,
+    force: FORCE,
   }),
   annotations: { title: "Replace Python variable", destructiveHint: true, idempotentHint: true },
   async run({ path, name, new_declaration, allow_syntax_errors }, ctx) {
@@ -112,8 +115,15 @@ export const pySetVarDeclaration = defineTool({
       target.endLine,
       reindent(new_declaration.replace(/^(?:[ \t]*\r?\n)+/, "").trimEnd(), indent),
     );
-    if (text === file.file.text) return `"${label}" already reads so; nothing changed`;
-    await savePython(ctx, file, text, allow_syntax_errors);
-    return `Replaced the assignment of "${label}" (lines ${target.startLine}-${target.endLine}) in "${file.resolved.display}"`;
+    if (text === file.file.text) {
+      return editResult(`"${label}" already reads so; nothing changed`, []);
+    }
+    const diff = await savePython(ctx, file, text, allow_syntax_errors);
+    return editResult(
+      `Replaced the assignment of "${label}" (was ${
+        location(file.resolved.display, target.startLine, target.endLine)
+      })`,
+      [diff],
+    );
   },
 });

@@ -31,8 +31,8 @@ export interface TodoStore {
 }
 
 const ITEM = z.object({
-  content: z.string().min(1).max(2000).describe("What to do"),
-  status: z.enum(["pending", "in_progress", "completed"]).describe("Where it stands"),
+  content: z.string().min(1).max(2000),
+  status: z.enum(["pending", "in_progress", "completed"]),
 });
 
 function store(ctx: ToolContext): TodoStore {
@@ -68,7 +68,7 @@ export function formatTodo(item: TodoItem, number: number): string {
 export const todoWrite = defineTool({
   name: "todo_write",
   description:
-    "Replace your todo list with these items (content and status: pending, in_progress, completed). Keep at most one item in_progress. The list is kept by the host across restarts and pushed to the context anchor `todo_state` (MCP resource toolhost://anchors/todo_state).",
+    "Replace your todo list (each item: content, status pending/in_progress/completed; at most one in_progress). The host keeps it across restarts.",
   input: z.object({ todos: z.array(ITEM).max(200).describe("The whole list, in order") }),
   output: z.object({ todos: z.array(ITEM), counts: z.record(z.string(), z.number()) }),
   annotations: { title: "Write todos", destructiveHint: true, idempotentHint: true },

@@ -21,15 +21,11 @@ import {
   UPDATE_FIELDS,
   updateDefinition,
 } from "../_definitions.ts";
-import { flattenSymbols, OUTLINE_OUTPUT, outlineLines, outlineOf } from "../_symbols.ts";
+import { flattenSymbols, location, OUTLINE_OUTPUT, outlineLines, outlineOf } from "../_symbols.ts";
 import { type JsSymbol, jsSymbols } from "./_symbols.ts";
 
-const PATH = z.string().min(1).describe(
-  "Path of a .ts, .tsx, .mts, .cts, .js, .jsx, .mjs or .cjs file",
-);
-const NAME = z.string().min(1).describe(
-  "The symbol: `name`, `Class.method`, `Namespace.fn`, an interface, type or enum",
-);
+const PATH = z.string().min(1);
+const NAME = z.string().min(1).describe("`name`, `Class.method` or `Namespace.fn`");
 
 function grammarOf(path: string): Grammar {
   const grammar = grammarForPath(path);
@@ -65,13 +61,13 @@ async function parseErrors(
 export const tsJsGetCodeOutline: Tool = defineTool({
   name: "ts_js_get_code_outline",
   description:
-    "Outline a TypeScript or JavaScript file: functions (also `const f = () => …`), classes with their methods and fields, interfaces, type aliases, enums and namespaces, with line ranges, nested, as `[Kind] Name (Lines X-Y)`. Use it before ts_js_get_definition.",
+    "Outline a TypeScript or JavaScript file: functions, classes and their members, interfaces, types, enums, namespaces, nested, each with path:start-end.",
   input: z.object({ path: PATH }),
   output: OUTLINE_OUTPUT,
   annotations: { title: "TS/JS outline", readOnlyHint: true, idempotentHint: true },
   async run({ path }, ctx) {
     const source = await loadSource(ctx, path, grammarOf(path));
-    const symbols = outlineOf(jsSymbols(source.tree));
+    const symbols = outlineOf(jsSymbols(source.tree), source.resolved.display);
     const warnings = parseWarnings(source.tree);
     const lines = outlineLines(symbols);
     const text = [
@@ -89,18 +85,23 @@ export const tsJsGetCodeOutline: Tool = defineTool({
 export const tsJsGetSkeleton: Tool = defineTool({
   name: "ts_js_get_skeleton",
   description:
-    "The TypeScript/JavaScript file with every function and method body replaced by `{ ... }`: imports, exports, signatures, types, interfaces and class shapes stay. Use it to see a module's API in a fraction of its size.",
+    "The TypeScript/JavaScript file with function bodies replaced by `{ ... }` and their path:start-end: its API in a fraction of its size.",
   input: z.object({ path: PATH }),
   annotations: { title: "TS/JS skeleton", readOnlyHint: true, idempotentHint: true },
   async run({ path }, ctx) {
     const source = await loadSource(ctx, path, grammarOf(path));
     const text = source.file.text;
+    const display = source.resolved.display;
     const bodies = flattenSymbols(jsSymbols(source.tree))
       .filter((s) =>
         (s.kind === "function" || s.kind === "method") && s.bodyIndex !== undefined &&
         text[s.bodyIndex] === "{"
       )
-      .map((s) => [s.bodyIndex!, s.bodyEndIndex!] as const);
+      .map((s) => ({
+        start: s.bodyIndex!,
+        end: s.bodyEndIndex!,
+        where: location(display, s.startLine, s.endLine),
+      }));
     return elideBodies(text, bodies);
   },
 });
@@ -109,7 +110,7 @@ export const tsJsGetSkeleton: Tool = defineTool({
 export const tsJsGetDefinition: Tool = defineTool({
   name: "ts_js_get_definition",
   description:
-    "The full source of one TypeScript/JavaScript symbol — a function, `Class.method`, class, interface, type alias, enum or namespace — as whole lines (an `export` in front included), with its line range.",
+    "The source of one TypeScript/JavaScript function, class, method, interface, type, enum or namespace, whole lines, after a path:start-end line.",
   input: z.object({ path: PATH, name: NAME }),
   output: DEFINITION_OUTPUT,
   annotations: { title: "TS/JS definition", readOnlyHint: true, idempotentHint: true },
@@ -124,7 +125,7 @@ export const tsJsGetDefinition: Tool = defineTool({
 export const tsJsUpdateDefinition: Tool = defineTool({
   name: "ts_js_update_definition",
   description:
-    "Replace one TypeScript/JavaScript symbol's whole definition (its lines, as ts_js_get_definition shows them) with new_content. Encoding and line endings are kept; the write is atomic; a result with new parse errors is refused (syntax_error) unless allow_syntax_errors is true; a file changed since you read it is refused (stale_read) unless force is true.",
+    "Replace one TypeScript/JavaScript definition (its lines as ts_js_get_definition shows them) with new_content; refused if it adds parse errors.",
   input: z.object({
     path: PATH,
     name: NAME,

@@ -57,7 +57,20 @@ async function ctagsFunctions(file: string, lang: "C" | "C++"): Promise<Tag[]> {
   return new TextDecoder().decode(output.stdout).split("\n").filter(Boolean)
     .map((line) => JSON.parse(line))
     .filter((tag) => tag.kind === "function" && !tag.name.startsWith("__anon")) // lambdas
-    .map((tag) => ({ name: tag.name, line: tag.line, end: tag.end }));
+    .map((tag) => ({ name: wrappedName(tag), line: tag.line, end: tag.end }));
+}
+
+/**
+ * A tag's name, where ctags names a definition after the macro it cannot
+ * expand: for `inline int UNDEF(addch)(chtype ch) {…}` (ncurses) it says
+ * `UNDEF`; the name written is `addch`, which is what we list.
+ */
+function wrappedName(tag: { name: string; pattern?: string }): string {
+  if (!/^[A-Z_][A-Z0-9_]+$/.test(tag.name)) return tag.name;
+  const wrapped = new RegExp(`\\b${tag.name}\\s*\\(\\s*(\\w+)\\s*\\)\\s*\\(`).exec(
+    tag.pattern ?? "",
+  );
+  return wrapped?.[1] ?? tag.name;
 }
 
 function definitions(symbols: Outline[]): Outline[] {
@@ -231,7 +244,10 @@ Deno.test(
       async () => {
         const outline = await host.call("ts_cpp_get_code_outline", { path: "f0.hpp" });
         const warnings = (outline.structuredContent as { warnings: string[] }).warnings;
-        assertMatch(warnings[0]!, /^parsed with #if\/#ifdef directives blanked/);
+        assertMatch(
+          warnings[0]!,
+          /^parsed with #if\/#ifdef directives and declaration macros blanked/,
+        );
         const global = await host.call("ts_cpp_get_definition", {
           path: "f0.hpp",
           name: "Env::Global",
@@ -310,15 +326,18 @@ Deno.test("C++: outline kinds, Class::method, namespaces and out-of-line definit
     async () => {
       const result = await host.call("ts_cpp_get_code_outline", { path: "geometry.cpp" });
       const text = textOf(result);
-      assertStringIncludes(text, "[Namespace] geo (Lines 6-55)");
-      assertStringIncludes(text, "  [Class] Circle : public Shape (Lines 20-29)");
-      assertStringIncludes(text, "    [Field] r_ (Lines 28-28)");
-      assertStringIncludes(text, "  [Struct] Point (Lines 8-11)\n    [Field] x (Lines 9-9)");
-      assertStringIncludes(text, "    [Prototype] area (Lines 24-24)");
-      assertStringIncludes(text, "  [Method] Circle::area (Lines 46-48)");
-      assertStringIncludes(text, "  [Function] clamp (Lines 31-34)");
-      assertStringIncludes(text, "[Prototype] count_shapes (Lines 57-57)");
-      assertStringIncludes(text, "[Function] count_shapes (Lines 59-61)");
+      assertStringIncludes(text, "[Namespace] geo (geometry.cpp:6-55)");
+      assertStringIncludes(text, "  [Class] Circle : public Shape (geometry.cpp:20-29)");
+      assertStringIncludes(text, "    [Field] r_ (geometry.cpp:28-28)");
+      assertStringIncludes(
+        text,
+        "  [Struct] Point (geometry.cpp:8-11)\n    [Field] x (geometry.cpp:9-9)",
+      );
+      assertStringIncludes(text, "    [Prototype] area (geometry.cpp:24-24)");
+      assertStringIncludes(text, "  [Method] Circle::area (geometry.cpp:46-48)");
+      assertStringIncludes(text, "  [Function] clamp (geometry.cpp:31-34)");
+      assertStringIncludes(text, "[Prototype] count_shapes (geometry.cpp:57-57)");
+      assertStringIncludes(text, "[Function] count_shapes (geometry.cpp:59-61)");
       const symbols = (result.structuredContent as { symbols: Outline[] }).symbols;
       assertEquals(symbols.map((s) => s.kind), ["namespace", "prototype", "function"]);
       const circle = symbols[0]!.children.find((s) => s.name === "Circle") as
@@ -394,7 +413,10 @@ Deno.test("C++: outline kinds, Class::method, namespaces and out-of-line definit
     });
     assertEquals(textOf(sig), "geometry.cpp:46 double Circle::area() const");
     const skeleton = textOf(await host.call("ts_cpp_get_skeleton", { path: "geometry.cpp" }));
-    assertStringIncludes(skeleton, "double Circle::area() const { ... }");
+    assertStringIncludes(
+      skeleton,
+      "double Circle::area() const { ... /* geometry.cpp:46-48 */ }",
+    );
     assertStringIncludes(skeleton, "class Circle : public Shape {");
     assertFalse(skeleton.includes("3.141592653589793"));
   });
@@ -497,7 +519,10 @@ Deno.test("C conditionals: a branch that re-opens a body is read once, balanced 
     data.symbols.map((s) => `${s.kind} ${s.name} ${s.start_line}-${s.end_line}`),
     ["function total 3-11", "function sep 14-14", "function sep 16-16"],
   );
-  assertMatch(data.warnings[0]!, /^parsed with #if\/#ifdef directives blanked/);
+  assertMatch(
+    data.warnings[0]!,
+    /^parsed with #if\/#ifdef directives and declaration macros blanked/,
+  );
   const total = await host.call("ts_c_get_definition", { path: "cond.c", name: "total" });
   assertMatch((total.structuredContent as { source: string }).source, /^long total[^]*\n\}\n$/);
   const before = await Deno.readFile(`${root.path}/cond.c`);
@@ -551,7 +576,7 @@ Deno.test("C kinds: struct, union, enum, typedef with its tag, prototype and def
     ]
   ) assert(seen.includes(want), `${want} in ${seen.join(", ")}`);
   assert(data.warnings.length >= 1, "the stray macro is a warning");
-  assertStringIncludes(textOf(result), "[Function] add (Lines 8-10)");
+  assertStringIncludes(textOf(result), "[Function] add (kinds.c:8-10)");
   // The tag and the typedef both find the whole typedef; `add` finds the definition.
   for (const name of ["point", "point_t"]) {
     const got = await host.call("ts_c_get_definition", { path: "kinds.c", name });

@@ -117,6 +117,27 @@ export async function copyModules(
   }
 }
 
+/**
+ * A reference outline as an outline tool gives it: every entry names its file.
+ *
+ * @param symbols The reference's symbols.
+ * @param path The file, as the tools show it.
+ * @returns The same outline, with `path` in every entry.
+ */
+export function withPath(
+  symbols: readonly RefSymbol[],
+  path: string,
+): Array<RefSymbol & { path: string }> {
+  return symbols.map((s) => ({
+    kind: s.kind,
+    name: s.name,
+    path,
+    start_line: s.start_line,
+    end_line: s.end_line,
+    children: withPath(s.children, path),
+  }));
+}
+
 /** Every qualified name in a reference outline, with how often it occurs. */
 export function qualifiedNames(symbols: readonly RefSymbol[], prefix = ""): Map<string, number> {
   const counts = new Map<string, number>();

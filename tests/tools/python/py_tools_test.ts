@@ -55,7 +55,11 @@ async function setup() {
 
 Deno.test("py tools list with descriptions and annotations", async () => {
   await using root = await tempDir();
-  await using host = await testHost({ roots: [root.path] });
+  await Deno.writeTextFile(`${root.path}/m.py`, "x = 1\n");
+  await using host = await testHost({
+    roots: [root.path],
+    config: { tools: { outputSchemas: true } },
+  });
   const tools = new Map(host.list().map((t) => [t.name, t]));
   const readers = [
     "py_get_skeleton",
@@ -64,7 +68,6 @@ Deno.test("py tools list with descriptions and annotations", async () => {
     "py_get_signature",
     "py_get_class_summary",
     "py_get_var_declaration",
-    "py_find_usages",
     "py_get_imports",
     "py_check_syntax",
     "py_get_hierarchy",
@@ -103,18 +106,28 @@ Deno.test("py_get_code_outline lists definitions under if/try, not inside functi
   assertEquals(
     textOf(result),
     [
-      "[Class] Shape (Lines 13-35)",
-      "  [Method] area (Lines 18-20)",
-      "  [Method] area (Lines 22-24)",
-      "  [Class] Meta (Lines 26-29)",
-      "    [Method] describe (Lines 27-29)",
-      "  [Method] fast (Lines 32-35)",
-      "[Func] fallback (Lines 41-43)",
+      "[Class] Shape (shapes.py:13-35)",
+      "  [Method] area (shapes.py:18-20)",
+      "  [Method] area (shapes.py:22-24)",
+      "  [Class] Meta (shapes.py:26-29)",
+      "    [Method] describe (shapes.py:27-29)",
+      "  [Method] fast (shapes.py:32-35)",
+      "[Func] fallback (shapes.py:41-43)",
     ].join("\n"),
   );
-  const symbols = result.structuredContent!.symbols as Array<{ name: string; children: unknown[] }>;
+  const symbols = result.structuredContent!.symbols as Array<
+    { name: string; path: string; start_line: number; end_line: number; children: unknown[] }
+  >;
   assertEquals(symbols.map((s) => s.name), ["Shape", "fallback"]);
   assertEquals(symbols[0]!.children.length, 4);
+  assertEquals(symbols[0]!.children[3], {
+    kind: "method",
+    name: "fast",
+    path: "shapes.py",
+    start_line: 32,
+    end_line: 35,
+    children: [],
+  });
 });
 
 Deno.test("py_get_definition: dotted names, decorators, ambiguity and missing names", async (t) => {
@@ -126,10 +139,17 @@ Deno.test("py_get_definition: dotted names, decorators, ambiguity and missing na
       path: "shapes.py",
       name: "Shape.Meta.describe",
     });
-    assertEquals(
-      textOf(r),
-      '        def describe(self):\n            """Say what it is."""\n            return "meta"\n',
-    );
+    const source =
+      '        def describe(self):\n            """Say what it is."""\n            return "meta"\n';
+    assertEquals(textOf(r), `shapes.py:27-29 Shape.Meta.describe\n${source}`);
+    assertEquals(r.structuredContent, {
+      path: "shapes.py",
+      name: "Shape.Meta.describe",
+      kind: "method",
+      start_line: 27,
+      end_line: 29,
+      source,
+    });
   });
   await t.step("ambiguous: getter and setter, then picked with @LINE", async () => {
     const r = await host.call("py_get_definition", { path: "shapes.py", name: "Shape.area" });
@@ -142,7 +162,10 @@ Deno.test("py_get_definition: dotted names, decorators, ambiguity and missing na
       path: "shapes.py",
       name: "Shape.area@22",
     });
-    assertEquals(textOf(picked), "    @area.setter\n    def area(self, value):\n        pass\n");
+    assertEquals(
+      textOf(picked),
+      "shapes.py:22-24 Shape.area\n    @area.setter\n    def area(self, value):\n        pass\n",
+    );
   });
   await t.step("missing: lists similar names", async () => {
     const r = await host.call("py_get_definition", { path: "shapes.py", name: "describe" });
@@ -161,7 +184,7 @@ Deno.test("py signatures, docstrings, class summaries and variables", async (t) 
   await using _h = host;
   await t.step("py_get_signature", async () => {
     const r = await host.call("py_get_signature", { path: "shapes.py", name: "fallback" });
-    assertEquals(textOf(r), "def fallback(x, *, scale=RATIO):");
+    assertEquals(textOf(r), "shapes.py:41 def fallback(x, *, scale=RATIO):");
   });
   await t.step("py_set_signature keeps decorators and body", async () => {
     const r = await host.call("py_set_signature", {
@@ -198,20 +221,32 @@ Deno.test("py signatures, docstrings, class summaries and variables", async (t) 
   await t.step("py_get_class_summary", async () => {
     const r = await host.call("py_get_class_summary", { path: "shapes.py", name: "Shape" });
     const text = textOf(r);
-    assertStringIncludes(text, "class Shape:");
-    assertStringIncludes(text, "sides: int = 0");
-    assertStringIncludes(text, "@property def area(self) -> float:");
+    assertStringIncludes(text, "class Shape:  # shapes.py:13-35");
+    assertStringIncludes(text, "sides: int = 0  # shapes.py:16-16");
+    assertStringIncludes(text, "@property def area(self) -> float:  # shapes.py:18-20");
+    const members = r.structuredContent!.members as Array<Record<string, unknown>>;
+    assertEquals(members[0], {
+      path: "shapes.py",
+      start_line: 18,
+      end_line: 20,
+      kind: "method",
+      name: "area",
+      signature: "@property def area(self) -> float:",
+    });
     assertStringIncludes(text, "@area.setter def area(self, value):");
     assert(!text.includes("return 0.0"), "no bodies");
   });
   await t.step("py_get_var_declaration and py_set_var_declaration", async () => {
     const r = await host.call("py_get_var_declaration", { path: "shapes.py", name: "LIMITS" });
-    assertEquals(textOf(r), 'LIMITS = {\n    "low": 0,\n    "high": 10,\n}\n');
+    assertEquals(
+      textOf(r),
+      'shapes.py:7-10 LIMITS\nLIMITS = {\n    "low": 0,\n    "high": 10,\n}\n',
+    );
     const attr = await host.call("py_get_var_declaration", {
       path: "shapes.py",
       name: "Shape.sides",
     });
-    assertEquals(textOf(attr), "    sides: int = 0\n");
+    assertEquals(textOf(attr), "shapes.py:16-16 Shape.sides\n    sides: int = 0\n");
     const set = await host.call("py_set_var_declaration", {
       path: "shapes.py",
       name: "Shape.sides",
@@ -234,9 +269,12 @@ Deno.test("py_get_skeleton keeps signatures and docstrings, drops bodies", async
   const text = textOf(await host.call("py_get_skeleton", { path: "shapes.py" }));
   assertStringIncludes(
     text,
-    '        def describe(self):\n            """Say what it is."""\n            ...\n',
+    '        def describe(self):\n            """Say what it is."""\n            ...  # shapes.py:27-29\n',
   );
-  assertStringIncludes(text, "    def fallback(x, *, scale=RATIO):\n        ...\n");
+  assertStringIncludes(
+    text,
+    "    def fallback(x, *, scale=RATIO):\n        ...  # shapes.py:41-43\n",
+  );
   assert(!text.includes("def inner"), "nested functions are part of bodies");
   assert(!text.includes('return "meta"'));
 });
@@ -256,34 +294,6 @@ Deno.test("py_get_imports lists modules, aliases and scopes", async () => {
     scope: "module",
   });
   assertEquals(imports[2]!.scope, "conditional");
-});
-
-Deno.test("py_find_usages matches identifiers only, across a directory", async () => {
-  await using root = await tempDir();
-  await Deno.mkdir(`${root.path}/pkg/sub`, { recursive: true });
-  await Deno.writeTextFile(`${root.path}/pkg/a.py`, SAMPLE);
-  await Deno.writeTextFile(
-    `${root.path}/pkg/sub/b.py`,
-    'from pkg.a import fallback\n\nresult = fallback(2, scale=3)\nname = "fallback"  # fallback\nfallbacks = 1\n',
-  );
-  await Deno.writeTextFile(`${root.path}/pkg/notes.txt`, "fallback fallback\n");
-  await using host = await testHost({ roots: [root.path] });
-  const r = await host.call("py_find_usages", { path: "pkg", name: "fallback" });
-  const usages = r.structuredContent!.usages as Array<{ path: string; line: number; role: string }>;
-  assertEquals(usages.map((u) => `${u.path}:${u.line}:${u.role}`), [
-    "pkg/a.py:41:definition",
-    "pkg/sub/b.py:1:import",
-    "pkg/sub/b.py:3:call",
-  ]);
-  const paged = await host.call("py_find_usages", {
-    path: "pkg",
-    name: "fallback",
-    max_results: 1,
-    offset: 1,
-  });
-  assertStringIncludes(textOf(paged), "offset: 2");
-  const one = await host.call("py_find_usages", { path: "pkg/a.py", name: "RATIO" });
-  assertEquals((one.structuredContent!.usages as unknown[]).length, 2);
 });
 
 Deno.test("py_get_hierarchy follows dotted and aliased bases across a directory", async () => {
@@ -316,6 +326,10 @@ Deno.test("py_get_hierarchy follows dotted and aliased bases across a directory"
     ["Aliased@1", "Dotted@1", "Direct@1", "Grand@2", "Grand.Inner@2"].sort(),
   );
   assert(!textOf(r).includes("NotIt"));
+  assertStringIncludes(textOf(r), "\n  Direct (app/one.py:4-5) bases: Base\n");
+  const direct = subs.find((s) => s.name === "Direct") as Record<string, unknown> | undefined;
+  assertEquals(direct?.start_line, 4);
+  assertEquals(direct?.end_line, 5);
 });
 
 Deno.test("py_check_syntax reports errors with line and column", async () => {
@@ -529,7 +543,7 @@ Deno.test("py_get_code_outline on a directory outlines every Python file, a page
   const all = await host.call("py_get_code_outline", { path: "pkg" });
   const files = all.structuredContent!.files as Array<{ path: string; symbols: unknown[] }>;
   assertEquals(files.map((f) => f.path), ["pkg/a.py", "pkg/sub/b.py", "pkg/sub/c.pyi"]);
-  assertStringIncludes(textOf(all), "== pkg/sub/b.py ==\n  [Func] b (Lines 1-2)");
+  assertStringIncludes(textOf(all), "\n[Func] b (pkg/sub/b.py:1-2)\n");
   const page = await host.call("py_get_code_outline", { path: "pkg", max_files: 1, offset: 1 });
   assertEquals((page.structuredContent!.files as unknown[]).length, 1);
   assertEquals(page.structuredContent!.next_offset, 2);

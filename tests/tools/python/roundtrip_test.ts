@@ -1,6 +1,6 @@
 import { assert, assertEquals } from "../../_assert.ts";
 import { tempDir, testHost, textOf } from "../../_helpers.ts";
-import { reference, stdlibDir } from "./_stdlib.ts";
+import { reference, stdlibDir, withPath } from "./_stdlib.ts";
 
 const MODULES = ["argparse.py", "dataclasses.py", "json/decoder.py", "textwrap.py", "abc.py"];
 
@@ -50,7 +50,7 @@ Deno.test("py edits round-trip on real code, LF, CRLF and BOM", async (t) => {
       let count = 0;
       for (const [i, f] of files.entries()) {
         const outline = await host.call("py_get_code_outline", { path: f });
-        assertEquals(outline.structuredContent?.symbols, refs[i]!.symbols, f);
+        assertEquals(outline.structuredContent?.symbols, withPath(refs[i]!.symbols!, f), f);
         const texts = refs[i]!.texts!;
         for (const name of Object.keys(texts).slice(0, 40)) {
           const got = await host.call("py_get_definition", { path: f, name });
@@ -58,7 +58,7 @@ Deno.test("py edits round-trip on real code, LF, CRLF and BOM", async (t) => {
           const put = await host.call("py_update_definition", {
             path: f,
             name,
-            new_content: got.structuredContent!.text as string,
+            new_content: got.structuredContent!.source as string,
           });
           assertEquals(put.isError, undefined, textOf(put));
           count++;
@@ -110,7 +110,7 @@ Deno.test("py edits round-trip on real code, LF, CRLF and BOM", async (t) => {
         const added = await host.call("py_add_def", {
           path: f,
           name: pick.name,
-          new_content: (got.structuredContent!.text as string).trim(),
+          new_content: (got.structuredContent!.source as string).trim(),
           anchor_type: pick.anchor_type,
           anchor_symbol: pick.anchor_symbol,
         });
@@ -190,8 +190,13 @@ Deno.test("py edits round-trip on real code, LF, CRLF and BOM", async (t) => {
           else assert(!text.includes("\r"), `${f} gained a CR`);
           assertEquals(bytes[0] === 0xef, f.includes("_bom"), `${f} BOM`);
         }
+        // Where it landed: in the anchor's class (start/end of a class, beside a method) or at the top.
         const last = move.name.split(".").pop()!;
-        const moved = await host.call("py_find_usages", { path: move.dest, name: last });
+        const inside = ["start", "end"].includes(move.anchor_type)
+          ? move.anchor_symbol
+          : move.anchor_symbol.split(".").slice(0, -1).join(".");
+        const name = inside ? `${inside}.${last}` : last;
+        const moved = await host.call("find_usages", { path: move.dest, name, scope: move.dest });
         assert(textOf(moved).includes("[definition]"), textOf(moved));
         assert(before.length > 0);
       }

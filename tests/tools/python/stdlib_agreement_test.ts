@@ -7,6 +7,7 @@ import {
   reference,
   SAMPLE,
   stdlibDir,
+  withPath,
 } from "./_stdlib.ts";
 
 Deno.test("py tools agree with Python's ast on standard-library modules", async (t) => {
@@ -24,16 +25,19 @@ Deno.test("py tools agree with Python's ast on standard-library modules", async 
       assert(ref.valid, `${module} should compile`);
       const result = await host.call("py_get_code_outline", { path: module });
       assertEquals(result.isError, undefined, textOf(result));
-      assertEquals(result.structuredContent?.symbols, ref.symbols, module);
+      assertEquals(result.structuredContent?.symbols, withPath(ref.symbols!, module), module);
     }
   });
 
-  await t.step("the outline text follows seed 001's form", async () => {
+  await t.step("the outline text names each entry's path:start-end", async () => {
     const result = await host.call("py_get_code_outline", { path: "argparse.py" });
     const text = textOf(result);
-    assert(/^\[Class\] _AttributeHolder \(Lines \d+-\d+\)$/m.test(text));
-    assert(/^ {2}\[Method\] __repr__ \(Lines \d+-\d+\)$/m.test(text));
-    assert(/^ {4}\[Method\] format_help \(Lines \d+-\d+\)$/m.test(text), "nested class members");
+    assert(/^\[Class\] _AttributeHolder \(argparse\.py:\d+-\d+\)$/m.test(text));
+    assert(/^ {2}\[Method\] __repr__ \(argparse\.py:\d+-\d+\)$/m.test(text));
+    assert(
+      /^ {4}\[Method\] format_help \(argparse\.py:\d+-\d+\)$/m.test(text),
+      "nested class members",
+    );
   });
 
   await t.step("definitions' exact text", async () => {
@@ -47,7 +51,10 @@ Deno.test("py tools agree with Python's ast on standard-library modules", async 
       for (let k = 0; k < unique.length; k += step) {
         const name = unique[k]!;
         const result = await host.call("py_get_definition", { path: module, name });
-        assertEquals(textOf(result), ref.texts![name], `${module} ${name}`);
+        const source = result.structuredContent?.source as string;
+        assertEquals(source, ref.texts![name], `${module} ${name}`);
+        const { start_line, end_line } = result.structuredContent as Record<string, number>;
+        assertEquals(textOf(result), `${module}:${start_line}-${end_line} ${name}\n${source}`);
         checked++;
       }
     }

@@ -86,7 +86,10 @@ Deno.test("ts_js tools on this repository's TypeScript and the SDK's JavaScript"
 
   await t.step("the skeleton keeps signatures and drops bodies", async () => {
     const skeleton = textOf(await host.call("ts_js_get_skeleton", { path: "registry.ts" }));
-    assertStringIncludes(skeleton, "has(name: string): boolean { ... }");
+    assertMatch(
+      skeleton,
+      /has\(name: string\): boolean \{ \.\.\. \/\* registry\.ts:\d+-\d+ \*\/ \}/,
+    );
     assertStringIncludes(skeleton, "export interface ToolDescriptor {");
     assert(skeleton.length < registry.length * 0.8, "smaller");
   });
@@ -357,8 +360,11 @@ Deno.test("ts_js_get_definition finds enums in .d.ts, const arrow functions, nam
   const parse = await get("app.tsx", "parse");
   assertEquals(parse.start_line, 25, "the implementation, not an overload signature");
   const skeleton = textOf(await host.call("ts_js_get_skeleton", { path: "app.tsx" }));
-  assertStringIncludes(skeleton, "export const Price = ({ cents }: Props) => { ... };");
-  assertStringIncludes(skeleton, "  async load(id: string) { ... },");
+  assertMatch(
+    skeleton,
+    /export const Price = \(\{ cents \}: Props\) => \{ \.\.\. \/\* app\.tsx:11-\d+ \*\/ \};/,
+  );
+  assertMatch(skeleton, /\n {2}async load\(id: string\) \{ \.\.\. \/\* app\.tsx:17-\d+ \*\/ \},/);
   const updated = await host.call("ts_js_update_definition", {
     path: "app.tsx",
     name: "Price",
