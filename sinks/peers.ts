@@ -47,15 +47,17 @@ export async function readMcpJson(path: string): Promise<Record<string, PeerEntr
  *
  * @param entry The peer.
  * @param selfEntry This host's entry scripts (real paths): `mod.ts` and the launcher.
+ * @param searchPath Where a bare command is looked up (default: `PATH`, when readable).
  * @returns True when wrapping it as a sink would loop.
  */
 export async function isSelfReference(
   entry: PeerEntry,
   selfEntry: string | readonly string[],
+  searchPath?: string,
 ): Promise<boolean> {
   if (!("command" in entry)) return false;
   const self = typeof selfEntry === "string" ? [selfEntry] : selfEntry;
-  for (const lexical of scriptWords(entry)) {
+  for (const lexical of scriptWords(entry, searchPath)) {
     if (self.includes(lexical)) return true; // decided without reading anything (a scoped host may not)
     let real: string;
     try {
@@ -114,8 +116,13 @@ export async function peerNeeds(
 }
 
 /** The words of a stdio peer that may name a script, as paths (relative ones against its cwd). */
-function scriptWords(entry: StdioPeer): string[] {
+function scriptWords(entry: StdioPeer, searchPath?: string): string[] {
   const out: string[] = [];
+  // A bare command (a team's committed `"command": "toolhost"`) is the file found on the PATH.
+  const found = entry.command.includes("/")
+    ? undefined
+    : commandPath(entry.command, "/", searchPath ?? readablePath() ?? "");
+  if (found) out.push(found);
   for (const word of [entry.command, ...(entry.args ?? [])]) {
     if (!word.includes("/") && !word.endsWith(".ts") && !word.endsWith(".sh")) continue;
     const path = word.startsWith("file://") ? new URL(word).pathname : word;
@@ -172,7 +179,7 @@ export async function sinkCommands(
     if (!("command" in entry) || typeof entry.command !== "string" || entry.command === "") {
       continue;
     }
-    if (await isSelfReference(entry, selfEntry)) continue;
+    if (await isSelfReference(entry, selfEntry, options.searchPath)) continue;
     const found = commandPath(entry.command, entry.cwd ?? options.cwd, options.searchPath);
     if (found === undefined) continue;
     out.add(found);

@@ -3,6 +3,9 @@
  * prints, started the way an MCP client starts it (from `/`, with a minimal
  * environment plus what the client's `env` adds), and a real SDK client
  * over stdio. Security, black-box, search and sink tests go through here.
+ * The entry is `bin/toolhost start --root …`: it finds Deno on the PATH it
+ * is given, as it does for a user (`tests/host/cli/toolhost_bin_test.ts`
+ * covers a PATH without Deno).
  *
  * @module
  */

@@ -2,12 +2,13 @@
  * The launcher: the command line that serves a project with the narrowest
  * permissions, computed from what is configured *at each start*.
  *
- * `mcp-config` prints a command that runs this module as a program. It reads
- * the configuration, `.mcp.json` and the environment the MCP client gave it
- * (so `EFFERENT_COPY_ENABLE` set in the client's `env` counts), finds
- * ripgrep, libc and the configured servers, and then replaces itself
- * (`execve`) with `deno run <scoped flags> mod.ts serve`: one process, the
- * client's own, with exactly the permissions what is configured now needs.
+ * `bin/toolhost start` (what `mcp-config` prints) runs this module as a
+ * program, with the Deno it found. It reads the configuration, `.mcp.json`
+ * and the environment the MCP client gave it (so `EFFERENT_COPY_ENABLE` set
+ * in the client's `env` counts), finds ripgrep, libc and the configured
+ * servers, and then replaces itself (`execve`) with `deno run <scoped flags>
+ * mod.ts serve`: one process, the client's own, with exactly the
+ * permissions what is configured now needs.
  * The launcher itself may read anywhere and the environment, and load libc;
  * it never writes, connects or serves, and runs no tool code.
  *
@@ -22,7 +23,7 @@ import { findLibc } from "../../security/landlock.ts";
 import { type ConfigOverrides, type HostConfig, loadConfig } from "../config/mod.ts";
 import { execProcess } from "./exec.ts";
 import { runInherited } from "./run_child.ts";
-import { scopedCommand } from "./scoped_command.ts";
+import { isPermissionError, scopedCommand, staleFlagsLine } from "./scoped_command.ts";
 import { overridesFrom, SERVE_OPTIONS } from "./serve_options.ts";
 
 export { V8_FLAGS } from "./scoped_command.ts";
@@ -57,8 +58,9 @@ export async function startScoped(config: HostConfig): Promise<number> {
 }
 
 /**
- * The launcher as a program: `deno run <launcherFlags()> host/cli/launcher.ts
- * --root DIR [--config FILE] [--ripgrep …] [--unprotect GLOB]…`.
+ * The launcher as a program: `deno run --allow-read --allow-env
+ * --allow-ffi=<libc> --no-prompt host/cli/launcher.ts --root DIR [--config
+ * FILE] [--ripgrep …] [--unprotect GLOB]…` (as `bin/toolhost start` runs it).
  *
  * @param argv Its arguments.
  * @returns The exit code, when it did not become the server.
@@ -76,7 +78,8 @@ export async function launchMain(argv: readonly string[]): Promise<number> {
   try {
     return await startScoped(await loadConfig({ ...overrides, createStateDir: false }));
   } catch (error) {
-    say(`toolhost: ${error instanceof Error ? error.message : String(error)}`);
+    if (isPermissionError(error)) say(staleFlagsLine(error));
+    else say(`toolhost: ${error instanceof Error ? error.message : String(error)}`);
     return 2;
   }
 }

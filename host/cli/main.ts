@@ -9,14 +9,15 @@
  * @module
  */
 
+import { fileURLToPath as fromFileUrl } from "node:url";
 import { parseArgs } from "node:util";
 import { type ConfigOverrides, type HostConfig, loadConfig } from "../config/mod.ts";
 import { doctorCommand } from "./doctor.ts";
 import { startScoped } from "./launcher.ts";
 import { logCommand, type LogFilters } from "./log_command.ts";
-import { launchCommand, mcpConfig, shellQuote } from "./mcp_config.ts";
+import { launchCommand, mcpConfig, shellQuote, TOOLHOST_BIN } from "./mcp_config.ts";
 import { type Printer, terminalPrinter } from "./printer.ts";
-import { isCompiled, scopedCommand } from "./scoped_command.ts";
+import { isCompiled, isPermissionError, scopedCommand, staleFlagsLine } from "./scoped_command.ts";
 import { serveCommand } from "./serve_command.ts";
 import { overridesFrom, SERVE_OPTIONS } from "./serve_options.ts";
 import { callCommand, toolsCommand } from "./tool_commands.ts";
@@ -36,6 +37,8 @@ Commands:
   tools        list the tools (--json for their schemas)
   flags        print the scoped command line that serves the roots
   mcp-config   print a ready .mcp.json entry that starts the sandboxed server
+               (--team: "toolhost" on the PATH and roots relative to here, to commit)
+  install      link ~/.local/bin/toolhost to bin/toolhost (run as "bin/toolhost install")
   doctor       probe both security boundaries live (--json for machine output)
   log          recent tool calls from the interaction log, as a table
                (--tool, --outcome, --path, --session, --since, --until, --limit)
@@ -54,6 +57,7 @@ const CLI_OPTIONS = {
   ...SERVE_OPTIONS,
   "allow-broad-permissions": { type: "boolean", default: false },
   json: { type: "boolean", default: false },
+  team: { type: "boolean", default: false },
   tool: { type: "string" },
   outcome: { type: "string" },
   path: { type: "string" },
@@ -65,7 +69,7 @@ const CLI_OPTIONS = {
 } as const;
 
 /** The commands that only compute a launch: the server they start makes its state directory. */
-const LAUNCH_ONLY: readonly string[] = ["start", "flags", "mcp-config"];
+const LAUNCH_ONLY: readonly string[] = ["start", "flags", "mcp-config", "install"];
 
 /** The parsed command line. */
 type ParsedLine = ReturnType<typeof parseCommandLine>;
@@ -108,7 +112,9 @@ export async function main(
   try {
     config = await loadConfig({ ...overrides, createStateDir: !LAUNCH_ONLY.includes(command) });
   } catch (error) {
-    printer.err(`toolhost: ${(error as Error).message}`);
+    printer.err(
+      isPermissionError(error) ? staleFlagsLine(error) : `toolhost: ${(error as Error).message}`,
+    );
     return 2;
   }
   return await runCommand(command, { config, overrides, values, rest, printer });
@@ -140,8 +146,15 @@ async function runCommand(command: string, run: Invocation): Promise<number> {
       printer.out(shellQuote(await scopedCommand(config, { efferent: "any" })));
       return 0;
     case "mcp-config":
-      printer.out(JSON.stringify(mcpConfig(launchCommand(config, overrides)), null, 2));
+      printer.out(
+        JSON.stringify(mcpConfig(launchCommand(config, overrides, { team: values.team })), null, 2),
+      );
       return 0;
+    case "install":
+      printer.err(
+        `toolhost: install is bin/toolhost's: run "${fromFileUrl(TOOLHOST_BIN)} install"`,
+      );
+      return 2;
     case "doctor":
       return await doctorCommand(config, overrides, output);
     case "log":

@@ -1,52 +1,68 @@
 /**
- * What `toolhost mcp-config` and `toolhost flags` print: the launcher's
- * command line, the `.mcp.json` entry that runs it, and a command line
- * quoted for a shell.
+ * What `toolhost mcp-config` and `toolhost flags` print: the `.mcp.json`
+ * entry that starts toolhost, and a command line quoted for a shell.
+ *
+ * The entry runs `bin/toolhost start` with the roots: no Deno path, no
+ * dependency versions and no Deno flags, so it outlives npx's cache and
+ * dependency updates (the launcher computes the flags at every start).
  *
  * @module
  */
 
+import * as posix from "node:path/posix";
 import { fileURLToPath as fromFileUrl } from "node:url";
-import { findLibc } from "../../security/landlock.ts";
 import type { ConfigOverrides, HostConfig } from "../config/mod.ts";
-import { type CommandLine, compiledStart, isCompiled } from "./scoped_command.ts";
+import { type CommandLine, compiledStart, isCompiled, TOOLHOST_BIN } from "./scoped_command.ts";
 
-/** The launcher module (`launcher.ts`): the program `mcp-config` prints. */
-export const LAUNCHER: URL = new URL("./launcher.ts", import.meta.url);
+export { TOOLHOST_BIN } from "./scoped_command.ts";
 
-/**
- * The Deno flags of the launcher: read (the configuration, `.mcp.json`, the
- * PATH) and the environment, and libc for `execve` (or, without libc, run
- * for exactly this Deno to start the server as a child). No write, no net.
- *
- * @returns The flags.
- */
-export function launcherFlags(): string[] {
-  const libc = findLibc();
-  return [
-    "--allow-read",
-    "--allow-env",
-    libc ? `--allow-ffi=${libc}` : `--allow-run=${Deno.execPath()}`,
-    "--no-prompt",
-  ];
+/** How {@linkcode launchCommand} writes the entry. */
+export interface LaunchCommandOptions {
+  /**
+   * An entry a team can commit: the command is `toolhost` (on each member's
+   * PATH, from `toolhost install`) and the roots and config file are
+   * relative to `cwd`; an MCP client resolves them against its own working
+   * directory (Claude Code's is the project). Default false: absolute paths.
+   */
+  team?: boolean;
+  /** What relative paths are relative to (default: the current directory). */
+  cwd?: string;
 }
 
 /**
- * The command `mcp-config` prints: the launcher, with the roots and options
- * given now; it computes the scoped server's flags each time it starts.
+ * The command `mcp-config` prints: `toolhost start` with the roots and the
+ * options given now. It finds Deno and computes the scoped server's flags
+ * each time it starts.
  *
- * @param config The resolved configuration (roots, config file).
- * @param overrides The options as given (ripgrep, unprotect).
+ * @param config The resolved configuration (roots).
+ * @param overrides The options as given (config file, ripgrep, unprotect).
+ * @param options Whether the entry is for a team to commit.
  * @returns The program and arguments.
  */
-export function launchCommand(config: HostConfig, overrides: ConfigOverrides): CommandLine {
+export function launchCommand(
+  config: HostConfig,
+  overrides: ConfigOverrides,
+  options: LaunchCommandOptions = {},
+): CommandLine {
   if (isCompiled()) return compiledStart(config);
-  const args = ["run", ...launcherFlags(), fromFileUrl(LAUNCHER)];
-  for (const root of config.policy.roots) args.push("--root", root);
-  if (config.configFile) args.push("--config", config.configFile);
+  const cwd = realOrSelf(options.cwd ?? Deno.cwd());
+  const where = (path: string) =>
+    options.team ? posix.relative(cwd, posix.resolve(cwd, path)) || "." : posix.resolve(cwd, path);
+  const args = ["start"];
+  for (const root of config.policy.roots) args.push("--root", where(root));
+  if (overrides.configFile) args.push("--config", where(overrides.configFile));
   if (overrides.ripgrep) args.push(`--ripgrep=${overrides.ripgrep}`);
   for (const glob of overrides.unprotect ?? []) args.push(`--unprotect=${glob}`);
-  return { command: Deno.execPath(), args };
+  return { command: options.team ? "toolhost" : fromFileUrl(TOOLHOST_BIN), args };
+}
+
+/** A directory's real path (the roots are real paths), or itself when it cannot be resolved. */
+function realOrSelf(dir: string): string {
+  try {
+    return Deno.realPathSync(dir);
+  } catch {
+    return dir; // Safe: only relative paths printed for a team depend on it, and they still resolve.
+  }
 }
 
 /** The `.mcp.json` entry that starts toolhost. */
@@ -56,9 +72,9 @@ export interface McpConfig {
 }
 
 /**
- * The `.mcp.json` entry that starts the sandboxed server from any directory.
+ * The `.mcp.json` entry that starts the sandboxed server.
  *
- * @param line The scoped command line.
+ * @param line The command line (from {@linkcode launchCommand}).
  * @returns `{"mcpServers": {"toolhost": {command, args}}}`.
  */
 export function mcpConfig(line: CommandLine): McpConfig {

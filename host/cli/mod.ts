@@ -2,8 +2,8 @@
  * The command line: `toolhost <command>`, the launcher that starts the
  * scoped server, and `toolhost doctor`'s live probes of both boundaries.
  *
- * `launcher.ts` stays a program of its own (what `mcp-config` prints and
- * `deno task start` runs); this module is what other folders use.
+ * `launcher.ts` stays a program of its own (what `bin/toolhost start`, the
+ * command `mcp-config` prints, runs); this module is what other folders use.
  *
  * @example
  * ```ts

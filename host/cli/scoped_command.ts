@@ -14,6 +14,9 @@ import { EFFERENT_ENV, efferentCopyEnabled, selfEntries } from "../config/mod.ts
 import { type HostConfig, RIPGREP_NOT_FOUND } from "../config/mod.ts";
 import { assetPaths } from "../workers/mod.ts";
 
+/** The `toolhost` command (`bin/toolhost`): what `mcp-config` prints. */
+export const TOOLHOST_BIN: URL = new URL("../../bin/toolhost", import.meta.url);
+
 /** The entry module (`mod.ts`) this host runs from. */
 export const ENTRY: URL = new URL("../../mod.ts", import.meta.url);
 
@@ -48,6 +51,40 @@ export const CLIENT_ENV: readonly string[] = Object.freeze(
  * calls 239-258 MB and 1.33-1.41x.
  */
 export const V8_FLAGS = "--v8-flags=--max-semi-space-size=2,--expose-gc";
+
+/** What a permission error says once its colours and Deno's advice are taken out. */
+// deno-lint-ignore no-control-regex -- Deno colours the messages of its permission errors
+const DENO_ADVICE = /\x1b\[[0-9;]*m|,? run again with the --allow-\w+ flag/g;
+
+/**
+ * Whether an error says that this process lacks a Deno permission: an MCP
+ * entry whose flags no longer match what toolhost needs (they were printed
+ * before a dependency update, or by an older toolhost).
+ *
+ * @param error What was thrown.
+ * @returns True for NotCapable, PermissionDenied and Deno's "Requires … access" errors.
+ */
+export function isPermissionError(error: unknown): boolean {
+  if (error instanceof Deno.errors.NotCapable || error instanceof Deno.errors.PermissionDenied) {
+    return true;
+  }
+  const message = error instanceof Error ? error.message : String(error);
+  return /Can't escalate parent thread permissions|Requires \w+ access to /.test(message);
+}
+
+/**
+ * The one line that tells the user what to do about stale flags.
+ *
+ * @param reason What is missing, or the error that said so.
+ * @returns The line, starting "toolhost: ".
+ */
+export function staleFlagsLine(reason: unknown): string {
+  const text = reason instanceof Error ? reason.message : String(reason);
+  const why = text.replace(DENO_ADVICE, "").replace(/\s*\n\s*/g, " ").trim().slice(0, 200);
+  const toolhost = isCompiled() ? Deno.execPath() : fromFileUrl(TOOLHOST_BIN);
+  return `toolhost: this MCP entry's Deno flags no longer match what toolhost needs (${why}); ` +
+    `run "${toolhost} mcp-config" and replace the entry`;
+}
 
 /** A command line: the program and its arguments. */
 export interface CommandLine {
@@ -188,6 +225,15 @@ export async function scopedCommand(
     env: [...EFFERENT_ENV, ...(clients ? CLIENT_ENV : [])],
     libc: config.landlock ? findLibc() : null,
   });
-  const args = ["run", ...flags, V8_FLAGS, fromFileUrl(ENTRY), "serve", ...serveArgs(config)];
+  // --quiet: Deno's own download lines (a cleared Deno cache) would only be noise in the client's log.
+  const args = [
+    "run",
+    "--quiet",
+    ...flags,
+    V8_FLAGS,
+    fromFileUrl(ENTRY),
+    "serve",
+    ...serveArgs(config),
+  ];
   return { command: Deno.execPath(), args };
 }

@@ -15,6 +15,9 @@ Deno.test("sinkCommands gives the absolute programs of the sink peers, never thi
   await Deno.writeTextFile(`${dir.path}/bin/observer`, "#!/bin/sh\n", { mode: 0o755 });
   await Deno.symlink(`${dir.path}/bin/observer`, `${dir.path}/bin/observer-link`);
   await Deno.writeTextFile(`${dir.path}/project/scripts/sink.sh`, "#!/bin/sh\n");
+  // A team's committed entry names `toolhost`, found on the PATH: the checkout's bin/toolhost.
+  const bin = new URL("../../bin/toolhost", import.meta.url).pathname;
+  await Deno.symlink(bin, `${dir.path}/bin/toolhost-team`);
   const wrapper = `${dir.path}/project/scripts/self.sh`;
   await Deno.writeTextFile(wrapper, `#!/bin/sh\n# toolhost-self-ref-target: ${selfEntry()}\n`);
   await Deno.writeTextFile(
@@ -26,6 +29,7 @@ Deno.test("sinkCommands gives the absolute programs of the sink peers, never thi
         deno: { command: Deno.execPath(), args: ["run", "sink.ts"] },
         self: { command: Deno.execPath(), args: ["run", "-A", selfEntry(), "serve"] },
         wrapped: { command: wrapper },
+        team: { command: "toolhost-team", args: ["start", "--root", "."] },
         missing: { command: "no-such-program-here" },
         http: { type: "http", url: "http://127.0.0.1:9/mcp" },
       },

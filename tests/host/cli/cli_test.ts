@@ -49,7 +49,7 @@ async function toolhost(args: string[], options: { cwd?: string; flags?: string[
   return { code: output.code, stdout: decode(output.stdout), stderr: decode(output.stderr) };
 }
 
-Deno.test("cli: flags print the scoped server; mcp-config prints the launcher that computes it at each start", async () => {
+Deno.test("cli: flags print the scoped server; mcp-config prints bin/toolhost start, which computes them at each start", async () => {
   await using a = await tempDir();
   await using b = await tempDir();
   const flags = await toolhost(["flags", "--root", a.path]);
@@ -65,19 +65,26 @@ Deno.test("cli: flags print the scoped server; mcp-config prints the launcher th
   const config = await toolhost(["mcp-config", "--root", a.path, "--root", b.path]);
   assertEquals(config.code, 0);
   const entry = JSON.parse(config.stdout).mcpServers.toolhost;
-  assertEquals(entry.command, Deno.execPath());
-  const args: string[] = entry.args;
-  // The launcher reads the configuration and the environment, loads libc to become the server
-  // (execve), and nothing else: no write, no net, no run, no -A.
-  const launcher = new URL("../../../host/cli/launcher.ts", import.meta.url).pathname;
-  assertEquals(args.slice(args.indexOf(launcher)), [launcher, "--root", a.path, "--root", b.path]);
-  const flagsOf = args.slice(1, args.indexOf(launcher));
-  assertEquals(flagsOf.filter((flag) => !flag.startsWith("--allow-ffi=")), [
-    "--allow-read",
-    "--allow-env",
-    "--no-prompt",
-  ]);
-  assertEquals(flagsOf.filter((flag) => flag.startsWith("--allow-ffi=")).length, 1);
+  // No Deno path, no dependency versions, no flags: the launcher computes them at each start.
+  assertEquals(entry, {
+    command: new URL("../../../bin/toolhost", import.meta.url).pathname,
+    args: ["start", "--root", a.path, "--root", b.path],
+  });
+});
+
+Deno.test("cli: mcp-config --team prints toolhost on the PATH with roots relative to here", async () => {
+  await using project = await tempDir();
+  await Deno.mkdir(`${project.path}/src`);
+  await Deno.writeTextFile(`${project.path}/th.json`, "{}");
+  const config = await toolhost(
+    ["mcp-config", "--team", "--root", ".", "--root", "src", "--config", "th.json"],
+    { cwd: project.path },
+  );
+  assertEquals(config.code, 0, config.stderr);
+  assertEquals(JSON.parse(config.stdout).mcpServers.toolhost, {
+    command: "toolhost",
+    args: ["start", "--root", ".", "--root", "src", "--config", "th.json"],
+  });
 });
 
 Deno.test("cli: flags grant what the sink peers need whatever env the client later gives", async () => {
@@ -121,7 +128,7 @@ Deno.test("cli: call and tools run through the same dispatcher", async () => {
   assertEquals(bad.code, 2);
   const tools = await toolhost(["tools", "--root", root.path]);
   assertEquals(tools.code, 0);
-  assertMatch(tools.stdout, /^read_file\s+read\s+Read a whole text file/m);
+  assertMatch(tools.stdout, /^read_file\s+read\s+Read a text file/m);
   assertMatch(tools.stdout, /^write_file\s+edit\s+/m);
 });
 
