@@ -28,6 +28,7 @@ export {
   loadConfig,
   type LogSettings,
   type RipgrepSetting,
+  type ToolSettings,
   type UpstreamEntry,
   type UpstreamPolicy,
 } from "./host/config/mod.ts";

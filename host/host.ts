@@ -11,17 +11,22 @@ import type { ToolDescriptor } from "../tools/registry.ts";
 import type { ToolResult } from "../tools/tool.ts";
 import type { CallObserver } from "../tools/calls.ts";
 import type { Directive } from "../tools/directives.ts";
-import { familyNamed } from "../tools/families.ts";
+import { FAMILIES, familyNamed } from "../tools/families.ts";
 import type { ToolFamily } from "../tools/family.ts";
 import { HOST_TOOL_FAMILIES, HOST_TOOLS } from "../tools/host_tools.ts";
 import type { HostStatus, Observation } from "../tools/observe/observation.ts";
 import { hostCall } from "./call.ts";
 import { assetPaths } from "./workers/mod.ts";
-import { type ConfigOverrides, type HostConfig, loadConfig } from "./config/mod.ts";
+import {
+  type ConfigOverrides,
+  type HostConfig,
+  loadConfig,
+  unknownToolNames,
+} from "./config/mod.ts";
 import { type HostLogger, stderrLogger } from "./logger.ts";
 import { type CallContext, Dispatcher } from "./providers/mod.ts";
 import { HostToolProvider } from "./providers/mod.ts";
-import { localTools } from "./providers/mod.ts";
+import { detectLanguages, localTools, ShownFamilies } from "./providers/mod.ts";
 import type { UpstreamProvider } from "./providers/mod.ts";
 import { AnchorStore } from "./state/mod.ts";
 import { observationOf, openSinks, type Sinks } from "./state/mod.ts";
@@ -63,7 +68,7 @@ export interface Host {
   /** Context anchors pushed by tools (also MCP resources). */
   readonly anchors: AnchorStore;
   /**
-   * Be told when the tool list changes (an upstream's changed).
+   * Be told when the tool list changes (an upstream's changed, a language's family appeared).
    *
    * @param listener The listener.
    * @returns A function that stops it.
@@ -108,33 +113,33 @@ export async function createHost(options: HostOptions = {}): Promise<Host> {
   const logger = options.logger ?? stderrLogger();
   const now = options.now ?? (() => new Date());
   const pool = await startPool(config, logger);
+  const shown = new ShownFamilies(FAMILIES, config.tools);
+  await detectLanguages(pool, shown, logger);
+  reportUnknownNames(config, pool, logger);
   const anchors = await AnchorStore.open(config.policy.stateDir, { logger });
   const toolsChanged = new Set<() => void>();
+  shown.onChange(() => toolsChanged.forEach((f) => f()));
   const upstreams = await loadUpstreams(config, logger, () => toolsChanged.forEach((f) => f()));
   const reads = new ReadTracker(config.policy.roots[0]!);
-  // Over its caps, the log keeps calls of tools that may change things longest.
+  // Over its caps, the log keeps calls of tools that may change things longest (a local
+  // tool's hints count whether its family is listed yet or not).
   const writes = (tool: string) =>
-    dispatcher.list().find((each) => each.name === tool)?.annotations.readOnlyHint !== true;
+    [...pool.tools, ...dispatcher.list()].find((each) => each.name === tool)?.annotations
+      .readOnlyHint !== true;
   const mirrored = (tool: string) => familyOf(pool, tool)?.mirrored !== false;
   const { efferentCopy } = options;
   const sinks = openSinks(config, logger, { now, efferentCopy, writes, mirrored });
   const status = statusOf(config, pool, sinks, upstreams);
   const observation = observationOf(sinks, anchors, status, now);
-  const hostTools = await hostToolsOf(config, logger, observation);
-  const dispatcher = new Dispatcher([localTools(pool, reads), hostTools, ...upstreams], {
+  const hostTools = await hostToolsOf(config, logger, observation, shown);
+  const dispatcher = new Dispatcher([localTools(pool, reads, shown), hostTools, ...upstreams], {
     observers: [...sinks.observers, ...(options.observers ?? [])],
     onObserverError: (error) => logger.log("warn", "A call observer failed", String(error)),
     onDirectives: (directives) => applyDirectives(anchors, directives),
     now,
   });
   reportCollisions(dispatcher, logger);
-  const close = async () => {
-    dispatcher.settle();
-    pool.close();
-    await Promise.all(upstreams.map((upstream) => upstream.close()));
-    await sinks.close();
-    await anchors.flush();
-  };
+  const close = () => closeParts({ pool, upstreams, dispatcher, sinks, anchors });
   const parts = { dispatcher, pool, reads, maxReplyBytes: config.policy.limits.maxOutputChars };
   return {
     config,
@@ -158,18 +163,51 @@ export async function createHost(options: HostOptions = {}): Promise<Host> {
   };
 }
 
-/** The host-side tools, with the host state they read. */
+/** The host-side tools that config leaves on, with the host state they read. */
 async function hostToolsOf(
   config: HostConfig,
   logger: HostLogger,
   observation: Observation,
+  shown: ShownFamilies,
 ): Promise<HostToolProvider> {
-  return new HostToolProvider(HOST_TOOLS, {
+  const tools = HOST_TOOLS.filter((tool) => shown.callable(HOST_TOOL_FAMILIES[tool.name]));
+  return new HostToolProvider(tools, {
     policy: config.policy,
     logger,
     callTimeoutMs: config.callTimeoutMs,
     services: { observation, todos: await TodoFileStore.open(config.policy.stateDir, { logger }) },
+    registry: config.tools,
   });
+}
+
+/** Each name in the `tools` section that is no tool or family: one line, and the host serves on. */
+function reportUnknownNames(config: HostConfig, pool: WorkerPool, logger: HostLogger): void {
+  const known = {
+    tools: [...Object.keys(pool.families), ...Object.keys(HOST_TOOL_FAMILIES)],
+    families: FAMILIES.map((family) => family.name),
+  };
+  for (const line of unknownToolNames(config.tools, known)) logger.log("warn", line);
+}
+
+/**
+ * Stop the workers (their calls in flight end as shut down), then flush the
+ * log and the anchors; upstream servers close meanwhile.
+ */
+async function closeParts(parts: {
+  pool: WorkerPool;
+  upstreams: readonly UpstreamProvider[];
+  dispatcher: Dispatcher;
+  sinks: Sinks;
+  anchors: AnchorStore;
+}): Promise<void> {
+  parts.pool.close();
+  const upstreamsClosed = Promise.all(parts.upstreams.map((upstream) => upstream.close()));
+  // One turn, so that the calls the pool just answered reach the log before it closes.
+  await new Promise((resolve) => setTimeout(resolve, 0));
+  parts.dispatcher.settle();
+  await parts.sinks.close();
+  await parts.anchors.flush();
+  await upstreamsClosed;
 }
 
 /** What is in effect now: confinement, ripgrep, efferent copy, upstream servers, warnings. */

@@ -6,8 +6,10 @@
  * @module
  */
 
+import { FAMILIES } from "../../tools/families.ts";
+import { HOST_TOOL_FAMILIES } from "../../tools/host_tools.ts";
 import type { HostConfig } from "../config/mod.ts";
-import { efferentCopyEnabled, selfEntries } from "../config/mod.ts";
+import { efferentCopyEnabled, selfEntries, unknownToolNames } from "../config/mod.ts";
 import type { RipgrepStatus } from "../workers/mod.ts";
 import type { ProbeResult } from "./doctor_report.ts";
 
@@ -97,5 +99,33 @@ export function configProbes(config: HostConfig): ProbeResult[] {
     name: "configuration: ignored",
     ok: false,
     detail: warning,
+  }));
+}
+
+/**
+ * The names in the config's `tools` section: each one that is no tool or
+ * family fails (the host serves on, ignoring it); none named, no probe.
+ *
+ * @param config The configuration (its `tools` section).
+ * @param workerTools The names of every tool a worker runs.
+ * @returns One failed probe per unknown name, or one that passed.
+ */
+export function toolNameProbes(config: HostConfig, workerTools: readonly string[]): ProbeResult[] {
+  const { enabled, disabled, families } = config.tools;
+  const named = (enabled?.length ?? 0) + (disabled?.length ?? 0) +
+    Object.keys(families ?? {}).length;
+  if (named === 0) return [];
+  const name = "configuration: tool names";
+  const unknown = unknownToolNames(config.tools, {
+    tools: [...workerTools, ...Object.keys(HOST_TOOL_FAMILIES)],
+    families: FAMILIES.map((family) => family.name),
+  });
+  if (unknown.length === 0) {
+    return [{ name, ok: true, detail: `each of the ${named} names is a tool or a family` }];
+  }
+  return unknown.map((line) => ({
+    name,
+    ok: false,
+    detail: `${line}; ignored: the host serves on`,
   }));
 }

@@ -22,6 +22,8 @@ export interface OuterFindings {
   landlock: LandlockStatus;
   /** Whether ripgrep runs in the tool worker, and why not. */
   ripgrep: RipgrepStatus;
+  /** The names of the tools a worker runs, all of them (for the check of the config's tool names). */
+  tools: string[];
 }
 
 /**
@@ -60,7 +62,8 @@ export async function outerProbes(
       });
     }
     results.push(await landlockProbe(pool, targets.link));
-    return { probes: results, landlock: pool.landlock, ripgrep: pool.ripgrep };
+    const tools = Object.keys(pool.families);
+    return { probes: results, landlock: pool.landlock, ripgrep: pool.ripgrep, tools };
   } finally {
     pool.close();
   }

@@ -6,6 +6,7 @@
  * @module
  */
 
+import { fileURLToPath as fromFileUrl } from "node:url";
 import { type HostStatus, statusParts } from "../../tools/observe/observation.ts";
 import { auditProcess, processFlags } from "../../security/permissions.ts";
 import type { HostConfig } from "../config/mod.ts";
@@ -15,7 +16,13 @@ import type { HostLogger } from "../logger.ts";
 import { assetPaths } from "../workers/mod.ts";
 import { shellQuote } from "./mcp_config.ts";
 import type { Printer } from "./printer.ts";
-import { scopedCommand } from "./scoped_command.ts";
+import {
+  isCompiled,
+  isPermissionError,
+  scopedCommand,
+  SOURCE_DIRS,
+  staleFlagsLine,
+} from "./scoped_command.ts";
 
 /**
  * Serve over MCP stdio in this process, unless its permissions are broader
@@ -37,25 +44,90 @@ export async function serveCommand(
     printer.err(await refusal(config));
     return 2;
   }
+  const missing = isCompiled() ? [] : await missingGrants(config);
+  if (missing.length > 0) {
+    const more = missing.length > 1 ? ` and ${missing.length - 1} more` : "";
+    printer.err(staleFlagsLine(`no permission to ${missing[0]}${more}`));
+    return 1;
+  }
   let host: Host;
   try {
     host = await createHost({ config });
   } catch (error) {
-    printer.err(`toolhost: cannot serve: ${oneLine(error)}`);
+    printer.err(failure("cannot serve", error));
     return 1;
   }
-  printer.err(`toolhost: ${statusLine(config, host.status())}`);
+  printer.err(`toolhost: ${statusLine(config, host.status())}${waitingNote()}`);
   const survive = surviveStrayErrors(host.logger);
   try {
     await serve(host);
   } catch (error) {
-    printer.err(`toolhost: stopped serving: ${oneLine(error)}`);
+    printer.err(failure("stopped serving", error));
     return 1;
   } finally {
     survive();
-    await host.close();
+    await closeWithin(host, CLOSE_DEADLINE_MS);
   }
   return 0;
+}
+
+/** The longest the host takes to close once serving ended (the process exits next). */
+const CLOSE_DEADLINE_MS = 500;
+
+/**
+ * Close the host (the log first), but never wait past a deadline: the
+ * process exits next, and a client that closed our stdin waits for that.
+ */
+async function closeWithin(host: Host, ms: number): Promise<void> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const late = new Promise<"late">((resolve) => (timer = setTimeout(() => resolve("late"), ms)));
+  const closed = host.close().then(() => "closed" as const, (error) => {
+    host.logger.log("error", `Stopping failed: ${oneLine(error)}`);
+    return "closed" as const;
+  });
+  if ((await Promise.race([closed, late])) === "late") {
+    host.logger.log("warn", `Stopping took over ${ms} ms (an upstream server or sink); exiting`);
+  }
+  clearTimeout(timer);
+}
+
+/**
+ * What this process needs to serve and was not granted: read on toolhost's
+ * code (the tool workers load it) and on the tool assets, read and write on
+ * the roots and the state directory, run for ripgrep. Checked before any
+ * tool worker starts, so that flags printed before a dependency update are
+ * one line, not a worker's stack trace.
+ *
+ * @param config The resolved configuration.
+ * @returns What is missing, as "read \"/path\"" and the like; empty when nothing is.
+ */
+export async function missingGrants(config: HostConfig): Promise<string[]> {
+  const missing: string[] = [];
+  const need = (descriptor: Deno.PermissionDescriptor, what: string) => {
+    if (Deno.permissions.querySync(descriptor).state !== "granted") missing.push(what);
+  };
+  for (const path of [...SOURCE_DIRS.map((url) => fromFileUrl(url)), ...(await assetPaths())]) {
+    need({ name: "read", path }, `read "${path}"`);
+  }
+  for (const path of [...config.policy.roots, config.policy.stateDir]) {
+    need({ name: "read", path }, `read "${path}"`);
+    need({ name: "write", path }, `write "${path}"`);
+  }
+  const rg = config.ripgrep.path;
+  if (rg !== null) need({ name: "run", command: rg }, `run "${rg}"`);
+  return missing;
+}
+
+/** A fatal error as one line: the stale-flags instruction when a permission was missing. */
+function failure(what: string, error: unknown): string {
+  return isPermissionError(error) ? staleFlagsLine(error) : `toolhost: ${what}: ${oneLine(error)}`;
+}
+
+/** The start-up line's ending when a person, not an MCP client, started the server. */
+function waitingNote(): string {
+  return Deno.stdin.isTerminal()
+    ? `; waiting for an MCP client on stdin (see "toolhost mcp-config" to connect one)`
+    : "";
 }
 
 /** Why `serve` refuses broad permissions, with the scoped command line and the flags it needs. */

@@ -7,11 +7,11 @@
 
 import * as posix from "node:path/posix";
 import { isInside, type Policy, type PolicyInput, resolvePolicy } from "../../security/policy.ts";
-import type { RegistryOptions } from "../../tools/registry.ts";
 import { startedFiles } from "./_started_files.ts";
 import { type LogSettings, logSettings } from "./log_settings.ts";
 import { findRipgrep, ripgrepOutsideRoots, type RipgrepSetting } from "./ripgrep.ts";
 import { CONFIG_SCHEMA, type ConfigFile, type UpstreamEntry } from "./schema.ts";
+import type { ToolSettings } from "./tool_settings.ts";
 
 export {
   CONFIG_SCHEMA,
@@ -21,6 +21,7 @@ export {
 } from "./schema.ts";
 export { findRipgrep, RIPGREP_NOT_FOUND, type RipgrepSetting } from "./ripgrep.ts";
 export type { LogSettings } from "./log_settings.ts";
+export { type KnownTools, type ToolSettings, unknownToolNames } from "./tool_settings.ts";
 
 /** The config file's name, looked up at the first root. */
 export const CONFIG_FILE = "toolhost.json";
@@ -43,8 +44,8 @@ export interface ConfigOverrides {
 export interface HostConfig {
   /** The policy. */
   readonly policy: Policy;
-  /** Which tools are on. */
-  readonly tools: RegistryOptions;
+  /** Which tools and families are on, and whether output schemas are listed. */
+  readonly tools: ToolSettings;
   /** How many tool workers. */
   readonly workers: number;
   /** A local call running longer is stopped. */

@@ -17,10 +17,13 @@ export {
   type ConfigOverrides,
   type HostConfig,
   type HostConfigInput,
+  type KnownTools,
   loadConfig,
   type LogSettings,
   RIPGREP_NOT_FOUND,
   type RipgrepSetting,
+  type ToolSettings,
+  unknownToolNames,
   type UpstreamEntry,
   type UpstreamPolicy,
 } from "./config.ts";

@@ -87,8 +87,16 @@ export const CONFIG_SCHEMA = z.object({
   allowHardlinks: z.boolean().optional(),
   limits: LIMITS.optional(),
   tools: z.object({
-    disabled: z.array(z.string()).optional(),
-    enabled: z.array(z.string()).optional(),
+    enabled: z.array(z.string()).optional().describe(
+      "Only these tools, host-side ones included (an upstream server's are chosen in its entry)",
+    ),
+    disabled: z.array(z.string()).optional().describe("Never these tools"),
+    families: z.record(z.string(), z.boolean()).optional().describe(
+      "Families by name: true lists them whatever the roots hold, false switches them off",
+    ),
+    outputSchemas: z.boolean().optional().describe(
+      "List each tool's output schema too (default false; costs about 5,000 tokens)",
+    ),
   }).strict().optional(),
   workers: z.number().int().min(1).max(16).optional(),
   callTimeoutMs: z.number().int().positive().optional(),

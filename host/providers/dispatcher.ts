@@ -43,6 +43,13 @@ export interface ToolProvider {
   /** The tools it offers now. */
   list(): ToolDescriptor[];
   /**
+   * Whether it answers calls of a tool: by default, those it lists (the local
+   * tools also answer a family's that waits for its language to be found).
+   *
+   * @param name The tool's name.
+   */
+  serves?(name: string): boolean;
+  /**
    * Run one call.
    *
    * @param name The tool's name as listed.
@@ -127,7 +134,9 @@ export class Dispatcher {
    * @throws {UnknownToolError} When no provider has the tool.
    */
   async call(name: string, args: unknown, ctx: CallContext): Promise<ToolResult> {
-    const provider = this.#providers.find((each) => each.list().some((tool) => tool.name === name));
+    const provider = this.#providers.find((each) =>
+      each.serves ? each.serves(name) : each.list().some((tool) => tool.name === name)
+    );
     if (!provider) throw new UnknownToolError(name);
     this.settle();
     const record: CallRecord = {

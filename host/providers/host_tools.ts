@@ -10,7 +10,7 @@ import { Anchor as DirAnchor } from "../../security/anchored.ts";
 import type { Policy } from "../../security/policy.ts";
 import { Resolver } from "../../security/resolver.ts";
 import { SafeFs } from "../../security/safe_fs.ts";
-import { errorResult, Registry } from "../../tools/registry.ts";
+import { errorResult, Registry, type RegistryOptions } from "../../tools/registry.ts";
 import { type Tool, type ToolContext, ToolError, type ToolResult } from "../../tools/tool.ts";
 import type { CallContext, ProviderResult, ToolProvider } from "./dispatcher.ts";
 import type { HostLogger } from "../logger.ts";
@@ -25,6 +25,8 @@ export interface HostToolOptions {
   callTimeoutMs: number;
   /** What the tools read, by key (`observation`, `todos`). */
   services: Record<string, unknown>;
+  /** Which of them are on, and whether output schemas are listed (default: all, none). */
+  registry?: RegistryOptions;
 }
 
 /**
@@ -52,10 +54,10 @@ export class HostToolProvider implements ToolProvider {
 
   /**
    * @param tools The host-side tools.
-   * @param options The policy, logger, time limit and services.
+   * @param options The policy, logger, time limit, services and which tools are on.
    */
   constructor(tools: readonly Tool[], options: HostToolOptions) {
-    this.#registry = new Registry(tools);
+    this.#registry = new Registry(tools, options.registry);
     this.#policy = options.policy;
     this.#fs = new SafeFs(new Resolver({ ...options.policy, roots: [] }), new DirAnchor([]));
     this.#logger = options.logger;

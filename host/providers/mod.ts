@@ -18,7 +18,8 @@ export {
   type ToolProvider,
 } from "./dispatcher.ts";
 export { type HostToolOptions, HostToolProvider } from "./host_tools.ts";
-export { localTools } from "./local.ts";
+export { detectLanguages, localTools } from "./local.ts";
+export { ShownFamilies } from "./shown_families.ts";
 // Types only: the MCP client code reads the environment when it loads, so the host loads
 // upstream.ts (through upstream_start.ts) only when upstream servers are configured.
 export type { ServerSpec, UpstreamOptions, UpstreamProvider, UpstreamStatus } from "./upstream.ts";

@@ -21,6 +21,7 @@ export { PerformanceStats } from "./performance.ts";
 export { lineDiff, MAX_NOTICE_CHARS, ReadTracker } from "./stale_reads.ts";
 export {
   STATE_ENTRIES,
+  STATE_GITIGNORE,
   STATE_MARKER,
   type StateDirOptions,
   type StateIdentity,

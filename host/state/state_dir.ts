@@ -17,6 +17,11 @@
  * or a directory that holds it (the resolver hides it and refuses such
  * moves), so once marked it holds only what the host wrote.
  *
+ * The directory keeps itself out of version control: once it is the host's
+ * own, the host writes a `.gitignore` holding `*` in it (as it writes the
+ * marker: atomically, from the host's process, never through a tool), unless
+ * one is there already.
+ *
  * @module
  */
 
@@ -24,6 +29,12 @@ import { type HostLogger, stderrLogger } from "../logger.ts";
 
 /** The marker file in the state directory. */
 export const STATE_MARKER = "owner.json";
+
+/** The file that keeps the state directory out of `git status`. */
+export const STATE_GITIGNORE = ".gitignore";
+
+/** What {@linkcode STATE_GITIGNORE} says: everything here is ignored, itself included. */
+const GITIGNORE_TEXT = "# toolhost's state (written by toolhost): never committed\n*\n";
 
 /** What the host loads back from its state directory: set aside together when it is not trusted. */
 export const STATE_ENTRIES: readonly string[] = Object.freeze([
@@ -83,7 +94,10 @@ export async function trustStateDir(
   }
   const identity = identityOf(info);
   const marker = await readMarker(stateDir);
-  if (marker !== undefined && sameIdentity(marker, identity)) return true;
+  if (marker !== undefined && sameIdentity(marker, identity)) {
+    await keepOutOfVersionControl(stateDir, logger);
+    return true;
+  }
   const reason = marker === undefined
     ? "this host did not make it (it has no marker)"
     : "it is not the directory this host made (it was copied, replaced or moved into place)";
@@ -108,6 +122,7 @@ export async function trustStateDir(
       } in the state directory "${stateDir}" as <name>.${suffix}, not loaded: ${reason}`,
     );
   }
+  await keepOutOfVersionControl(stateDir, logger);
   return true;
 }
 
@@ -189,15 +204,41 @@ async function readMarker(stateDir: string): Promise<StateIdentity | undefined> 
   }
 }
 
-/** Write the marker atomically (temp file, then rename over a stale one). */
+/** Write the marker atomically. */
 async function writeMarker(stateDir: string, identity: StateIdentity): Promise<void> {
-  const temp = `${stateDir}/${STATE_MARKER}.${crypto.randomUUID().slice(0, 8)}.tmp`;
   const note = "toolhost loads state from this directory only while this names it";
-  await Deno.writeTextFile(temp, `${JSON.stringify({ note, ...identity }, null, 1)}\n`, {
-    createNew: true,
-  });
+  await writeOwnFile(stateDir, STATE_MARKER, `${JSON.stringify({ note, ...identity }, null, 1)}\n`);
+}
+
+/**
+ * Write the state directory's `.gitignore` when it has none: a file there
+ * already (the host's, or one the user wrote) is left as it is.
+ */
+async function keepOutOfVersionControl(stateDir: string, logger: HostLogger): Promise<void> {
+  const path = `${stateDir}/${STATE_GITIGNORE}`;
   try {
-    await Deno.rename(temp, `${stateDir}/${STATE_MARKER}`);
+    if ((await Deno.lstat(path)).isFile) return;
+  } catch {
+    // Missing (or unreadable, which the write below reports): written below.
+  }
+  try {
+    await writeOwnFile(stateDir, STATE_GITIGNORE, GITIGNORE_TEXT);
+  } catch (error) {
+    const why = error instanceof Error ? error.message : String(error);
+    logger.log("warn", `Cannot write "${path}": the state directory may show in git status`, why);
+  }
+}
+
+/**
+ * Write a file of the host's own into the state directory atomically: a new
+ * temp file, then a rename over whatever has the name (a link is replaced,
+ * never followed).
+ */
+async function writeOwnFile(stateDir: string, name: string, text: string): Promise<void> {
+  const temp = `${stateDir}/${name}.${crypto.randomUUID().slice(0, 8)}.tmp`;
+  await Deno.writeTextFile(temp, text, { createNew: true });
+  try {
+    await Deno.rename(temp, `${stateDir}/${name}`);
   } catch (error) {
     await Deno.remove(temp).catch(() => {
       // Best effort: the rename's error, thrown below, is the one that matters.

@@ -20,7 +20,6 @@ import {
   ErrorCode,
   ListResourcesRequestSchema,
   ListToolsRequestSchema,
-  McpError,
   ReadResourceRequestSchema,
   type ServerNotification,
   type ServerRequest,
@@ -105,7 +104,7 @@ export function createGateway(host: Host): Server {
       return toWire(result);
     } catch (error) {
       if (error instanceof UnknownToolError) {
-        throw new McpError(ErrorCode.InvalidParams, error.message);
+        throw protocolError(ErrorCode.InvalidParams, error.message);
       }
       throw error;
     }
@@ -175,8 +174,22 @@ function anchorOf(host: Host, uri: string): { content: string } {
     ? decodeURIComponent(uri.slice(ANCHOR_URI.length))
     : undefined;
   const anchor = key === undefined ? undefined : host.anchors.get(key);
-  if (!anchor) throw new McpError(ErrorCode.InvalidParams, `Unknown resource "${uri}"`);
+  if (!anchor) throw protocolError(ErrorCode.InvalidParams, `Unknown resource "${uri}"`);
   return anchor;
+}
+
+/**
+ * A JSON-RPC error whose message is said once. The SDK sends a thrown
+ * error's `code` and `message`, and the client's `McpError` puts
+ * `MCP error <code>: ` before the message it receives: an `McpError` thrown
+ * here already has that prefix in its message, so the client would say it twice.
+ *
+ * @param code The JSON-RPC error code.
+ * @param message What went wrong, without a prefix.
+ * @returns The error to throw from a request handler.
+ */
+function protocolError(code: ErrorCode, message: string): Error & { code: number } {
+  return Object.assign(new Error(message), { code });
 }
 
 /**

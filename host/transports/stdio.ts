@@ -6,8 +6,11 @@
  * SDK's own stdio transport holds a line whole and closes (the process then
  * exits, status 0) past 10 MiB.
  *
- * When the client closes our stdin, the transport closes once every request
- * it sent is answered, or `endGraceMs` later.
+ * When the client closes our stdin it is ending the session (MCP's stdio
+ * shutdown): the transport closes once every request it sent is answered or
+ * cancelled (a cancelled request is never answered), or at most
+ * {@linkcode MAX_END_GRACE_MS} later; closing it aborts the calls still
+ * running, and the host then stops.
  *
  * @module
  */
@@ -19,20 +22,31 @@ import {
   JSONRPCMessageSchema,
   type RequestId,
 } from "@modelcontextprotocol/sdk/types.js";
+import { type FinishedLine, idIn, idOf, LineAccumulator, nestingDepth } from "./_lines.ts";
 
 /** The deepest nesting of arrays and objects a message may have. */
 export const MAX_MESSAGE_DEPTH = 128;
 
-/** How much of a refused line's start and end is kept to find its `id`. */
-const EDGE_BYTES = 512;
+/**
+ * The longest a client that closed our stdin waits for the process to end
+ * (beside the host's own shutdown, which takes milliseconds): requests still
+ * unanswered get at most this long, then they are aborted.
+ */
+export const MAX_END_GRACE_MS = 500;
 
 const NEWLINE = 0x0a;
+
+/** The notification by which a client cancels one of its requests. */
+const CANCELLED = "notifications/cancelled";
 
 /** Options for {@linkcode LineTransport}. */
 export interface LineTransportOptions {
   /** The largest line read, in bytes. */
   maxMessageBytes: number;
-  /** How long after the input ends unanswered requests still get their answer. */
+  /**
+   * How long after the input ends unanswered requests still get their answer
+   * (at most {@linkcode MAX_END_GRACE_MS}).
+   */
   endGraceMs: number;
   /** Where messages come from (default: stdin). */
   input?: ReadableStream<Uint8Array>;
@@ -58,6 +72,7 @@ export class LineTransport implements Transport {
   #unanswered = new Set<RequestId>();
   #ended = false;
   #closed = false;
+  #grace: ReturnType<typeof setTimeout> | undefined;
   #encoder = new TextEncoder();
 
   /** @param options Bounds, streams, and where refusals are told. */
@@ -97,6 +112,7 @@ export class LineTransport implements Transport {
   async close(): Promise<void> {
     if (this.#closed) return;
     this.#closed = true;
+    clearTimeout(this.#grace);
     await this.#reader?.cancel().catch(() => {
       // stdin already closed: nothing is left to cancel.
     });
@@ -116,7 +132,9 @@ export class LineTransport implements Transport {
     }
     this.#ended = true;
     this.#closeIfDone();
-    Deno.unrefTimer(setTimeout(() => void this.close(), this.#options.endGraceMs));
+    if (this.#closed) return;
+    const graceMs = Math.min(this.#options.endGraceMs, MAX_END_GRACE_MS);
+    this.#grace = setTimeout(() => void this.close(), graceMs);
   }
 
   #take(chunk: Uint8Array): void {
@@ -160,6 +178,15 @@ export class LineTransport implements Transport {
     const message = parsed.data;
     if ("method" in message && "id" in message) this.#unanswered.add(message.id);
     this.onmessage?.(message);
+    if ("method" in message && message.method === CANCELLED) this.#cancelled(message.params);
+  }
+
+  /** A request the client cancelled is never answered (MCP): it no longer holds the end. */
+  #cancelled(params: unknown): void {
+    const id = (params as { requestId?: unknown } | undefined)?.requestId;
+    if (typeof id !== "string" && typeof id !== "number") return;
+    this.#unanswered.delete(id);
+    this.#closeIfDone();
   }
 
   #refuse(id: RequestId | null, code: number, message: string): void {
@@ -177,113 +204,4 @@ export class LineTransport implements Transport {
   #closeIfDone(): void {
     if (this.#ended && this.#unanswered.size === 0) void this.close();
   }
-}
-
-/** A line read whole, or one over the bound with what it showed of its `id`. */
-type FinishedLine = { kind: "text"; text: string } | {
-  kind: "over";
-  bytes: number;
-  id: RequestId | null;
-};
-
-/** Gathers a line's bytes up to a bound; past it, keeps only its first and last bytes. */
-class LineAccumulator {
-  #max: number;
-  #parts: Uint8Array[] = [];
-  #bytes = 0;
-  #head: Uint8Array | undefined;
-  #tail: Uint8Array = new Uint8Array(0);
-  #decoder = new TextDecoder();
-
-  constructor(max: number) {
-    this.#max = max;
-  }
-
-  append(chunk: Uint8Array): void {
-    if (chunk.length === 0) return;
-    this.#bytes += chunk.length;
-    if (this.#head) {
-      this.#tail = lastBytes(this.#tail, chunk);
-      return;
-    }
-    this.#parts.push(chunk);
-    if (this.#bytes <= this.#max) return;
-    const all = concat(this.#parts);
-    this.#head = all.subarray(0, EDGE_BYTES).slice();
-    this.#tail = all.subarray(Math.max(0, all.length - EDGE_BYTES)).slice();
-    this.#parts = [];
-  }
-
-  finish(): FinishedLine {
-    const bytes = this.#bytes;
-    const head = this.#head;
-    const line: FinishedLine = head
-      ? { kind: "over", bytes, id: overId(this.#decoder, head, this.#tail) }
-      : { kind: "text", text: this.#decoder.decode(concat(this.#parts)) };
-    this.#parts = [];
-    this.#bytes = 0;
-    this.#head = undefined;
-    this.#tail = new Uint8Array(0);
-    return line;
-  }
-}
-
-function concat(parts: Uint8Array[]): Uint8Array {
-  if (parts.length === 1) return parts[0]!;
-  const out = new Uint8Array(parts.reduce((sum, part) => sum + part.length, 0));
-  let offset = 0;
-  for (const part of parts) {
-    out.set(part, offset);
-    offset += part.length;
-  }
-  return out;
-}
-
-function lastBytes(tail: Uint8Array, chunk: Uint8Array): Uint8Array {
-  if (chunk.length >= EDGE_BYTES) return chunk.subarray(chunk.length - EDGE_BYTES).slice();
-  const keep = tail.subarray(Math.max(0, tail.length - (EDGE_BYTES - chunk.length)));
-  return concat([keep, chunk]).slice();
-}
-
-/** The `id` of a line too long to parse: a top-level `"id"` first or last in the object. */
-function overId(decoder: TextDecoder, head: Uint8Array, tail: Uint8Array): RequestId | null {
-  const first =
-    /^\s*\{\s*(?:"[a-z]+"\s*:\s*(?:"[^"\\]*"|[\d.]+)\s*,\s*)*"id"\s*:\s*(-?\d+|"(?:[^"\\]|\\.)*")/
-      .exec(decoder.decode(head));
-  const last = /[,{]\s*"id"\s*:\s*(-?\d+|"(?:[^"\\]|\\.)*")\s*\}\s*\r?$/.exec(decoder.decode(tail));
-  const raw = first?.[1] ?? last?.[1];
-  if (raw === undefined) return null;
-  try {
-    return JSON.parse(raw) as RequestId;
-  } catch {
-    return null;
-  }
-}
-
-function idIn(text: string): RequestId | null {
-  const bytes = new TextEncoder().encode(text);
-  return overId(new TextDecoder(), bytes.subarray(0, EDGE_BYTES), bytes.subarray(-EDGE_BYTES));
-}
-
-function idOf(json: unknown): RequestId | null {
-  if (json === null || typeof json !== "object" || !("id" in json)) return null;
-  const id = (json as { id: unknown }).id;
-  return typeof id === "string" || (typeof id === "number" && Number.isFinite(id)) ? id : null;
-}
-
-/** The deepest nesting of `[` and `{` outside strings, without parsing. */
-function nestingDepth(text: string): number {
-  let depth = 0;
-  let deepest = 0;
-  let inString = false;
-  for (let i = 0; i < text.length; i++) {
-    const code = text.charCodeAt(i);
-    if (inString) {
-      if (code === 0x5c) i++;
-      else if (code === 0x22) inString = false;
-    } else if (code === 0x22) inString = true;
-    else if (code === 0x5b || code === 0x7b) deepest = Math.max(deepest, ++depth);
-    else if (code === 0x5d || code === 0x7d) depth--;
-  }
-  return deepest;
 }

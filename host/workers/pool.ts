@@ -195,7 +195,7 @@ export class WorkerPool {
     if (job.stopping) return;
     job.stopping = true;
     slot.send({ type: "cancel", id: job.id, reason });
-    setTimeout(() => {
+    const timer = setTimeout(() => {
       if (slot.job !== job || this.#closed) return;
       const seconds = this.#options.callTimeoutMs / 1000;
       this.#options.logger.log(
@@ -209,6 +209,8 @@ export class WorkerPool {
           : cancelled(job.name),
       );
     }, reason === "timeout" ? GRACE_MS : GRACE_MS * 5);
+    // The running worker keeps the process alive while it matters; a closed pool's never does.
+    Deno.unrefTimer(timer);
   }
 
   /** A worker crashed: log it, answer its call, and replace it. */

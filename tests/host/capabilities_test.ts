@@ -71,6 +71,8 @@ Deno.test("capabilities: an rg that cannot run is said at start, by get_host_per
 
 Deno.test("capabilities: every local tool says openWorldHint false; every tool that writes says destructiveHint", async () => {
   await using root = await tempDir();
+  // A file of each language, so that every family is listed.
+  for (const name of ["a.py", "b.c", "c.ts"]) await Deno.writeTextFile(`${root.path}/${name}`, "");
   await using session = await connectStdio([root.path]);
   const tools: Tool[] = (await session.client.listTools()).tools;
   assert(tools.length > 40, `${tools.length} tools`);

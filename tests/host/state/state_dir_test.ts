@@ -10,6 +10,7 @@ import { tempDir } from "../../_helpers.ts";
 import { AnchorStore } from "../../../host/state/anchors.ts";
 import { TodoFileStore } from "../../../host/state/todos.ts";
 import {
+  STATE_GITIGNORE,
   STATE_MARKER,
   type StateDirOptions,
   trustedStateFile,
@@ -54,7 +55,7 @@ Deno.test("state dir: a directory the host made is trusted, and what the host wr
   await Deno.mkdir(state);
   const options = recording();
   assert(await trustStateDir(state, options));
-  assertEquals(await names(state), [STATE_MARKER]);
+  assertEquals(await names(state), [STATE_GITIGNORE, STATE_MARKER]);
   assertEquals(await trustedStateFile(state, "anchors.json", options), undefined);
   await Deno.writeTextFile(`${state}/anchors.json`, "the host's own");
   assertEquals(await trustedStateFile(state, "anchors.json", options), "the host's own");
@@ -75,6 +76,7 @@ Deno.test("state dir: state shipped in a directory the host did not make is set 
   );
   const suffix = "untrusted-20300102T030405678Z";
   assertEquals(await names(state), [
+    STATE_GITIGNORE,
     "anchors.json." + suffix,
     "interactions",
     "interactions." + suffix,
@@ -196,4 +198,47 @@ Deno.test("state dir: the anchor and todo stores load nothing forged, and load b
     { content: "real work", status: "pending" },
   ]);
   assertEquals(again.lines, []);
+});
+
+Deno.test("state dir: a .gitignore of '*' keeps the directory out of version control, made again when missing", async (t) => {
+  await using dir = await tempDir();
+  const state = `${dir.path}/state`;
+  const gitignore = `${state}/${STATE_GITIGNORE}`;
+  await Deno.mkdir(state);
+  const options = recording();
+  await t.step("written when the directory is made the host's own", async () => {
+    assert(await trustStateDir(state, options));
+    const rules = (await Deno.readTextFile(gitignore)).split("\n").filter((line) =>
+      !/^#|^$/.test(line)
+    );
+    assertEquals(rules, ["*"]);
+  });
+  await t.step("written again in a trusted directory that lost it", async () => {
+    await Deno.remove(gitignore);
+    assert(await trustStateDir(state, options));
+    assertMatch(await Deno.readTextFile(gitignore), /^\*$/m);
+  });
+  await t.step("one the user wrote is left as it is", async () => {
+    await Deno.writeTextFile(gitignore, "anchors.json\n");
+    assert(await trustStateDir(state, options));
+    assertEquals(await Deno.readTextFile(gitignore), "anchors.json\n");
+  });
+  await t.step("a link in its place is replaced, its target untouched", async () => {
+    await Deno.writeTextFile(`${dir.path}/target`, "kept\n");
+    await Deno.remove(gitignore);
+    await Deno.symlink(`${dir.path}/target`, gitignore);
+    assert(await trustStateDir(state, options));
+    assert((await Deno.lstat(gitignore)).isFile);
+    assertEquals(await Deno.readTextFile(`${dir.path}/target`), "kept\n");
+  });
+  await t.step("a directory in its place is said, and the state still loads", async () => {
+    await Deno.remove(gitignore);
+    await Deno.mkdir(gitignore);
+    assert(await trustStateDir(state, options));
+    assertMatch(
+      options.lines.join("\n"),
+      /Cannot write ".*\.gitignore": the state directory may show in git status/,
+    );
+  });
+  assertEquals(await names(state), [STATE_GITIGNORE, STATE_MARKER]);
 });

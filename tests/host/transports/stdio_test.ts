@@ -1,5 +1,9 @@
 import { assert, assertEquals, assertMatch } from "../../_assert.ts";
-import { LineTransport, MAX_MESSAGE_DEPTH } from "../../../host/transports/stdio.ts";
+import {
+  LineTransport,
+  MAX_END_GRACE_MS,
+  MAX_MESSAGE_DEPTH,
+} from "../../../host/transports/stdio.ts";
 import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
 
 /** A transport over an in-memory input, with what it received and wrote. */
@@ -93,4 +97,60 @@ Deno.test("LineTransport closes when its input ends and every request is answere
   await closed;
   assertEquals(written.length, 2);
   assert(written.every((line) => line.endsWith("\n")));
+});
+
+/** A transport over in-memory lines that answers nothing by itself, with what it received. */
+function silentTransport(lines: string[]) {
+  const chunks = lines.map((line) => encode(`${line}\n`));
+  const input = new ReadableStream<Uint8Array>({
+    pull(controller) {
+      const next = chunks.shift();
+      if (next) controller.enqueue(next);
+      else controller.close();
+    },
+  });
+  const transport = new LineTransport({
+    maxMessageBytes: 1024,
+    endGraceMs: 60_000,
+    input,
+    output: { write: (bytes) => Promise.resolve(bytes.length) },
+  });
+  const received: JSONRPCMessage[] = [];
+  transport.onmessage = (message) => received.push(message);
+  let isClosed = false;
+  const closed = new Promise<void>((resolve) =>
+    transport.onclose = () => {
+      isClosed = true;
+      resolve();
+    }
+  );
+  return { transport, received, closed, isClosed: () => isClosed };
+}
+
+/** One turn of the event loop: what the input and the answers set off has happened by then. */
+const turn = () => new Promise((resolve) => setTimeout(resolve, 0));
+
+const cancel = (id: number) =>
+  JSON.stringify({ jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: id } });
+
+Deno.test("LineTransport: a request the client cancelled holds nothing once the input ends", async () => {
+  const { transport, received, isClosed } = silentTransport([request(1), request(2), cancel(1)]);
+  await transport.start();
+  await turn();
+  assertEquals(received.length, 3, "both requests and the cancellation were read");
+  assertEquals(isClosed(), false, "request 2 is still due");
+  // The server never answers a cancelled request (MCP): answering 2 is all the end waits for.
+  await transport.send({ jsonrpc: "2.0", id: 2, result: {} });
+  await turn();
+  assert(isClosed(), "it closed as soon as the last request still due was answered");
+});
+
+Deno.test("LineTransport: once the input ends, a request never answered holds it only briefly, whatever endGraceMs says", async () => {
+  const { transport, closed, isClosed } = silentTransport([request(1)]);
+  await transport.start();
+  let guard: ReturnType<typeof setTimeout> | undefined;
+  const outer = new Promise<void>((resolve) => (guard = setTimeout(resolve, 20_000)));
+  await Promise.race([closed, outer]);
+  clearTimeout(guard);
+  assert(isClosed(), `it did not close within 20 s (its grace is at most ${MAX_END_GRACE_MS} ms)`);
 });

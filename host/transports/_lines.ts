@@ -1,0 +1,149 @@
+/**
+ * Reading stdio's lines for `LineTransport` (`stdio.ts`): a line
+ * gathered up to a bound (past it only its edges are kept, to find its
+ * `id`), and the checks made before a line is parsed.
+ *
+ * @module
+ */
+
+import type { RequestId } from "@modelcontextprotocol/sdk/types.js";
+
+/** How much of a refused line's start and end is kept to find its `id`. */
+const EDGE_BYTES = 512;
+
+/** A line read whole, or one over the bound with what it showed of its `id`. */
+export type FinishedLine = { kind: "text"; text: string } | {
+  kind: "over";
+  bytes: number;
+  id: RequestId | null;
+};
+
+/** Gathers a line's bytes up to a bound; past it, keeps only its first and last bytes. */
+export class LineAccumulator {
+  #max: number;
+  #parts: Uint8Array[] = [];
+  #bytes = 0;
+  #head: Uint8Array | undefined;
+  #tail: Uint8Array = new Uint8Array(0);
+  #decoder = new TextDecoder();
+
+  /** @param max The largest line kept whole, in bytes. */
+  constructor(max: number) {
+    this.#max = max;
+  }
+
+  /**
+   * Add the next bytes of the line (without its newline).
+   *
+   * @param chunk The bytes.
+   */
+  append(chunk: Uint8Array): void {
+    if (chunk.length === 0) return;
+    this.#bytes += chunk.length;
+    if (this.#head) {
+      this.#tail = lastBytes(this.#tail, chunk);
+      return;
+    }
+    this.#parts.push(chunk);
+    if (this.#bytes <= this.#max) return;
+    const all = concat(this.#parts);
+    this.#head = all.subarray(0, EDGE_BYTES).slice();
+    this.#tail = all.subarray(Math.max(0, all.length - EDGE_BYTES)).slice();
+    this.#parts = [];
+  }
+
+  /**
+   * End the line and start the next.
+   *
+   * @returns The line read whole, or what it showed of its `id` when over the bound.
+   */
+  finish(): FinishedLine {
+    const bytes = this.#bytes;
+    const head = this.#head;
+    const line: FinishedLine = head
+      ? { kind: "over", bytes, id: overId(this.#decoder, head, this.#tail) }
+      : { kind: "text", text: this.#decoder.decode(concat(this.#parts)) };
+    this.#parts = [];
+    this.#bytes = 0;
+    this.#head = undefined;
+    this.#tail = new Uint8Array(0);
+    return line;
+  }
+}
+
+function concat(parts: Uint8Array[]): Uint8Array {
+  if (parts.length === 1) return parts[0]!;
+  const out = new Uint8Array(parts.reduce((sum, part) => sum + part.length, 0));
+  let offset = 0;
+  for (const part of parts) {
+    out.set(part, offset);
+    offset += part.length;
+  }
+  return out;
+}
+
+function lastBytes(tail: Uint8Array, chunk: Uint8Array): Uint8Array {
+  if (chunk.length >= EDGE_BYTES) return chunk.subarray(chunk.length - EDGE_BYTES).slice();
+  const keep = tail.subarray(Math.max(0, tail.length - (EDGE_BYTES - chunk.length)));
+  return concat([keep, chunk]).slice();
+}
+
+/** The `id` of a line too long to parse: a top-level `"id"` first or last in the object. */
+function overId(decoder: TextDecoder, head: Uint8Array, tail: Uint8Array): RequestId | null {
+  const first =
+    /^\s*\{\s*(?:"[a-z]+"\s*:\s*(?:"[^"\\]*"|[\d.]+)\s*,\s*)*"id"\s*:\s*(-?\d+|"(?:[^"\\]|\\.)*")/
+      .exec(decoder.decode(head));
+  const last = /[,{]\s*"id"\s*:\s*(-?\d+|"(?:[^"\\]|\\.)*")\s*\}\s*\r?$/.exec(decoder.decode(tail));
+  const raw = first?.[1] ?? last?.[1];
+  if (raw === undefined) return null;
+  try {
+    return JSON.parse(raw) as RequestId;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * The `id` of a line that is not parsed (too deep), from its edges.
+ *
+ * @param text The line.
+ * @returns The id, or null when none shows.
+ */
+export function idIn(text: string): RequestId | null {
+  const bytes = new TextEncoder().encode(text);
+  return overId(new TextDecoder(), bytes.subarray(0, EDGE_BYTES), bytes.subarray(-EDGE_BYTES));
+}
+
+/**
+ * The `id` of parsed JSON that is not a JSON-RPC message, if it has a usable one.
+ *
+ * @param json The parsed line.
+ * @returns The id, or null.
+ */
+export function idOf(json: unknown): RequestId | null {
+  if (json === null || typeof json !== "object" || !("id" in json)) return null;
+  const id = (json as { id: unknown }).id;
+  return typeof id === "string" || (typeof id === "number" && Number.isFinite(id)) ? id : null;
+}
+
+/**
+ * The deepest nesting of `[` and `{` outside strings, without parsing.
+ *
+ * @param text The line.
+ * @returns The depth.
+ */
+export function nestingDepth(text: string): number {
+  let depth = 0;
+  let deepest = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    if (inString) {
+      if (code === 0x5c) i++;
+      else if (code === 0x22) inString = false;
+    } else if (code === 0x22) inString = true;
+    else if (code === 0x5b || code === 0x7b) deepest = Math.max(deepest, ++depth);
+    else if (code === 0x5d || code === 0x7d) depth--;
+  }
+  return deepest;
+}

@@ -1,0 +1,145 @@
+/**
+ * What `tools/list` costs a model on every turn, measured on the wire (the
+ * JSON-RPC result the served host writes, started as `mcp-config` prints
+ * it), in tokens at four characters each: a Python-only project within
+ * 6,000, every language within 11,000.
+ */
+
+import { assert, assertEquals, assertFalse } from "../../_assert.ts";
+import { tempDir } from "../../_helpers.ts";
+import { clientEnv, connectStdio, mcpConfigFor } from "../../_mcp.ts";
+
+/** Characters per token, as the budgets count them. */
+const CHARS_PER_TOKEN = 4;
+
+interface Listed {
+  /** The JSON text of the `tools/list` result, as written on the wire. */
+  text: string;
+  tools: Array<{ name: string; outputSchema?: unknown; inputSchema: unknown }>;
+}
+
+/** Start the served host, send initialize and tools/list as raw lines, and read the result's line. */
+async function rawList(root: string): Promise<Listed> {
+  const { command, args } = await mcpConfigFor([root]);
+  const child = new Deno.Command(command, {
+    args,
+    cwd: "/",
+    env: clientEnv(),
+    clearEnv: true,
+    stdin: "piped",
+    stdout: "piped",
+    stderr: "piped",
+  }).spawn();
+  const said = new Response(child.stderr).text();
+  const writer = child.stdin.getWriter();
+  const send = (message: unknown) =>
+    writer.write(new TextEncoder().encode(`${JSON.stringify(message)}\n`));
+  await send({
+    jsonrpc: "2.0",
+    id: 1,
+    method: "initialize",
+    params: {
+      protocolVersion: "2025-06-18",
+      capabilities: {},
+      clientInfo: { name: "t", version: "1" },
+    },
+  });
+  await send({ jsonrpc: "2.0", method: "notifications/initialized" });
+  await send({ jsonrpc: "2.0", id: 2, method: "tools/list" });
+  const lines = child.stdout.pipeThrough(new TextDecoderStream()).getReader();
+  let buffered = "";
+  try {
+    for (;;) {
+      const { value, done } = await lines.read();
+      if (done) throw new Error(`the server stopped before answering tools/list: ${await said}`);
+      buffered += value;
+      for (const line of buffered.split("\n").slice(0, -1)) {
+        const message = JSON.parse(line);
+        if (message.id !== 2) continue;
+        const text = JSON.stringify(message.result);
+        return { text, tools: message.result.tools };
+      }
+    }
+  } finally {
+    await writer.close();
+    await lines.cancel();
+    await child.status;
+    await said;
+  }
+}
+
+function tokens(listed: Listed): number {
+  return Math.ceil(listed.text.length / CHARS_PER_TOKEN);
+}
+
+function report(what: string, listed: Listed): string {
+  const line = `${what}: ${listed.tools.length} tools, ${listed.text.length} characters, ` +
+    `${tokens(listed)} tokens`;
+  // deno-lint-ignore no-console
+  console.log(line);
+  return line;
+}
+
+Deno.test("tool budget: a Python-only project's tools/list is within 6,000 tokens and has no C/C++ or TS/JS tools", async () => {
+  await using root = await tempDir();
+  await Deno.mkdir(`${root.path}/pkg`);
+  await Deno.writeTextFile(`${root.path}/pkg/__init__.py`, "");
+  await Deno.writeTextFile(`${root.path}/pkg/app.py`, "def main():\n    return 1\n");
+  await Deno.writeTextFile(`${root.path}/README.md`, "# app\n");
+  const listed = await rawList(root.path);
+  const line = report("Python-only project", listed);
+  assert(tokens(listed) <= 6_000, line);
+  const names = listed.tools.map((tool) => tool.name);
+  assert(names.includes("py_get_definition") && names.includes("read_file"), names.join(" "));
+  assertEquals(names.filter((name) => name.startsWith("ts_")), []);
+  for (const tool of listed.tools) assertFalse("outputSchema" in tool, tool.name);
+  assertFalse(listed.text.includes(String(Number.MAX_SAFE_INTEGER)), "no zod integer bounds");
+});
+
+Deno.test("tool budget: a project in every language lists every family within 11,000 tokens", async () => {
+  await using root = await tempDir();
+  const files: Record<string, string> = {
+    "app.py": "def main():\n    return 1\n",
+    "lib.c": "int add(int a, int b) { return a + b; }\n",
+    "lib.h": "int add(int a, int b);\n",
+    "shape.cpp": "class Shape { public: int area() { return 0; } };\n",
+    "index.ts": "export function greet(name: string): string { return name; }\n",
+    "util.js": "export const twice = (x) => x * 2;\n",
+  };
+  for (const [name, text] of Object.entries(files)) {
+    await Deno.writeTextFile(`${root.path}/${name}`, text);
+  }
+  const listed = await rawList(root.path);
+  const line = report("every language", listed);
+  assert(tokens(listed) <= 11_000, line);
+  const names = listed.tools.map((tool) => tool.name);
+  for (const prefix of ["py_", "ts_c_", "ts_cpp_", "ts_js_"]) {
+    assert(names.some((name) => name.startsWith(prefix)), `${prefix} tools are listed`);
+  }
+});
+
+Deno.test("tool budget: output schemas are listed only when tools.outputSchemas is on; structuredContent comes back either way", async () => {
+  await using root = await tempDir();
+  await Deno.writeTextFile(`${root.path}/a.txt`, "alpha\n");
+  const lean = await rawList(root.path);
+  for (const tool of lean.tools) assertFalse("outputSchema" in tool, tool.name);
+  {
+    await using session = await connectStdio([root.path]);
+    const found = await session.call("search_files", { pattern: "*.txt" });
+    assertEquals((found.structuredContent as { files: string[] }).files, ["a.txt"]);
+  }
+  await Deno.writeTextFile(
+    `${root.path}/toolhost.json`,
+    JSON.stringify({ tools: { outputSchemas: true } }),
+  );
+  const full = await rawList(root.path);
+  const search = full.tools.find((tool) => tool.name === "search_files")!;
+  assertEquals((search.outputSchema as { type?: string }).type, "object");
+  const cost = tokens(full) - tokens(lean);
+  // deno-lint-ignore no-console
+  console.log(`tools.outputSchemas: true adds ${cost} tokens to ${tokens(lean)}`);
+  assert(cost > 0, `${cost}`);
+  await using session = await connectStdio([root.path]);
+  const found = await session.call("search_files", { pattern: "*.txt" });
+  assertEquals((found.structuredContent as { files: string[] }).files, ["a.txt"]);
+});
