@@ -28,6 +28,7 @@
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { mcpConfigFor } from "../tests/_mcp.ts";
+import { treeRss } from "./_measure.ts";
 
 const HERE = new URL(".", import.meta.url).pathname;
 const TREE = `${HERE}.data/python_bench`;
@@ -79,26 +80,6 @@ async function ensureTree(): Promise<{ files: string[]; bytes: number }> {
     await Deno.copyFile(`${source}/argparse.py`, `${TREE}/argparse/argparse_${i}.py`);
   }
   return { files, bytes };
-}
-
-/** RSS in bytes of a process and all its descendants. */
-function treeRss(pid: number): number {
-  let total = 0;
-  const stack = [pid];
-  while (stack.length > 0) {
-    const p = stack.pop()!;
-    try {
-      const status = Deno.readTextFileSync(`/proc/${p}/status`);
-      total += Number(/VmRSS:\s+(\d+) kB/.exec(status)?.[1] ?? 0) * 1024;
-      for (const task of Deno.readDirSync(`/proc/${p}/task`)) {
-        const kids = Deno.readTextFileSync(`/proc/${p}/task/${task.name}/children`).trim();
-        if (kids) stack.push(...kids.split(/\s+/).map(Number));
-      }
-    } catch {
-      // gone
-    }
-  }
-  return total;
 }
 
 function median(values: number[]): number {

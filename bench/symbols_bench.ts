@@ -26,6 +26,7 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { mcpConfigFor } from "../tests/_mcp.ts";
 import { writeMailkit } from "../tests/tools/symbols/_fixtures.ts";
+import { quantile, treeRss } from "./_measure.ts";
 
 const HERE = new URL(".", import.meta.url).pathname;
 const TREE = `${HERE}.data/symbols_bench`;
@@ -83,31 +84,6 @@ async function copyPython(from: string, to: string): Promise<void> {
       await Deno.copyFile(`${from}/${entry.name}`, `${to}/${entry.name}`);
     }
   }
-}
-
-/** RSS in bytes of a process and all its descendants. */
-function treeRss(pid: number): number {
-  let total = 0;
-  const stack = [pid];
-  while (stack.length > 0) {
-    const p = stack.pop()!;
-    try {
-      const status = Deno.readTextFileSync(`/proc/${p}/status`);
-      total += Number(/VmRSS:\s+(\d+) kB/.exec(status)?.[1] ?? 0) * 1024;
-      for (const task of Deno.readDirSync(`/proc/${p}/task`)) {
-        const kids = Deno.readTextFileSync(`/proc/${p}/task/${task.name}/children`).trim();
-        if (kids) stack.push(...kids.split(/\s+/).map(Number));
-      }
-    } catch {
-      // The process ended while it was being read: it holds no memory any more.
-    }
-  }
-  return total;
-}
-
-function quantile(values: number[], q: number): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * q))]!;
 }
 
 async function timed(client: Client, name: string, args: Record<string, unknown>) {

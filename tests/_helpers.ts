@@ -5,7 +5,11 @@
  */
 
 import { createHost, type Host } from "../host/host.ts";
-import type { ToolResult } from "../tools/tool.ts";
+import { Anchor } from "../security/anchored.ts";
+import { resolvePolicy } from "../security/policy.ts";
+import { Resolver } from "../security/resolver.ts";
+import { SafeFs } from "../security/safe_fs.ts";
+import type { ToolContext, ToolResult } from "../tools/tool.ts";
 import type { HostConfigInput } from "../host/config/config.ts";
 
 /** A temp directory removed on dispose. */
@@ -90,4 +94,31 @@ export function canRun(program: string): boolean {
       return false;
     }
   });
+}
+
+/**
+ * A real tool context over a real root, with no worker: for unit tests of
+ * code that tools call. Its `shared` values are kept, as a worker keeps them.
+ *
+ * @param root The root.
+ * @returns The context.
+ */
+export async function toolContext(root: string): Promise<ToolContext> {
+  const policy = await resolvePolicy({ roots: [root] });
+  const resolver = new Resolver(policy);
+  const shared = new Map<string, unknown>();
+  return {
+    policy,
+    resolver,
+    fs: new SafeFs(resolver, new Anchor(policy.roots)),
+    signal: new AbortController().signal,
+    messageWaiting: () => false,
+    progress: () => {},
+    logger: { warn: () => {}, error: () => {} },
+    binaries: {},
+    shared<T>(key: string, make: () => T): T {
+      if (!shared.has(key)) shared.set(key, make());
+      return shared.get(key) as T;
+    },
+  };
 }

@@ -15,20 +15,13 @@ import { grammarForPath, treeSitter } from "../_treesitter.ts";
 import { errorCount } from "../_diagnostics.ts";
 import type { ToolContext } from "../tool.ts";
 import { type SourceFile, SourceIndex } from "../symbols/_source_index.ts";
-import {
-  type FactsOr,
-  makeFacts,
-  type Opened,
-  openSources,
-  placeSites,
-  type RawSite,
-} from "../symbols/_source_sites.ts";
+import { type FactsOr, openSources, resolveRounds, symbolSites } from "../symbols/_source_sites.ts";
 import { headerGrammar, maskForParsing } from "./_parse.ts";
 import type { CFacts } from "./_resolve_facts.ts";
 import { CProgram } from "./_resolve_program.ts";
 import { cConflicts, invalidCName } from "./_resolve_rename.ts";
 import { cSites } from "./_resolve_sites.ts";
-import { type CTarget, findCTarget } from "./_resolve_target.ts";
+import { findCTarget } from "./_resolve_target.ts";
 import { extractCFacts } from "./_resolve_walk.ts";
 
 /** The extensions the resolver reads. */
@@ -50,9 +43,6 @@ const SOURCE = /\.(?:c|h|cc|cpp|cxx|c\+\+|hpp|hh|hxx|h\+\+|ipp)$/i;
 
 /** The memory a token's facts take, roughly (occurrence, context share, indexes). */
 const BYTES_PER_TOKEN = 300;
-
-/** How many rounds of "make the facts a resolution asked for" a call may take. */
-const MAX_ROUNDS = 64;
 
 /** The C/C++ resolver. */
 export const CFAMILY_RESOLVER: LanguageResolver = Object.freeze({
@@ -95,39 +85,20 @@ async function findCSites(
     skipped,
   });
   const program = new CProgram(opened.files, opened.root);
-  const { found, raw } = await resolveRounds(ctx, program, opened, target.name, skipped);
-  const definition = program.file(found.definition.file)!;
-  const [first, last] = found.definition.lines;
-  const out: SymbolSites = {
-    definition: `${definition.display}:${first}-${last}`,
-    sites: placeSites((path) => program.file(path)!, raw, found.name.length, found.definition),
-    filesSearched: opened.files.size,
+  const { found, raw } = await resolveRounds(
+    ctx,
+    program,
+    () => {
+      const found = findCTarget(program, opened.file.path, target.name, opened.candidates);
+      return { found, raw: cSites(program, found, opened.candidates) };
+    },
+    (file) => parseFacts(ctx, file),
+    skipped,
+  );
+  return {
+    ...symbolSites(program, opened, found, raw, { target: target.name, kind: "declaration" }),
     renameConflicts: (newName) => cConflicts(program, found, raw, newName),
   };
-  if (found.definition.file !== opened.file.path) {
-    out.note =
-      `"${target.name}" seen from ${opened.file.display} is declared in ${definition.display}: ` +
-      "these are the sites of that declaration";
-  }
-  return out;
-}
-
-/** Resolve, make the facts the resolution found missing, and again, until nothing is missing. */
-async function resolveRounds(
-  ctx: ToolContext,
-  program: CProgram,
-  opened: Opened<CFacts>,
-  name: string,
-  skipped: Skipped,
-): Promise<{ found: CTarget; raw: RawSite[] }> {
-  for (let round = 0;; round++) {
-    program.reset();
-    const found = findCTarget(program, opened.file.path, name, opened.candidates);
-    const raw = cSites(program, found, opened.candidates);
-    if (program.missing.size === 0 || round >= MAX_ROUNDS) return { found, raw };
-    const missing = [...program.missing].map((path) => program.file(path)!);
-    await makeFacts(ctx, missing, (file) => parseFacts(ctx, file), skipped);
-  }
 }
 
 /** About what a file's facts take in memory. */

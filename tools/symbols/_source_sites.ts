@@ -9,7 +9,7 @@
 
 import * as posix from "node:path/posix";
 import { ToolError } from "../../security/errors.ts";
-import type { SiteRole, SymbolSite } from "./_resolver.ts";
+import type { SiteRole, SymbolSite, SymbolSites } from "./_resolver.ts";
 import { type Skipped, skipReason } from "../_skipped.ts";
 import type { ToolContext } from "../tool.ts";
 import { comparePaths, Pacer } from "../_walk.ts";
@@ -184,4 +184,86 @@ export async function makeFacts<F extends object>(
     if ("error" in file.facts) skipped.add(file.display, file.facts.error);
     await pacer.tick();
   }
+}
+
+/** What a resolver's program exposes to {@linkcode resolveRounds}. */
+export interface RoundProgram<F extends object> {
+  /** Forget what the last round resolved (and the files it found missing). */
+  reset(): void;
+  /** Files whose facts the last round needed and did not have. */
+  readonly missing: ReadonlySet<string>;
+  /** A file by its path. */
+  file(path: string): SourceFile<FactsOr<F>> | undefined;
+}
+
+/** How many rounds of "make the facts a resolution asked for" a call may take. */
+const MAX_ROUNDS = 64;
+
+/**
+ * Resolve; make the facts the resolution found missing; and again, until
+ * nothing is missing (or {@linkcode MAX_ROUNDS} is reached).
+ *
+ * @param ctx The tool context.
+ * @param program The resolver's program over the opened files.
+ * @param resolve One round: the target and its raw sites.
+ * @param make Makes one file's facts.
+ * @param skipped Counts what could not be parsed.
+ * @returns The last round's answer.
+ */
+export async function resolveRounds<F extends object, T>(
+  ctx: ToolContext,
+  program: RoundProgram<F>,
+  resolve: () => { found: T; raw: RawSite[] },
+  make: (file: SourceFile<FactsOr<F>>) => Promise<F>,
+  skipped: Skipped,
+): Promise<{ found: T; raw: RawSite[] }> {
+  for (let round = 0;; round++) {
+    program.reset();
+    const answer = resolve();
+    if (program.missing.size === 0 || round >= MAX_ROUNDS) return answer;
+    const missing = [...program.missing].map((path) => program.file(path)!);
+    await makeFacts(ctx, missing, make, skipped);
+  }
+}
+
+/** A target as the resolvers find it: its name and where it is defined. */
+export interface FoundTarget {
+  /** The symbol's own name (its last part). */
+  name: string;
+  /** The defining file's path and line range. */
+  definition: { file: string; lines: readonly [number, number] };
+}
+
+/**
+ * The resolver's answer: the definition's `path:start-end`, the sites placed
+ * in lines, and a note when the definition lies in another file than the
+ * one the model named.
+ *
+ * @param program The program the sites were found in.
+ * @param opened The opened sources.
+ * @param found The target.
+ * @param raw Its raw sites.
+ * @param names The name as the model gave it, and what the language calls the place it is made.
+ * @returns The answer, without `renameConflicts` (the caller adds its own).
+ */
+export function symbolSites<F extends object>(
+  program: RoundProgram<F>,
+  opened: Opened<F>,
+  found: FoundTarget,
+  raw: readonly RawSite[],
+  names: { target: string; kind: "definition" | "declaration" },
+): SymbolSites {
+  const definition = program.file(found.definition.file)!;
+  const [first, last] = found.definition.lines;
+  const out: SymbolSites = {
+    definition: `${definition.display}:${first}-${last}`,
+    sites: placeSites((path) => program.file(path)!, raw, found.name.length, found.definition),
+    filesSearched: opened.files.size,
+  };
+  if (found.definition.file !== opened.file.path) {
+    const verb = names.kind === "definition" ? "defined" : "declared";
+    out.note = `"${names.target}" in ${opened.file.display} is ${verb} in ${definition.display}: ` +
+      `these are the sites of that ${names.kind}`;
+  }
+  return out;
 }

@@ -18,15 +18,8 @@ import { JsProgram } from "./_resolve_program.ts";
 import { invalidJsName, jsConflicts } from "./_resolve_rename.ts";
 import { memberSites } from "./_resolve_members.ts";
 import { bindingSites } from "./_resolve_sites.ts";
-import {
-  type FactsOr,
-  makeFacts,
-  type Opened,
-  openSources,
-  placeSites,
-  type RawSite,
-} from "../symbols/_source_sites.ts";
-import { findTarget, type JsTarget } from "./_resolve_target.ts";
+import { type FactsOr, openSources, resolveRounds, symbolSites } from "../symbols/_source_sites.ts";
+import { findTarget } from "./_resolve_target.ts";
 import { extractJsFacts } from "./_resolve_walk.ts";
 
 /** The extensions the resolver reads. */
@@ -45,9 +38,6 @@ const SOURCE = /\.(?:[mc]?[jt]sx?)$/i;
 
 /** The memory a token's facts take, roughly (occurrence, declaration share, indexes). */
 const BYTES_PER_TOKEN = 300;
-
-/** How many rounds of "make the facts a resolution asked for" a call may take. */
-const MAX_ROUNDS = 64;
 
 /** The TS/JS resolver. */
 export const TYPESCRIPT_RESOLVER: LanguageResolver = Object.freeze({
@@ -101,40 +91,23 @@ async function findJsSites(
     skipped,
   });
   const program = new JsProgram(opened.files);
-  const { found, raw } = await resolveRounds(ctx, program, opened, target.name, skipped);
-  const definition = program.file(found.definition.file)!;
-  const [first, last] = found.definition.lines;
-  const out: SymbolSites = {
-    definition: `${definition.display}:${first}-${last}`,
-    sites: placeSites((path) => program.file(path)!, raw, found.name.length, found.definition),
-    filesSearched: opened.files.size,
+  const { found, raw } = await resolveRounds(
+    ctx,
+    program,
+    () => {
+      const found = findTarget(program, opened.file.path, target.name);
+      const raw = found.kind === "binding"
+        ? bindingSites(program, found, opened.candidates)
+        : memberSites(program, found, opened.candidates);
+      return { found, raw };
+    },
+    (file) => parseFacts(ctx, file),
+    skipped,
+  );
+  return {
+    ...symbolSites(program, opened, found, raw, { target: target.name, kind: "definition" }),
     renameConflicts: (newName) => jsConflicts(program, found, raw, newName),
   };
-  if (found.definition.file !== opened.file.path) {
-    out.note = `"${target.name}" in ${opened.file.display} is defined in ${definition.display}: ` +
-      "these are the sites of that definition";
-  }
-  return out;
-}
-
-/** Resolve, make the facts the resolution found missing, and again, until nothing is missing. */
-async function resolveRounds(
-  ctx: ToolContext,
-  program: JsProgram,
-  opened: Opened<JsFacts>,
-  name: string,
-  skipped: Skipped,
-): Promise<{ found: JsTarget; raw: RawSite[] }> {
-  for (let round = 0;; round++) {
-    program.reset();
-    const found = findTarget(program, opened.file.path, name);
-    const raw = found.kind === "binding"
-      ? bindingSites(program, found, opened.candidates)
-      : memberSites(program, found, opened.candidates);
-    if (program.missing.size === 0 || round >= MAX_ROUNDS) return { found, raw };
-    const missing = [...program.missing].map((path) => program.file(path)!);
-    await makeFacts(ctx, missing, (file) => parseFacts(ctx, file), skipped);
-  }
 }
 
 /** One file's facts. */

@@ -4,10 +4,14 @@
  * shadows it; its absolute imports of `email` rewritten), with `shlex.py`
  * beside it (it defines another `quote`); and a small package with the
  * cases real code has fewer of (aliases, star imports, `getattr`, overrides,
- * shadowing names).
+ * shadowing names). Also the helpers of the resolvers' unit tests: sources
+ * whose expected sites are marked in place, and renames applied by hand.
  *
  * @module
  */
+
+import { assertEquals } from "../../_assert.ts";
+import type { SymbolSite } from "../../../tools/symbols/_resolver.ts";
 
 /** The package name of the copy. */
 export const PACKAGE = "mailkit";
@@ -172,7 +176,80 @@ export async function writeTree(
   files: Readonly<Record<string, string>>,
 ): Promise<void> {
   for (const [path, text] of Object.entries(files)) {
-    await Deno.mkdir(`${root}/${path.slice(0, path.lastIndexOf("/"))}`, { recursive: true });
-    await Deno.writeTextFile(`${root}/${path}`, text);
+    const full = `${root}/${path}`;
+    await Deno.mkdir(full.slice(0, full.lastIndexOf("/")), { recursive: true });
+    await Deno.writeTextFile(full, text);
   }
+}
+
+/** Marked sources with the marks removed, and each marked name's marks. */
+export interface Unmarked {
+  /** Text by path, marks removed. */
+  files: Record<string, string>;
+  /** A name's marks, sorted, as `path@offset certainty`. */
+  marks: (name: string) => string[];
+}
+
+/**
+ * Remove the marks from sources whose expected sites are marked in place:
+ * `⟦name⟧` an exact site, `⟪name⟫` an unsure one.
+ *
+ * @param marked Marked text by path.
+ * @returns The files and the marks.
+ */
+export function unmark(marked: Record<string, string>): Unmarked {
+  const files: Record<string, string> = {};
+  const marks = new Map<string, string[]>();
+  for (const [path, text] of Object.entries(marked)) {
+    let out = "";
+    let at = 0;
+    for (const match of text.matchAll(/⟦([^⟧]*)⟧|⟪([^⟫]*)⟫/g)) {
+      out += text.slice(at, match.index);
+      const name = match[1] ?? match[2]!;
+      marks.set(name, [
+        ...(marks.get(name) ?? []),
+        `${path}@${out.length} ${match[1] !== undefined ? "exact" : "unsure"}`,
+      ]);
+      out += name;
+      at = match.index + match[0].length;
+    }
+    files[path] = out + text.slice(at);
+  }
+  return { files, marks: (name: string) => [...(marks.get(name) ?? [])].sort() };
+}
+
+/**
+ * Sites in the marks' form (`path@offset certainty`), sorted.
+ *
+ * @param sites The sites.
+ * @returns Their marks.
+ */
+export function asMarks(sites: readonly SymbolSite[]): string[] {
+  return sites.map((s) => `${s.path}@${s.start} ${s.certainty}`).sort();
+}
+
+/**
+ * Each changed file's text after replacing the exact sites (what `rename_symbol` writes).
+ *
+ * @param files Text by path.
+ * @param sites The sites found.
+ * @param names The old and the new name.
+ * @returns The changed files' new text.
+ */
+export function applyRename(
+  files: Record<string, string>,
+  sites: readonly SymbolSite[],
+  names: { from: string; to: string },
+): Record<string, string> {
+  const out: Record<string, string> = {};
+  const exact = sites.filter((s) => s.certainty === "exact" && s.via === undefined);
+  for (const path of new Set(exact.map((s) => s.path))) {
+    let text = files[path]!;
+    for (const site of exact.filter((s) => s.path === path).sort((a, b) => b.start - a.start)) {
+      assertEquals(text.slice(site.start, site.end), names.from);
+      text = text.slice(0, site.start) + names.to + text.slice(site.end);
+    }
+    out[path] = text;
+  }
+  return out;
 }

@@ -9,94 +9,15 @@
  */
 
 import { assert, assertEquals, assertMatch, assertRejects } from "../../_assert.ts";
-import { canRun, tempDir } from "../../_helpers.ts";
-import { Anchor } from "../../../security/anchored.ts";
-import { resolvePolicy } from "../../../security/policy.ts";
-import { Resolver } from "../../../security/resolver.ts";
-import { SafeFs } from "../../../security/safe_fs.ts";
+import { canRun, tempDir, toolContext } from "../../_helpers.ts";
 import { CFAMILY_RESOLVER } from "../../../tools/cfamily/_resolve.ts";
-import type { SymbolSite, SymbolSites } from "../../../tools/symbols/_resolver.ts";
+import type { SymbolSites } from "../../../tools/symbols/_resolver.ts";
 import { Skipped } from "../../../tools/_skipped.ts";
+import { applyRename, asMarks, unmark, writeTree } from "./_fixtures.ts";
 import type { ToolContext } from "../../../tools/tool.ts";
-
-// ---- fixtures: marks, files, a context, a rename ----
-
-/** Files with marks removed, and each marked name's marks (`path@offset certainty`). */
-function unmark(marked: Record<string, string>) {
-  const files: Record<string, string> = {};
-  const marks = new Map<string, string[]>();
-  for (const [path, text] of Object.entries(marked)) {
-    let out = "";
-    let at = 0;
-    for (const match of text.matchAll(/⟦([^⟧]*)⟧|⟪([^⟫]*)⟫/g)) {
-      out += text.slice(at, match.index);
-      const name = match[1] ?? match[2]!;
-      marks.set(name, [
-        ...(marks.get(name) ?? []),
-        `${path}@${out.length} ${match[1] !== undefined ? "exact" : "unsure"}`,
-      ]);
-      out += name;
-      at = match.index + match[0].length;
-    }
-    files[path] = out + text.slice(at);
-  }
-  return { files, marks: (name: string) => [...(marks.get(name) ?? [])].sort() };
-}
-
-async function writeFiles(root: string, files: Record<string, string>): Promise<void> {
-  for (const [path, text] of Object.entries(files)) {
-    const full = `${root}/${path}`;
-    await Deno.mkdir(full.slice(0, full.lastIndexOf("/")), { recursive: true });
-    await Deno.writeTextFile(full, text);
-  }
-}
-
-/** A tool context over a real root, its `shared` values kept (as a worker keeps them). */
-async function context(root: string): Promise<ToolContext> {
-  const policy = await resolvePolicy({ roots: [root] });
-  const resolver = new Resolver(policy);
-  const shared = new Map<string, unknown>();
-  return {
-    policy,
-    resolver,
-    fs: new SafeFs(resolver, new Anchor(policy.roots)),
-    signal: new AbortController().signal,
-    messageWaiting: () => false,
-    progress: () => {},
-    logger: { warn: () => {}, error: () => {} },
-    binaries: {},
-    shared: <T>(key: string, make: () => T): T => {
-      if (!shared.has(key)) shared.set(key, make());
-      return shared.get(key) as T;
-    },
-  };
-}
 
 async function find(ctx: ToolContext, path: string, name: string): Promise<SymbolSites> {
   return await CFAMILY_RESOLVER.findSites(ctx, { path, name }, ".", new Skipped());
-}
-
-function asMarks(sites: readonly SymbolSite[]): string[] {
-  return sites.map((s) => `${s.path}@${s.start} ${s.certainty}`).sort();
-}
-
-/** Each changed file's text after replacing the exact sites (what `rename_symbol` writes). */
-function applyRename(
-  files: Record<string, string>,
-  sites: readonly SymbolSite[],
-  names: { from: string; to: string },
-): Record<string, string> {
-  const out: Record<string, string> = {};
-  const exact = sites.filter((s) => s.certainty === "exact" && s.via === undefined);
-  for (const path of new Set(exact.map((s) => s.path))) {
-    let text = files[path]!;
-    for (const site of exact.filter((s) => s.path === path).sort((a, b) => b.start - a.start)) {
-      assertEquals(text.slice(site.start, site.end), names.from);
-      text = text.slice(0, site.start) + names.to + text.slice(site.end);
-    }
-    out[path] = text;
-  }
-  return out;
 }
 
 /** Compile each source file with `-fsyntax-only`; the compiler's complaints, if any. */
@@ -168,8 +89,8 @@ const C_SOURCES = ["src/geo.c", "src/main.c", "src/other.c"];
 
 Deno.test("the C resolver follows a header's function, struct member and macro into the files that include it", async (t) => {
   await using root = await tempDir();
-  await writeFiles(root.path, C_PROJECT.files);
-  const ctx = await context(root.path);
+  await writeTree(root.path, C_PROJECT.files);
+  const ctx = await toolContext(root.path);
   await t.step(
     "a function: its prototype, definition and calls, not a static one elsewhere",
     async () => {
@@ -214,9 +135,9 @@ Deno.test({
   ignore: !canRun("cc"),
   async fn() {
     await using root = await tempDir();
-    await writeFiles(root.path, C_PROJECT.files);
+    await writeTree(root.path, C_PROJECT.files);
     assertEquals(await compile(root.path, "cc", C_SOURCES), "");
-    const ctx = await context(root.path);
+    const ctx = await toolContext(root.path);
     for (
       const [path, name, to] of [
         ["include/geo.h", "area", "surface"],
@@ -224,7 +145,7 @@ Deno.test({
         ["include/geo.h", "SCALE", "FACTOR"],
       ] as const
     ) {
-      await writeFiles(root.path, C_PROJECT.files);
+      await writeTree(root.path, C_PROJECT.files);
       const found = await find(ctx, path, name);
       const from = name.split(".").at(-1)!;
       // The one unsure site (SCALE inside DOUBLE's definition) is what a model renames by hand.
@@ -236,10 +157,10 @@ Deno.test({
       const sites = found.sites.map((s) => ({ ...s, certainty: "exact" as const }));
       const after = applyRename(C_PROJECT.files, sites, { from, to });
       assert(!("src/other.c" in after), `${name}: the unrelated file changed`);
-      await writeFiles(root.path, after);
+      await writeTree(root.path, after);
       assertEquals(await compile(root.path, "cc", C_SOURCES), "", `${name} → ${to}`);
     }
-    await writeFiles(root.path, C_PROJECT.files);
+    await writeTree(root.path, C_PROJECT.files);
     const found = await find(ctx, "include/geo.h", "area");
     const after = applyRename(C_PROJECT.files, found.sites, { from: "area", to: "surface" });
     assertMatch(
@@ -308,8 +229,8 @@ int main() {
 
 Deno.test("the C++ resolver follows namespaces, classes, constructors and overrides", async (t) => {
   await using root = await tempDir();
-  await writeFiles(root.path, CPP_PROJECT.files);
-  const ctx = await context(root.path);
+  await writeTree(root.path, CPP_PROJECT.files);
+  const ctx = await toolContext(root.path);
   await t.step(
     "a method: declaration, out-of-line definition, typed calls; the base's unsure",
     async () => {
@@ -341,13 +262,13 @@ Deno.test({
   async fn() {
     await using root = await tempDir();
     const sources = ["widget.cpp", "main.cpp"];
-    const ctx = await context(root.path);
+    const ctx = await toolContext(root.path);
     const renames = [["ns::Widget::draw", "paint"], ["ns::Widget", "Gadget"], [
       "ns::helper",
       "assist",
     ]];
     for (const [name, to] of renames as Array<[string, string]>) {
-      await writeFiles(root.path, CPP_PROJECT.files);
+      await writeTree(root.path, CPP_PROJECT.files);
       if (name === "ns::Widget::draw") assertEquals(await compile(root.path, "c++", sources), "");
       const found = await find(ctx, "widget.hpp", name);
       const from = name.split("::").at(-1)!;
@@ -357,7 +278,7 @@ Deno.test({
         ? found.sites.map((s) => ({ ...s, certainty: "exact" as const }))
         : found.sites;
       assert(name !== "ns::Widget::draw" || unsure.length === 2);
-      await writeFiles(root.path, applyRename(CPP_PROJECT.files, sites, { from, to }));
+      await writeTree(root.path, applyRename(CPP_PROJECT.files, sites, { from, to }));
       assertEquals(await compile(root.path, "c++", sources), "", `${name} → ${to}`);
     }
   },

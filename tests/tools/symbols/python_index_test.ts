@@ -5,41 +5,15 @@
  */
 
 import { assert, assertEquals } from "../../_assert.ts";
-import { tempDir } from "../../_helpers.ts";
-import { Anchor } from "../../../security/anchored.ts";
-import { resolvePolicy } from "../../../security/policy.ts";
-import { Resolver } from "../../../security/resolver.ts";
-import { SafeFs } from "../../../security/safe_fs.ts";
-import type { ToolContext } from "../../../tools/tool.ts";
+import { tempDir, toolContext } from "../../_helpers.ts";
 import { refsNamed } from "../../../tools/python/_resolve_facts.ts";
 import { PyIndex } from "../../../tools/python/_resolve_index.ts";
-
-/** A real tool context over a real root (no worker). */
-async function context(root: string): Promise<ToolContext> {
-  const policy = await resolvePolicy({ roots: [root] });
-  const resolver = new Resolver(policy);
-  const shared = new Map<string, unknown>();
-  return {
-    policy,
-    resolver,
-    fs: new SafeFs(resolver, new Anchor(policy.roots)),
-    signal: new AbortController().signal,
-    messageWaiting: () => false,
-    progress: () => {},
-    logger: { warn: () => {}, error: () => {} },
-    binaries: {},
-    shared<T>(key: string, make: () => T): T {
-      if (!shared.has(key)) shared.set(key, make());
-      return shared.get(key) as T;
-    },
-  };
-}
 
 const SOURCE = "def f(x):\n    return x\n\n\ny = f(1)\n";
 
 Deno.test("the Python index keeps facts by version, within its budget", async (t) => {
   await using root = await tempDir();
-  const ctx = await context(root.path);
+  const ctx = await toolContext(root.path);
 
   await t.step("a file's facts are kept until its mtime or size changes", async () => {
     const index = new PyIndex();

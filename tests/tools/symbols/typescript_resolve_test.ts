@@ -8,96 +8,17 @@
  */
 
 import { assert, assertEquals, assertMatch, assertRejects } from "../../_assert.ts";
-import { tempDir } from "../../_helpers.ts";
-import { Anchor } from "../../../security/anchored.ts";
-import { resolvePolicy } from "../../../security/policy.ts";
-import { Resolver } from "../../../security/resolver.ts";
-import { SafeFs } from "../../../security/safe_fs.ts";
-import type { SymbolSite, SymbolSites } from "../../../tools/symbols/_resolver.ts";
+import { tempDir, toolContext } from "../../_helpers.ts";
+import type { SymbolSites } from "../../../tools/symbols/_resolver.ts";
 import { Skipped } from "../../../tools/_skipped.ts";
+import { applyRename, asMarks, unmark, writeTree } from "./_fixtures.ts";
 import type { ToolContext } from "../../../tools/tool.ts";
 import { grammarForPath, TreeSitter } from "../../../tools/_treesitter.ts";
 import { TYPESCRIPT_RESOLVER } from "../../../tools/typescript/_resolve.ts";
 import { SourceIndex } from "../../../tools/symbols/_source_index.ts";
 
-// ---- fixtures: marks, files, a context, a rename ----
-
-/** Files with marks removed, and each marked name's marks (`path@offset certainty`). */
-function unmark(marked: Record<string, string>) {
-  const files: Record<string, string> = {};
-  const marks = new Map<string, string[]>();
-  for (const [path, text] of Object.entries(marked)) {
-    let out = "";
-    let at = 0;
-    for (const match of text.matchAll(/⟦([^⟧]*)⟧|⟪([^⟫]*)⟫/g)) {
-      out += text.slice(at, match.index);
-      const name = match[1] ?? match[2]!;
-      marks.set(name, [
-        ...(marks.get(name) ?? []),
-        `${path}@${out.length} ${match[1] !== undefined ? "exact" : "unsure"}`,
-      ]);
-      out += name;
-      at = match.index + match[0].length;
-    }
-    files[path] = out + text.slice(at);
-  }
-  return { files, marks: (name: string) => [...(marks.get(name) ?? [])].sort() };
-}
-
-async function writeFiles(root: string, files: Record<string, string>): Promise<void> {
-  for (const [path, text] of Object.entries(files)) {
-    const full = `${root}/${path}`;
-    await Deno.mkdir(full.slice(0, full.lastIndexOf("/")), { recursive: true });
-    await Deno.writeTextFile(full, text);
-  }
-}
-
-/** A tool context over a real root, its `shared` values kept (as a worker keeps them). */
-async function context(root: string): Promise<ToolContext> {
-  const policy = await resolvePolicy({ roots: [root] });
-  const resolver = new Resolver(policy);
-  const shared = new Map<string, unknown>();
-  return {
-    policy,
-    resolver,
-    fs: new SafeFs(resolver, new Anchor(policy.roots)),
-    signal: new AbortController().signal,
-    messageWaiting: () => false,
-    progress: () => {},
-    logger: { warn: () => {}, error: () => {} },
-    binaries: {},
-    shared: <T>(key: string, make: () => T): T => {
-      if (!shared.has(key)) shared.set(key, make());
-      return shared.get(key) as T;
-    },
-  };
-}
-
 async function find(ctx: ToolContext, path: string, name: string): Promise<SymbolSites> {
   return await TYPESCRIPT_RESOLVER.findSites(ctx, { path, name }, ".", new Skipped());
-}
-
-function asMarks(sites: readonly SymbolSite[]): string[] {
-  return sites.map((s) => `${s.path}@${s.start} ${s.certainty}`).sort();
-}
-
-/** Each changed file's text after replacing the exact sites (what `rename_symbol` writes). */
-function applyRename(
-  files: Record<string, string>,
-  sites: readonly SymbolSite[],
-  names: { from: string; to: string },
-): Record<string, string> {
-  const out: Record<string, string> = {};
-  const exact = sites.filter((s) => s.certainty === "exact" && s.via === undefined);
-  for (const path of new Set(exact.map((s) => s.path))) {
-    let text = files[path]!;
-    for (const site of exact.filter((s) => s.path === path).sort((a, b) => b.start - a.start)) {
-      assertEquals(text.slice(site.start, site.end), names.from);
-      text = text.slice(0, site.start) + names.to + text.slice(site.end);
-    }
-    out[path] = text;
-  }
-  return out;
 }
 
 /** Whether node parses a file (`node --check`), as the module type its extension says. */
@@ -264,8 +185,8 @@ export const App = () => <⟦Button⟧ label="Button">Button</⟦Button⟧>;
 
 Deno.test("the TS/JS resolver finds a function's uses through ES imports, re-exports and namespaces, not other symbols", async (t) => {
   await using root = await tempDir();
-  await writeFiles(root.path, PROJECT.files);
-  const ctx = await context(root.path);
+  await writeTree(root.path, PROJECT.files);
+  const ctx = await toolContext(root.path);
   await t.step("a function across modules, scopes and CommonJS", async () => {
     const found = await find(ctx, "a.ts", "greet");
     assertEquals(asMarks(found.sites), PROJECT.marks("greet"));
@@ -321,8 +242,8 @@ Deno.test("the TS/JS resolver finds a function's uses through ES imports, re-exp
 
 Deno.test("the TS/JS resolver finds class members through this, super, typed receivers and statics", async (t) => {
   await using root = await tempDir();
-  await writeFiles(root.path, PROJECT.files);
-  const ctx = await context(root.path);
+  await writeTree(root.path, PROJECT.files);
+  const ctx = await toolContext(root.path);
   await t.step("an instance method", async () => {
     const found = await find(ctx, "a.ts", "Client.connect");
     assertEquals(asMarks(found.sites), PROJECT.marks("connect"));
@@ -344,8 +265,8 @@ Deno.test("the TS/JS resolver finds class members through this, super, typed rec
 
 Deno.test("a rename of the TS/JS fixture's exact sites changes nothing else and still parses", async () => {
   await using root = await tempDir();
-  await writeFiles(root.path, PROJECT.files);
-  const ctx = await context(root.path);
+  await writeTree(root.path, PROJECT.files);
+  const ctx = await toolContext(root.path);
   const found = await find(ctx, "a.ts", "greet");
   const after = applyRename(PROJECT.files, found.sites, { from: "greet", to: "salute" });
   assertEquals(Object.keys(after).sort(), ["a.ts", "b.ts", "c.js", "d.mjs", "f.cjs"]);
@@ -362,8 +283,8 @@ Deno.test("a rename of the TS/JS fixture's exact sites changes nothing else and 
 
 Deno.test("the TS/JS resolver sees a changed file on the next call (the index is keyed by version)", async () => {
   await using root = await tempDir();
-  await writeFiles(root.path, PROJECT.files);
-  const ctx = await context(root.path);
+  await writeTree(root.path, PROJECT.files);
+  const ctx = await toolContext(root.path);
   const before = await find(ctx, "a.ts", "greet");
   await Deno.writeTextFile(`${root.path}/d.mjs`, `${PROJECT.files["d.mjs"]}greet("again");\n`);
   const after = await find(ctx, "a.ts", "greet");
@@ -373,8 +294,8 @@ Deno.test("the TS/JS resolver sees a changed file on the next call (the index is
 
 Deno.test("the TS/JS resolver reports conflicts and refuses bad names", async () => {
   await using root = await tempDir();
-  await writeFiles(root.path, PROJECT.files);
-  const ctx = await context(root.path);
+  await writeTree(root.path, PROJECT.files);
+  const ctx = await toolContext(root.path);
   const found = await find(ctx, "a.ts", "greet");
   assertEquals(found.renameConflicts!("salute"), []);
   assert(found.renameConflicts!("Client").some((c) => c.startsWith("a.ts:")), "Client collides");
@@ -406,7 +327,7 @@ async function copySdk(root: string): Promise<Record<string, string>> {
     }
   };
   await walk("");
-  await writeFiles(root, files);
+  await writeTree(root, files);
   // .../node_modules/.deno/@modelcontextprotocol+sdk@x/node_modules/@modelcontextprotocol/sdk/dist/esm
   await Deno.symlink(`${from}/../../../../`, `${root}/node_modules`);
   return files;
@@ -436,7 +357,7 @@ const SAFE_PARSE_SITES = [
 Deno.test("the TS/JS resolver renames the SDK's safeParse across its files: node still parses and imports them", async () => {
   await using root = await tempDir();
   const files = await copySdk(root.path);
-  const ctx = await context(root.path);
+  const ctx = await toolContext(root.path);
   const found = await find(ctx, "sdk/server/zod-compat.js", "safeParse");
   assertEquals(
     found.sites.map((s) => `${s.path}:${s.line}:${s.column} ${s.role}`),
@@ -463,7 +384,7 @@ Deno.test("the TS/JS resolver renames the SDK's safeParse across its files: node
     "sdk/server/zod-compat.js:34",
   ]);
   assert(after["sdk/server/zod-compat.js"]!.includes("export async function safeParseAsync("));
-  await writeFiles(root.path, after);
+  await writeTree(root.path, after);
   for (const path of Object.keys(after)) {
     assert(await nodeParses(path, after[path]!), `${path} no longer parses`);
   }
@@ -482,8 +403,8 @@ if (typeof m.parseSafely !== "function" || "safeParse" in m) throw new Error("no
 
 Deno.test("the resolvers' index keeps unchanged files by version and stays within its budget", async () => {
   await using root = await tempDir();
-  await writeFiles(root.path, { "a.js": "export const a = 1;\n", "b.js": "export const b = 2;\n" });
-  const ctx = await context(root.path);
+  await writeTree(root.path, { "a.js": "export const a = 1;\n", "b.js": "export const b = 2;\n" });
+  const ctx = await toolContext(root.path);
   const index = new SourceIndex<{ weight: number }>((facts) => facts.weight, 1_000);
   const accept = (name: string) => name.endsWith(".js");
   const first = await index.scan(ctx, ".", accept, new Skipped());
