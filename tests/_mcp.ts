@@ -165,8 +165,8 @@ export interface LaunchHostOptions extends LaunchOptions {
 export interface LaunchedHost extends AsyncDisposable {
   /** The session underneath. */
   readonly session: StdioSession;
-  /** The tools listed at start. */
-  list(): Array<{ name: string }>;
+  /** The tools listed at start, with their annotations. */
+  list(): Array<{ name: string; annotations?: Tool["annotations"] }>;
   /**
    * Call a tool.
    *
@@ -190,7 +190,10 @@ export async function launchHost(options: LaunchHostOptions): Promise<LaunchedHo
   }
   const session = await connectStdio(options.roots, options);
   const listed: Tool[] = (await session.client.listTools()).tools;
-  const tools = listed.map((tool) => ({ name: tool.name }));
+  const tools = listed.map((tool) => ({
+    name: tool.name,
+    ...(tool.annotations ? { annotations: tool.annotations } : {}),
+  }));
   return {
     session,
     list: () => tools,

@@ -6,7 +6,8 @@
 
 import { applyPatch, parsePatch, type StructuredPatch } from "diff";
 import { assert, assertEquals, assertFalse, assertMatch } from "../_assert.ts";
-import { tempDir, testHost, textOf } from "../_helpers.ts";
+import { tempDir, textOf } from "../_helpers.ts";
+import { launchHost } from "../_mcp.ts";
 import { decodeText } from "../../tools/_text.ts";
 import type { ToolResult } from "../../tools/tool.ts";
 
@@ -266,7 +267,7 @@ Deno.test("every editing tool answers with a diff that turns the old file into t
     if (typeof content === "string") await Deno.writeTextFile(`${root.path}/${path}`, content);
     else await Deno.writeFile(`${root.path}/${path}`, content);
   }
-  await using host = await testHost({ roots: [root.path] });
+  await using host = await launchHost({ roots: [root.path] });
 
   await t.step("the cases cover every tool that writes file content", () => {
     const writers = host.list()
@@ -318,7 +319,7 @@ Deno.test("write_file over a binary file says why there is no diff; a long diff 
   await Deno.writeFile(`${root.path}/blob.bin`, FILES["blob.bin"] as Uint8Array);
   const lines = Array.from({ length: 3000 }, (_, i) => `line ${i} ${"x".repeat(20)}\n`);
   await Deno.writeTextFile(`${root.path}/big.txt`, lines.join(""));
-  await using host = await testHost({ roots: [root.path] });
+  await using host = await launchHost({ roots: [root.path] });
 
   const binary = await host.call("write_file", { path: "blob.bin", content: "text now\n" });
   assertEquals(binary.isError, undefined, textOf(binary));

@@ -11,8 +11,8 @@ import {
   assertMatch,
   assertStringIncludes,
 } from "../../_assert.ts";
-import { tempDir, testHost, textOf } from "../../_helpers.ts";
-import { connectStdio } from "../../_mcp.ts";
+import { tempDir, textOf } from "../../_helpers.ts";
+import { connectStdio, launchHost } from "../../_mcp.ts";
 import { DEFAULT_LIMITS } from "../../../security/policy.ts";
 import { encodeText, splitLines } from "../../../tools/_text.ts";
 import { takePage } from "../../../tools/files/read_file.ts";
@@ -70,7 +70,7 @@ function nextOffsetOf(note: string, path: string): number | undefined {
 Deno.test("read_file returns a small file whole, with no note", async () => {
   await using root = await tempDir();
   await Deno.writeTextFile(`${root.path}/a.txt`, "hello\n");
-  await using host = await testHost({ roots: [root.path] });
+  await using host = await launchHost({ roots: [root.path] });
   const result = await host.call("read_file", { path: "a.txt" });
   assertEquals(textOf(result), "hello\n");
   assertEquals(result.structuredContent, {
@@ -124,7 +124,7 @@ Deno.test("read_file pages a UTF-16 file with a BOM and CRLF into its text, whic
   const text = Array.from({ length: 4500 }, (_, i) => `line ${i} Питон\r\n`).join("") + "end";
   const bytes = encodeText(text, { encoding: "utf-16le", bom: true });
   await Deno.writeFile(`${root.path}/u16.txt`, bytes);
-  await using host = await testHost({ roots: [root.path] });
+  await using host = await launchHost({ roots: [root.path] });
   const pages: string[] = [];
   let offset: number | undefined = 1;
   while (offset !== undefined) {
@@ -142,7 +142,7 @@ Deno.test("read_file takes offset, limit and line_numbers", async (t) => {
   const text = Array.from({ length: 30 }, (_, i) => `row ${i + 1}\n`).join("");
   await Deno.writeTextFile(`${root.path}/rows.txt`, text);
   await Deno.writeTextFile(`${root.path}/empty.txt`, "");
-  await using host = await testHost({ roots: [root.path] });
+  await using host = await launchHost({ roots: [root.path] });
 
   await t.step("a limit gives that many lines and a note that repeats it", async () => {
     const result = await host.call("read_file", { path: "rows.txt", offset: 10, limit: 5 });
@@ -193,7 +193,7 @@ Deno.test("read_file cuts only a line longer than the whole bound, says so and g
   await using root = await tempDir();
   const long = "x".repeat(DEFAULT_LIMITS.maxOutputChars * 2);
   await Deno.writeTextFile(`${root.path}/min.js`, `first\n${long}\nlast\n`);
-  await using host = await testHost({ roots: [root.path] });
+  await using host = await launchHost({ roots: [root.path] });
   const first = await host.call("read_file", { path: "min.js" });
   assertEquals((first.content[0] as { text: string }).text, "first\n");
   assertStringIncludes(textOf(first), "(output limit reached)");

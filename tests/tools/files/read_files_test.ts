@@ -11,7 +11,8 @@ import {
   assertMatch,
   assertStringIncludes,
 } from "../../_assert.ts";
-import { tempDir, testHost, textOf } from "../../_helpers.ts";
+import { tempDir, textOf } from "../../_helpers.ts";
+import { launchHost } from "../../_mcp.ts";
 import { DEFAULT_LIMITS } from "../../../security/policy.ts";
 import type { ToolResult } from "../../../tools/tool.ts";
 
@@ -26,7 +27,7 @@ Deno.test("read_files reads several files, each with a header, and reports a fai
   await Deno.writeTextFile(`${root.path}/b.txt`, "no final newline");
   await Deno.writeFile(`${root.path}/p.png`, new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0, 0, 0]));
   await Deno.writeTextFile(`${outside.path}/secret.txt`, "s3cret\n");
-  await using host = await testHost({ roots: [root.path] });
+  await using host = await launchHost({ roots: [root.path] });
 
   await t.step("every file under a header, errors in their place", async () => {
     const result = await host.call("read_files", {
@@ -94,7 +95,7 @@ Deno.test("read_files splits the bound fairly: small files whole, a large one pa
   await Deno.writeTextFile(`${root.path}/big.txt`, big);
   await Deno.writeTextFile(`${root.path}/huge.txt`, big);
   await Deno.writeTextFile(`${root.path}/small.txt`, "tiny\n");
-  await using host = await testHost({ roots: [root.path] });
+  await using host = await launchHost({ roots: [root.path] });
   const result = await host.call("read_files", {
     paths: ["big.txt", "small.txt", "huge.txt"],
     limit: 100_000,
@@ -121,9 +122,8 @@ Deno.test("read_files counts as a read of each file for stale-read protection", 
   await using root = await tempDir();
   await Deno.writeTextFile(`${root.path}/a.py`, "a = 1\n");
   await Deno.writeTextFile(`${root.path}/b.py`, "b = 1\n");
-  await using host = await testHost({ roots: [root.path] });
-  const s1 = { session: "s1", client: "test" };
-  const read = await host.call("read_files", { paths: ["a.py", "b.py"] }, s1);
+  await using host = await launchHost({ roots: [root.path] });
+  const read = await host.call("read_files", { paths: ["a.py", "b.py"] });
   assertFalse(read.isError, textOf(read));
   await new Promise((resolve) => setTimeout(resolve, 10)); // a distinct mtime
   await Deno.writeTextFile(`${root.path}/b.py`, "b = 2\n");
@@ -131,7 +131,7 @@ Deno.test("read_files counts as a read of each file for stale-read protection", 
     path: "b.py",
     old_string: "b = 2",
     new_string: "b = 3",
-  }, s1);
+  });
   assertEquals(refused.isError, true);
   assertMatch(textOf(refused), /^stale_read: "b.py" changed since you last read it/);
   assertEquals(await Deno.readTextFile(`${root.path}/b.py`), "b = 2\n");
@@ -139,6 +139,6 @@ Deno.test("read_files counts as a read of each file for stale-read protection", 
     path: "a.py",
     old_string: "a = 1",
     new_string: "a = 2",
-  }, s1);
+  });
   assertFalse(edited.isError, textOf(edited));
 });
