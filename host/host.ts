@@ -13,8 +13,8 @@ import type { CallObserver } from "../tools/calls.ts";
 import type { Directive } from "../tools/directives.ts";
 import { FAMILIES, familyNamed } from "../tools/families.ts";
 import type { ToolFamily } from "../tools/family.ts";
-import { HOST_TOOL_FAMILIES, HOST_TOOLS } from "../tools/host_tools.ts";
-import type { HostStatus, Observation } from "../tools/observe/observation.ts";
+import { HOST_TOOL_FAMILIES } from "../tools/host_tools.ts";
+import type { HostStatus } from "../tools/observe/observation.ts";
 import { hostCall } from "./call.ts";
 import { assetPaths } from "./workers/mod.ts";
 import {
@@ -25,15 +25,17 @@ import {
 } from "./config/mod.ts";
 import { type HostLogger, stderrLogger } from "./logger.ts";
 import { type CallContext, Dispatcher } from "./providers/mod.ts";
-import { HostToolProvider } from "./providers/mod.ts";
+import { hostSideTools } from "./providers/mod.ts";
 import { detectLanguages, localTools, ShownFamilies } from "./providers/mod.ts";
 import type { UpstreamProvider } from "./providers/mod.ts";
 import { AnchorStore } from "./state/mod.ts";
 import { observationOf, openSinks, type Sinks } from "./state/mod.ts";
 import { ReadTracker } from "./state/mod.ts";
-import { TodoFileStore } from "./state/mod.ts";
+import { openSessionLog, type SessionLog } from "./state/mod.ts";
 import { WorkerPool } from "./workers/mod.ts";
 import type { RipgrepStatus } from "./workers/mod.ts";
+import { type BwrapSandbox, sandboxFor } from "./sandbox/mod.ts";
+import type { SubprocessLog } from "../tools/sandbox.ts";
 
 /** Options for {@linkcode createHost}. */
 export interface HostOptions extends ConfigOverrides {
@@ -67,6 +69,8 @@ export interface Host {
   status(): HostStatus;
   /** Context anchors pushed by tools (also MCP resources). */
   readonly anchors: AnchorStore;
+  /** This connection's session log (MCP messages, processes); its id is the calls' `session`. */
+  readonly sessions: SessionLog;
   /**
    * Be told when the tool list changes (an upstream's changed, a language's family appeared).
    *
@@ -112,14 +116,16 @@ export async function createHost(options: HostOptions = {}): Promise<Host> {
   const config = options.config ?? (await loadConfig(options));
   const logger = options.logger ?? stderrLogger();
   const now = options.now ?? (() => new Date());
-  const pool = await startPool(config, logger);
+  const sessions = await openSessionLog(config, logger, now);
+  const pool = await startPool(config, logger, sessions);
   const shown = new ShownFamilies(FAMILIES, config.tools);
   await detectLanguages(pool, shown, logger);
   reportUnknownNames(config, pool, logger);
   const anchors = await AnchorStore.open(config.policy.stateDir, { logger });
   const toolsChanged = new Set<() => void>();
-  shown.onChange(() => toolsChanged.forEach((f) => f()));
-  const upstreams = await loadUpstreams(config, logger, () => toolsChanged.forEach((f) => f()));
+  const listChanged = () => toolsChanged.forEach((f) => f());
+  shown.onChange(listChanged);
+  const upstreams = await loadUpstreams(config, logger, listChanged, sessions);
   const reads = new ReadTracker(config.policy.roots[0]!);
   // Over its caps, the log keeps calls of tools that may change things longest (a local
   // tool's hints count whether its family is listed yet or not).
@@ -128,10 +134,11 @@ export async function createHost(options: HostOptions = {}): Promise<Host> {
       .readOnlyHint !== true;
   const mirrored = (tool: string) => familyOf(pool, tool)?.mirrored !== false;
   const { efferentCopy } = options;
-  const sinks = openSinks(config, logger, { now, efferentCopy, writes, mirrored });
-  const status = statusOf(config, pool, sinks, upstreams);
+  const sinks = openSinks(config, logger, { now, efferentCopy, writes, mirrored, sessions });
+  const sandbox = await sandboxFor(config, pool, sessions);
+  const status = statusOf(config, pool, sinks, upstreams, sandbox);
   const observation = observationOf(sinks, anchors, status, now);
-  const hostTools = await hostToolsOf(config, logger, observation, shown);
+  const hostTools = await hostSideTools(config, logger, { observation, sandbox, sessions }, shown);
   const dispatcher = new Dispatcher([localTools(pool, reads, shown), hostTools, ...upstreams], {
     observers: [...sinks.observers, ...(options.observers ?? [])],
     onObserverError: (error) => logger.log("warn", "A call observer failed", String(error)),
@@ -139,7 +146,7 @@ export async function createHost(options: HostOptions = {}): Promise<Host> {
     now,
   });
   reportCollisions(dispatcher, logger);
-  const close = () => closeParts({ pool, upstreams, dispatcher, sinks, anchors });
+  const close = () => closeParts({ pool, upstreams, dispatcher, sinks, anchors, sessions });
   const parts = { dispatcher, pool, reads, maxReplyBytes: config.policy.limits.maxOutputChars };
   return {
     config,
@@ -150,34 +157,18 @@ export async function createHost(options: HostOptions = {}): Promise<Host> {
     ripgrep: pool.ripgrep,
     status,
     anchors,
+    sessions,
     onToolsChanged(listener) {
       toolsChanged.add(listener);
       return () => toolsChanged.delete(listener);
     },
     list: () => dispatcher.list(),
     call: (name, args, ctx) => hostCall(parts, name, args, ctx),
-    flush: () => (dispatcher.settle(), sinks.flush()),
+    flush: () => (dispatcher.settle(), sinks.flush().then(() => sessions.flush())),
     sinksReady: () => sinks.ready,
     close,
     [Symbol.asyncDispose]: close,
   };
-}
-
-/** The host-side tools that config leaves on, with the host state they read. */
-async function hostToolsOf(
-  config: HostConfig,
-  logger: HostLogger,
-  observation: Observation,
-  shown: ShownFamilies,
-): Promise<HostToolProvider> {
-  const tools = HOST_TOOLS.filter((tool) => shown.callable(HOST_TOOL_FAMILIES[tool.name]));
-  return new HostToolProvider(tools, {
-    policy: config.policy,
-    logger,
-    callTimeoutMs: config.callTimeoutMs,
-    services: { observation, todos: await TodoFileStore.open(config.policy.stateDir, { logger }) },
-    registry: config.tools,
-  });
 }
 
 /** Each name in the `tools` section that is no tool or family: one line, and the host serves on. */
@@ -191,7 +182,7 @@ function reportUnknownNames(config: HostConfig, pool: WorkerPool, logger: HostLo
 
 /**
  * Stop the workers (their calls in flight end as shut down), then flush the
- * log and the anchors; upstream servers close meanwhile.
+ * logs and the anchors; upstream servers close meanwhile (then the session log).
  */
 async function closeParts(parts: {
   pool: WorkerPool;
@@ -199,6 +190,7 @@ async function closeParts(parts: {
   dispatcher: Dispatcher;
   sinks: Sinks;
   anchors: AnchorStore;
+  sessions: SessionLog;
 }): Promise<void> {
   parts.pool.close();
   const upstreamsClosed = Promise.all(parts.upstreams.map((upstream) => upstream.close()));
@@ -206,8 +198,10 @@ async function closeParts(parts: {
   await new Promise((resolve) => setTimeout(resolve, 0));
   parts.dispatcher.settle();
   await parts.sinks.close();
+  await parts.sessions.flush();
   await parts.anchors.flush();
   await upstreamsClosed;
+  await parts.sessions.close();
 }
 
 /** What is in effect now: confinement, ripgrep, efferent copy, upstream servers, warnings. */
@@ -216,10 +210,12 @@ function statusOf(
   pool: WorkerPool,
   sinks: Sinks,
   upstreams: readonly UpstreamProvider[],
+  sandbox: BwrapSandbox,
 ): () => HostStatus {
   return () => ({
     landlock: pool.landlock,
     ripgrep: pool.ripgrep,
+    sandbox: sandbox.status,
     efferent_copy: sinks.efferent?.status() ?? { state: "off" },
     upstreams: upstreams.map((upstream) => upstream.status()),
     warnings: [...config.warnings],
@@ -233,8 +229,13 @@ function familyOf(pool: WorkerPool, tool: string): ToolFamily | undefined {
 }
 
 /** The tool workers, with the policy's permissions and the files tool code reads. */
-async function startPool(config: HostConfig, logger: HostLogger): Promise<WorkerPool> {
+async function startPool(
+  config: HostConfig,
+  logger: HostLogger,
+  subprocesses: SubprocessLog,
+): Promise<WorkerPool> {
   return await WorkerPool.start(config.policy, {
+    subprocesses,
     size: config.workers,
     registry: config.tools,
     ripgrep: config.ripgrep,
@@ -250,10 +251,11 @@ async function loadUpstreams(
   config: HostConfig,
   logger: HostLogger,
   onListChanged: () => void,
+  subprocesses: SubprocessLog,
 ): Promise<UpstreamProvider[]> {
   if (Object.keys(config.upstream).length === 0) return [];
   const { startUpstreams } = await import("./providers/upstream_start.ts");
-  return await startUpstreams(config, logger, onListChanged);
+  return await startUpstreams(config, logger, { onListChanged, subprocesses });
 }
 
 /** The host's part of directives: anchors are kept (the todo list is an anchor too). */

@@ -20,6 +20,7 @@ import {
 } from "./efferent.ts";
 import { clientTransport } from "./mcp_transport.ts";
 import { isSelfReference, type PeerEntry, readMcpJson } from "./peers.ts";
+import type { SubprocessLog } from "../tools/sandbox.ts";
 
 /** Options for {@linkcode discoverSinks}. */
 export interface DiscoveryOptions {
@@ -33,6 +34,8 @@ export interface DiscoveryOptions {
   timeoutMs?: number;
   /** Where warnings go. */
   warn: (message: string) => void;
+  /** Where the peers started as processes are recorded when they end (the session log). */
+  subprocesses?: SubprocessLog;
 }
 
 /** What discovery found: the sinks, and the peers that are not, with why. */
@@ -55,7 +58,7 @@ export async function discoverSinks(options: DiscoveryOptions): Promise<Discover
   const found = await Promise.all(
     Object.entries(peers).map(async ([name, entry]) => {
       if (await isSelfReference(entry, options.selfEntry)) return undefined;
-      const connect = () => connectObserve(entry, options);
+      const connect = () => connectObserve(name, entry, options);
       try {
         return new PeerSink(name, await connect(), connect, options.warn);
       } catch (error) {
@@ -69,6 +72,7 @@ export async function discoverSinks(options: DiscoveryOptions): Promise<Discover
 
 /** Connect to a peer (within the timeout) and check that its `observe` tool has the sink shape. */
 async function connectObserve(
+  name: string,
   entry: PeerEntry,
   options: DiscoveryOptions,
 ): Promise<ObserveChannel> {
@@ -79,7 +83,10 @@ async function connectObserve(
     timer = setTimeout(() => reject(new Error(`no answer within ${ms / 1000} s`)), ms);
   });
   try {
-    await Promise.race([client.connect(clientTransport(entry, options.cwd, "ignore")), timeout]);
+    const log = options.subprocesses;
+    const recorded = log ? { log, tool: `sink:${name}` } : undefined;
+    const transport = clientTransport(entry, options.cwd, "ignore", recorded);
+    await Promise.race([client.connect(transport), timeout]);
     const { tools } = await Promise.race([client.listTools(), timeout]);
     const observe = (tools as McpTool[]).find((tool) => tool.name === "observe");
     const properties = observe?.inputSchema.properties as

@@ -14,6 +14,9 @@ import {
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import type { PeerEntry } from "./peers.ts";
+import { type RecordedAs, RecordedProcess } from "./_recorded_process.ts";
+
+export type { RecordedAs } from "./_recorded_process.ts";
 
 /**
  * A transport to a server.
@@ -21,12 +24,14 @@ import type { PeerEntry } from "./peers.ts";
  * @param entry The server, as `.mcp.json` lists it.
  * @param cwd Where a process starts when the entry names no `cwd`.
  * @param stderr What becomes of a process's stderr.
+ * @param recorded Where a process is recorded when it ends, and as what (the session log).
  * @returns The transport, not yet started.
  */
 export function clientTransport(
   entry: PeerEntry,
   cwd: string,
   stderr: "pipe" | "ignore",
+  recorded?: RecordedAs,
 ): Transport {
   if ("url" in entry) {
     const url = new URL(entry.url);
@@ -34,13 +39,15 @@ export function clientTransport(
       ? new SSEClientTransport(url)
       : new StreamableHTTPClientTransport(url);
   }
-  return new StdioClientTransport({
+  const started = { argv: [entry.command, ...(entry.args ?? [])], cwd: entry.cwd ?? cwd };
+  const transport = new StdioClientTransport({
     command: entry.command,
     args: entry.args ?? [],
     env: { ...inheritedEnvironment(), ...(entry.env ?? {}) },
-    cwd: entry.cwd ?? cwd,
+    cwd: started.cwd,
     stderr,
   });
+  return recorded ? new RecordedProcess(transport, started, recorded) : transport;
 }
 
 /** The SDK's default inherited environment, or none when the process may not read it. */

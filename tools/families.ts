@@ -16,6 +16,9 @@ import { PYTHON } from "./python/family.ts";
 import { SYMBOLS } from "./symbols/family.ts";
 import { OBSERVE } from "./observe/family.ts";
 import { TODO } from "./todo/family.ts";
+import { SHELL } from "./shell/family.ts";
+import { GIT } from "./git/family.ts";
+import { BEADS } from "./beads/family.ts";
 
 /** Every family. */
 export const FAMILIES: readonly ToolFamily[] = Object.freeze([
@@ -27,6 +30,9 @@ export const FAMILIES: readonly ToolFamily[] = Object.freeze([
   SYMBOLS,
   OBSERVE,
   TODO,
+  SHELL,
+  GIT,
+  BEADS,
 ]);
 
 /** The tools of the families that run in one place. */

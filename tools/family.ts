@@ -38,6 +38,17 @@ export interface ToolFamily {
   readonly pathArgs?: readonly string[];
   /** False when its calls are never mirrored to efferent-copy peers (the observation tools). */
   readonly mirrored?: boolean;
+  /**
+   * What its tools run (host-side families): listed only where the sandbox
+   * runs programs (`tools/sandbox.ts`) and finds each of these on its PATH.
+   */
+  readonly runsPrograms?: readonly string[];
+  /**
+   * An entry that must be at the top of a root for the family to be listed
+   * (`.git`: the git tools where a root is a repository), as a tool worker
+   * found at start; config can force the family on.
+   */
+  readonly marker?: string;
 }
 
 /**

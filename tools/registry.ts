@@ -215,8 +215,10 @@ function jsonSchema(schema: ObjectSchema, io: "input" | "output"): Record<string
 
 /**
  * A JSON Schema without zod's noise: the bounds of `.int()` (the safe
- * integers), `minLength: 1` and `default: false` (an omitted flag is off).
- * The input is still checked against the full schema.
+ * integers), `minLength: 1`, the defaults `false`, `""` and `0` (what
+ * omitting a flag, a string or a count means anyway), and
+ * length caps of 256 or more (a guard against abuse, not something a model
+ * writes near). The input is still checked against the full schema.
  *
  * @param schema A JSON Schema, or a part of one.
  * @returns The same schema, lean.
@@ -228,7 +230,9 @@ function leanSchema(schema: unknown): unknown {
   for (const [key, value] of Object.entries(schema)) {
     if (key === "maximum" && value === Number.MAX_SAFE_INTEGER) continue;
     if (key === "minimum" && value === Number.MIN_SAFE_INTEGER) continue;
-    if ((key === "minLength" && value === 1) || (key === "default" && value === false)) continue;
+    if (key === "minLength" && value === 1) continue;
+    if (key === "default" && (value === false || value === "" || value === 0)) continue;
+    if (key === "maxLength" && typeof value === "number" && value >= 256) continue;
     // A property's own schema is a value under `properties`, never a keyword to drop.
     lean[key] = key === "properties" ? leanProperties(value) : leanSchema(value);
   }

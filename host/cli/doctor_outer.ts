@@ -13,6 +13,8 @@ import { WorkerPool } from "../workers/mod.ts";
 import type { Probe, RipgrepStatus } from "../workers/mod.ts";
 import { assetPaths } from "../workers/mod.ts";
 import type { ProbeResult, ProbeTargets } from "./doctor_report.ts";
+import type { SandboxStatus } from "../../tools/sandbox.ts";
+import { sandboxProbe } from "./doctor_sandbox.ts";
 
 /** The outer probes' results, and what the worker found about confinement and ripgrep. */
 export interface OuterFindings {
@@ -24,6 +26,8 @@ export interface OuterFindings {
   ripgrep: RipgrepStatus;
   /** The names of the tools a worker runs, all of them (for the check of the config's tool names). */
   tools: string[];
+  /** What the sandbox for programs is here. */
+  sandbox: SandboxStatus;
 }
 
 /**
@@ -62,8 +66,11 @@ export async function outerProbes(
       });
     }
     results.push(await landlockProbe(pool, targets.link));
+    const sandbox = await sandboxProbe(config, pool, targets);
+    results.push(sandbox.probe);
     const tools = Object.keys(pool.families);
-    return { probes: results, landlock: pool.landlock, ripgrep: pool.ripgrep, tools };
+    const { landlock, ripgrep } = pool;
+    return { probes: results, landlock, ripgrep, tools, sandbox: sandbox.status };
   } finally {
     pool.close();
   }

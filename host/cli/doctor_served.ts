@@ -13,6 +13,7 @@ import type { LandlockStatus } from "../../security/landlock.ts";
 import type { ConfigOverrides, HostConfig } from "../config/mod.ts";
 import type { RipgrepStatus } from "../workers/mod.ts";
 import type { ProbeResult } from "./doctor_report.ts";
+import type { SandboxStatus } from "../../tools/sandbox.ts";
 import { launchCommand } from "./mcp_config.ts";
 import type { CommandLine } from "./scoped_command.ts";
 
@@ -25,6 +26,8 @@ export interface FoundHere {
   landlock: LandlockStatus;
   /** Whether ripgrep ran in the doctor's tool worker. */
   ripgrep: RipgrepStatus;
+  /** What the sandbox for programs is in the doctor's process. */
+  sandbox: SandboxStatus;
 }
 
 /**
@@ -54,6 +57,10 @@ export async function servedProbe(
   }
   if (/ripgrep [^;:]* in use \(/.test(line) !== here.ripgrep.active) {
     problems.push(`ripgrep ${here.ripgrep.active ? "in use" : "not in use"} here`);
+  }
+  const confined = here.sandbox.mode === "bwrap";
+  if (line.includes("confined by bubblewrap") !== confined) {
+    problems.push(`the sandbox ${confined ? "confines programs" : "is not in effect"} here`);
   }
   const ok = problems.length === 0;
   return { name, ok, detail: ok ? line : `${problems.join(", ")}, but it said: ${line}` };

@@ -43,7 +43,7 @@ export async function startScoped(config: HostConfig): Promise<number> {
     Deno.permissions.querySync({ name: "ffi", path: libc }).state === "granted";
   let why = "";
   if (canExec) {
-    why = execProcess(libc, line.command, line.args, Deno.env.toObject());
+    why = execProcess(libc, line.command, line.args, { ...Deno.env.toObject(), ...line.env });
   }
   if (Deno.permissions.querySync({ name: "run", command: line.command }).state === "granted") {
     return await runInherited(line);

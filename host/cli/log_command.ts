@@ -1,11 +1,15 @@
 /**
- * `toolhost log`: recent interactions, for people, as a table.
+ * `toolhost log`: recent interactions, for people, as a table; with
+ * `--subprocesses`, the processes a session ran (the latest by default).
  *
  * @module
  */
 
 import { InteractionLog } from "../../sinks/interaction_log.ts";
+import { ToolError } from "../../security/errors.ts";
+import { processEnding, type SubprocessLine } from "../../tools/sessions.ts";
 import type { HostConfig } from "../config/mod.ts";
+import { readSessionProcesses } from "../state/mod.ts";
 import type { Printer } from "./printer.ts";
 
 /** Filters for {@linkcode logCommand}. */
@@ -24,6 +28,8 @@ export interface LogFilters {
   until?: string;
   /** The most rows (default 20). */
   limit?: number;
+  /** Show a session's processes instead of calls (`session`, `tool` and `limit` apply). */
+  subprocesses?: boolean;
 }
 
 /** What {@linkcode InteractionLog.query} takes. */
@@ -56,6 +62,7 @@ export async function logCommand(
   filters: LogFilters,
   printer: Printer,
 ): Promise<number> {
+  if (filters.subprocesses) return await processesCommand(config, filters, printer);
   const log = new InteractionLog({
     stateDir: config.policy.stateDir,
     maxDayBytes: config.log.maxDayBytes,
@@ -76,9 +83,68 @@ export async function logCommand(
     each.session,
     each.paths.slice(0, 2).join(", ") + (each.paths.length > 2 ? ", …" : ""),
   ]);
-  printTable(rows, printer);
+  printTable(HEADER, rows, printer);
   printer.out(pageNotes(page, rows.length).join("; "));
   return 0;
+}
+
+/** The process table's columns. */
+const PROCESS_HEADER: readonly string[] = Object.freeze([
+  "time (UTC)",
+  "tool",
+  "ended",
+  "duration",
+  "command",
+  "script",
+]);
+
+/** A command is shown up to this many characters. */
+const COMMAND_CHARS = 120;
+
+/** Print a session's processes as a table, most recent first. */
+async function processesCommand(
+  config: HostConfig,
+  filters: LogFilters,
+  printer: Printer,
+): Promise<number> {
+  const others = (["outcome", "path", "since", "until"] as const).filter((key) => filters[key]);
+  if (others.length > 0) {
+    printer.err(`toolhost: --${others[0]} filters calls, not --subprocesses`);
+    return 2;
+  }
+  let page;
+  try {
+    page = await readSessionProcesses(config.policy.stateDir, {
+      limit: filters.limit ?? 20,
+      ...(filters.session ? { session: filters.session } : {}),
+      ...(filters.tool ? { tool: filters.tool } : {}),
+    });
+  } catch (error) {
+    if (!(error instanceof ToolError)) throw error;
+    printer.err(`toolhost: ${error.message}`);
+    return 1;
+  }
+  printTable(PROCESS_HEADER, page.subprocesses.map(processRow), printer);
+  const notes = [
+    `${page.subprocesses.length} of ${page.matched} process(es) of session ${page.session}`,
+    ...(page.older_unread ? ["older ones not read"] : []),
+    ...(page.skipped > 0 ? [`${page.skipped} unreadable line(s) skipped`] : []),
+  ];
+  printer.out([...notes, ...page.notes].join("; "));
+  return 0;
+}
+
+/** One process as table cells. */
+function processRow(each: SubprocessLine): string[] {
+  const command = each.argv.join(" ");
+  return [
+    each.ts.replace("T", " ").slice(0, 23),
+    each.tool,
+    processEnding(each),
+    `${each.duration_ms.toFixed(1)} ms`,
+    command.length > COMMAND_CHARS ? `${command.slice(0, COMMAND_CHARS)}…` : command,
+    each.script ?? "",
+  ];
 }
 
 /** The log query the filters ask for, or what is wrong with a time in them. */
@@ -100,13 +166,13 @@ function logQuery(filters: LogFilters): LogQuery | string {
 }
 
 /** The header, a rule, then the rows, each column as wide as its widest cell. */
-function printTable(rows: string[][], printer: Printer): void {
-  const widths = HEADER.map((title, i) =>
+function printTable(header: readonly string[], rows: string[][], printer: Printer): void {
+  const widths = header.map((title, i) =>
     Math.max(title.length, ...rows.map((row) => row[i]!.length))
   );
   const format = (row: readonly string[]) =>
     row.map((cell, i) => cell.padEnd(widths[i]!)).join("  ").trimEnd();
-  printer.out(format(HEADER));
+  printer.out(format(header));
   printer.out(widths.map((width) => "-".repeat(width)).join("  "));
   for (const row of rows) printer.out(format(row));
 }

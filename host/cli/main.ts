@@ -41,7 +41,9 @@ Commands:
   install      link ~/.local/bin/toolhost to bin/toolhost (run as "bin/toolhost install")
   doctor       probe both security boundaries live (--json for machine output)
   log          recent tool calls from the interaction log, as a table
-               (--tool, --outcome, --path, --session, --since, --until, --limit)
+               (--tool, --outcome, --path, --session, --since, --until, --limit);
+               --subprocesses: the processes a session ran (--session, --tool, --limit;
+               the latest session by default)
 
 Options:
   --root DIR                  a project root (repeatable; default: the current directory)
@@ -65,6 +67,7 @@ const CLI_OPTIONS = {
   since: { type: "string" },
   until: { type: "string" },
   limit: { type: "string" },
+  subprocesses: { type: "boolean", default: false },
   help: { type: "boolean", short: "h", default: false },
 } as const;
 
@@ -174,5 +177,6 @@ function logFilters(values: ParsedLine["values"]): LogFilters {
   if (values.limit !== undefined) {
     filters.limit = Math.max(1, Number.parseInt(values.limit, 10) || 20);
   }
+  if (values.subprocesses) filters.subprocesses = true;
   return filters;
 }

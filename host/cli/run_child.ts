@@ -18,9 +18,12 @@ const FORWARDED: readonly Deno.Signal[] = Object.freeze(["SIGINT", "SIGTERM", "S
  * @param line The command line.
  * @returns The child's exit code (128 plus the signal's number when a signal ended it).
  */
-export async function runInherited(line: CommandLine): Promise<number> {
+export async function runInherited(
+  line: CommandLine & { env?: Record<string, string> },
+): Promise<number> {
   const child = new Deno.Command(line.command, {
     args: line.args,
+    ...(line.env ? { env: line.env } : {}),
     stdin: "inherit",
     stdout: "inherit",
     stderr: "inherit",

@@ -13,6 +13,7 @@ import { commandPath, peerNeeds, sinkCommands } from "../../sinks/peers.ts";
 import { EFFERENT_ENV, efferentCopyEnabled, selfEntries } from "../config/mod.ts";
 import { type HostConfig, RIPGREP_NOT_FOUND } from "../config/mod.ts";
 import { assetPaths } from "../workers/mod.ts";
+import { computePlan, PLAN_ENV } from "../sandbox/mod.ts";
 
 /** The `toolhost` command (`bin/toolhost`): what `mcp-config` prints. */
 export const TOOLHOST_BIN: URL = new URL("../../bin/toolhost", import.meta.url);
@@ -92,6 +93,12 @@ export interface CommandLine {
   command: string;
   /** Its arguments. */
   args: string[];
+}
+
+/** The served process's command line, and what it adds to the environment. */
+export interface ScopedLine extends CommandLine {
+  /** Variables for the served process (the sandbox's plan), added to the client's environment. */
+  env: Record<string, string>;
 }
 
 /** Options for {@linkcode scopedCommand}. */
@@ -203,8 +210,8 @@ function serveArgs(config: HostConfig): string[] {
 export async function scopedCommand(
   config: HostConfig,
   options: ScopeOptions = {},
-): Promise<CommandLine> {
-  if (isCompiled()) return compiledStart(config);
+): Promise<ScopedLine> {
+  if (isCompiled()) return { ...compiledStart(config), env: {} };
   const upstream = upstreamNeeds(config);
   const sinks = await sinkNeeds(config, options);
   const clients = sinks.efferent || Object.keys(config.upstream).length > 0;
@@ -216,13 +223,16 @@ export async function scopedCommand(
     ...sinks.read,
   ];
   const ripgrep = config.ripgrep.path !== null ? [config.ripgrep.path] : [];
+  // The sandbox: the served process runs bwrap (or, unconfined, the shell) and takes the plan.
+  const plan = computePlan(config);
+  const programs = [plan.bwrap ?? plan.unconfined].filter((path) => path !== null);
   const flags = processFlags(config.policy, {
     config: config.configFile ? [config.configFile] : [],
     read,
-    run: [...ripgrep, ...upstream.run, ...sinks.run],
+    run: [...ripgrep, ...programs, ...upstream.run, ...sinks.run],
     net: [...upstream.net, ...sinks.net],
     // The MCP client code reads these when it loads (for upstreams, and for sink discovery).
-    env: [...EFFERENT_ENV, ...(clients ? CLIENT_ENV : [])],
+    env: [...EFFERENT_ENV, PLAN_ENV, ...(clients ? CLIENT_ENV : [])],
     libc: config.landlock ? findLibc() : null,
   });
   // --quiet: Deno's own download lines (a cleared Deno cache) would only be noise in the client's log.
@@ -235,5 +245,5 @@ export async function scopedCommand(
     "serve",
     ...serveArgs(config),
   ];
-  return { command: Deno.execPath(), args };
+  return { command: Deno.execPath(), args, env: { [PLAN_ENV]: JSON.stringify(plan) } };
 }

@@ -10,17 +10,18 @@ import { isInside, type Policy, type PolicyInput, resolvePolicy } from "../../se
 import { startedFiles } from "./_started_files.ts";
 import { type LogSettings, logSettings } from "./log_settings.ts";
 import { findRipgrep, ripgrepOutsideRoots, type RipgrepSetting } from "./ripgrep.ts";
-import { CONFIG_SCHEMA, type ConfigFile, type UpstreamEntry } from "./schema.ts";
+import { CONFIG_SCHEMA, type ConfigFile, type ShellSection, type UpstreamEntry } from "./schema.ts";
 import type { ToolSettings } from "./tool_settings.ts";
 
 export {
   CONFIG_SCHEMA,
   type HostConfigInput,
+  type ShellSection,
   type UpstreamEntry,
   type UpstreamPolicy,
 } from "./schema.ts";
 export { findRipgrep, RIPGREP_NOT_FOUND, type RipgrepSetting } from "./ripgrep.ts";
-export type { LogSettings } from "./log_settings.ts";
+export type { LogSettings, SessionLogSettings } from "./log_settings.ts";
 export { type KnownTools, type ToolSettings, unknownToolNames } from "./tool_settings.ts";
 
 /** The config file's name, looked up at the first root. */
@@ -66,6 +67,8 @@ export interface HostConfig {
   readonly unprotectFlags: readonly string[];
   /** What in the configuration was ignored, and why (said at start and by `doctor`). */
   readonly warnings: readonly string[];
+  /** The `shell` section: the sandbox for shell commands, git and bd (`host/sandbox/`). */
+  readonly shell: Readonly<ShellSection>;
 }
 
 /**
@@ -107,6 +110,7 @@ export async function loadConfig(overrides: ConfigOverrides = {}): Promise<HostC
     mcpJson: source.mcpJson,
     unprotectFlags: Object.freeze([...(overrides.unprotect ?? [])]),
     warnings: Object.freeze(warnings),
+    shell: Object.freeze({ ...file.shell }),
   });
 }
 

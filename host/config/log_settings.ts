@@ -5,7 +5,7 @@
  * @module
  */
 
-import type { LogSection } from "./schema.ts";
+import type { LogSection, SessionLogSection } from "./schema.ts";
 
 /** The interaction log's settings, resolved. */
 export interface LogSettings {
@@ -21,7 +21,31 @@ export interface LogSettings {
   maxTotalBytes: number;
   /** More argument keys to redact. */
   redactKeys?: string[];
+  /** The session logs (`<stateDir>/sessions/`). */
+  sessions: Readonly<SessionLogSettings>;
 }
+
+/** The session logs' settings, resolved: the `log.sessions` section, defaulted. */
+export interface SessionLogSettings {
+  /** Keep session logs. */
+  enabled: boolean;
+  /** Sessions idle for longer than this many days are deleted. */
+  retentionDays: number;
+  /** The most all sessions may hold: past it the oldest whole sessions are deleted. */
+  maxTotalBytes: number;
+  /** Past this a session stops logging MCP messages (its process records go on). */
+  maxSessionBytes: number;
+  /** Each logged MCP message is cut to this many bytes of JSON. */
+  maxMessageBytes: number;
+}
+
+/** The session logs' defaults: a week, 256 MiB in all, 32 MiB a session, 16 KiB a message. */
+const SESSION_DEFAULTS = {
+  retentionDays: 7,
+  maxTotalBytes: 256 * 1024 * 1024,
+  maxSessionBytes: 32 * 1024 * 1024,
+  maxMessageBytes: 16 * 1024,
+};
 
 /**
  * The log's caps by default. A day's 64 MiB hold some 15,000 calls at the
@@ -45,7 +69,32 @@ export function logSettings(section: LogSection | undefined): Readonly<LogSettin
     maxArgBytes: section?.maxArgBytes ?? 4096,
     maxDayBytes: Math.min(section?.maxDayBytes ?? LOG_CAPS.maxDayBytes, maxTotalBytes),
     maxTotalBytes,
+    sessions: sessionSettings(section?.sessions, section?.enabled ?? true),
   };
   if (section?.redactKeys) settings.redactKeys = section.redactKeys;
   return Object.freeze(settings);
+}
+
+/**
+ * Default the `log.sessions` section; a session's cap is at most the total one.
+ *
+ * @param section The section as parsed, if the file has one.
+ * @param logEnabled Whether the interaction log is on (the sessions' default).
+ * @returns The settings, frozen.
+ */
+export function sessionSettings(
+  section: SessionLogSection | undefined,
+  logEnabled: boolean,
+): Readonly<SessionLogSettings> {
+  const maxTotalBytes = section?.maxTotalBytes ?? SESSION_DEFAULTS.maxTotalBytes;
+  return Object.freeze({
+    enabled: section?.enabled ?? logEnabled,
+    retentionDays: section?.retentionDays ?? SESSION_DEFAULTS.retentionDays,
+    maxTotalBytes,
+    maxSessionBytes: Math.min(
+      section?.maxSessionBytes ?? SESSION_DEFAULTS.maxSessionBytes,
+      maxTotalBytes,
+    ),
+    maxMessageBytes: section?.maxMessageBytes ?? SESSION_DEFAULTS.maxMessageBytes,
+  });
 }

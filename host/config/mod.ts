@@ -22,6 +22,7 @@ export {
   type LogSettings,
   RIPGREP_NOT_FOUND,
   type RipgrepSetting,
+  type SessionLogSettings,
   type ToolSettings,
   unknownToolNames,
   type UpstreamEntry,

@@ -69,6 +69,58 @@ const LOG = z.object({
   maxTotalBytes: z.number().int().min(64 * 1024).optional().describe(
     "The most the whole interaction log may hold (default 512 MiB), dropped from the same way",
   ),
+  sessions: z.object({
+    enabled: z.boolean().optional().describe(
+      "Keep session logs in .toolhost/sessions/ (default: as log.enabled)",
+    ),
+    retentionDays: z.number().int().min(1).max(3650).optional().describe(
+      "Delete sessions idle for longer than this (default 7)",
+    ),
+    maxTotalBytes: z.number().int().min(1024 * 1024).optional().describe(
+      "The most all sessions may hold (default 256 MiB): the oldest whole sessions go first",
+    ),
+    maxSessionBytes: z.number().int().min(64 * 1024).optional().describe(
+      "Past this (default 32 MiB) a session stops logging MCP messages; process records go on",
+    ),
+    maxMessageBytes: z.number().int().min(1024).max(4 * 1024 * 1024).optional().describe(
+      "Each logged MCP message is cut to this (default 16 KiB)",
+    ),
+  }).strict().optional(),
+}).strict();
+
+/** The `shell` section: the sandbox that runs shell commands, git and bd. */
+const SHELL = z.object({
+  enabled: z.boolean().optional().describe("List run_shell (default true where bwrap works)"),
+  bwrap: z.string().optional().describe(`"auto" (default: bwrap on the PATH), "off", or its path`),
+  timeoutS: z.number().int().min(1).max(86_400).optional().describe(
+    "A command's default time limit, in seconds (default 60)",
+  ),
+  maxTimeoutS: z.number().int().min(1).max(86_400).optional().describe(
+    "The longest time limit a call may ask for, in seconds (default 600)",
+  ),
+  network: z.boolean().optional().describe(
+    "Share the host's network with commands (default false: they have none). A loosening",
+  ),
+  unconfined: z.boolean().optional().describe(
+    "Run commands WITHOUT the sandbox where bwrap is missing (default false; warned at every start)",
+  ),
+  env: z.record(z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/), z.string()).optional().describe(
+    "Variables set inside; ${VAR} takes VAR from the host's environment",
+  ),
+  path: z.object({
+    prepend: z.array(z.string().min(1)).optional().describe("Directories put before PATH"),
+  }).strict().optional(),
+  hide: z.array(z.string().min(1)).optional().describe(
+    "More paths never shown to commands (absolute or ~/…), besides ~/.ssh, ~/.aws and the like",
+  ),
+  limits: z.object({
+    memoryMb: z.number().int().min(64).optional().describe("Address space (default 8192)"),
+    fileMb: z.number().int().min(1).optional().describe("Largest file written (default 1024)"),
+    processes: z.number().int().min(8).max(100_000).optional().describe(
+      "Most processes at once (default 512)",
+    ),
+    openFiles: z.number().int().min(64).optional().describe("Open files (default 4096)"),
+  }).strict().optional(),
 }).strict();
 
 /** The shape of `toolhost.json`. */
@@ -107,6 +159,7 @@ export const CONFIG_SCHEMA = z.object({
   upstream: z.object({ mcpServers: z.record(z.string(), MCP_SERVER) }).optional(),
   sinks: z.object({ mcpJson: z.string().optional() }).strict().optional(),
   log: LOG.optional(),
+  shell: SHELL.optional(),
 }).strict();
 
 /** `toolhost.json` as written. */
@@ -117,3 +170,9 @@ export type ConfigFile = z.output<typeof CONFIG_SCHEMA>;
 
 /** The `log` section as parsed. */
 export type LogSection = z.output<typeof LOG>;
+
+/** The `log.sessions` section as parsed. */
+export type SessionLogSection = NonNullable<LogSection["sessions"]>;
+
+/** The `shell` section as parsed. */
+export type ShellSection = z.output<typeof SHELL>;

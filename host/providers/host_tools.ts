@@ -23,6 +23,10 @@ export interface HostToolOptions {
   logger: HostLogger;
   /** A call running longer is stopped with `timeout`, as a worker's call is. */
   callTimeoutMs: number;
+  /** Tools whose calls may run longer than that (they keep their own limit), in ms by name. */
+  deadlines?: Readonly<Record<string, number>>;
+  /** Whether a tool is listed now (a family waiting for its marker is callable but not listed). */
+  listed?: (name: string) => boolean;
   /** What the tools read, by key (`observation`, `todos`). */
   services: Record<string, unknown>;
   /** Which of them are on, and whether output schemas are listed (default: all, none). */
@@ -49,7 +53,9 @@ export class HostToolProvider implements ToolProvider {
   #logger: HostLogger;
   #shared: Map<string, unknown>;
   #callTimeoutMs: number;
-  #running = new Map<AbortController, { name: string; deadline: number }>();
+  #deadlines: Readonly<Record<string, number>>;
+  #listed: (name: string) => boolean;
+  #running = new Map<AbortController, { name: string; deadline: number; limitMs: number }>();
   #sweeper: ReturnType<typeof setInterval> | undefined;
 
   /**
@@ -63,11 +69,24 @@ export class HostToolProvider implements ToolProvider {
     this.#logger = options.logger;
     this.#shared = new Map(Object.entries(options.services));
     this.#callTimeoutMs = options.callTimeoutMs;
+    this.#deadlines = options.deadlines ?? {};
+    this.#listed = options.listed ?? (() => true);
   }
 
   /** The tools. */
   list(): ReturnType<Registry["list"]> {
-    return this.#registry.list();
+    return this.#registry.list().filter((tool) => this.#listed(tool.name));
+  }
+
+  /**
+   * Whether it answers calls of a tool: every tool it has, listed or not yet
+   * (a family waiting for its marker answers calls all the same).
+   *
+   * @param name The tool's name.
+   * @returns True when it has the tool and it is on.
+   */
+  serves(name: string): boolean {
+    return this.#registry.has(name);
   }
 
   /**
@@ -91,7 +110,8 @@ export class HostToolProvider implements ToolProvider {
       if (stop.signal.aborted) answer();
       else stop.signal.addEventListener("abort", answer, { once: true });
     });
-    this.#running.set(stop, { name, deadline: performance.now() + this.#callTimeoutMs });
+    const limitMs = this.#deadlines[name] ?? this.#callTimeoutMs;
+    this.#running.set(stop, { name, deadline: performance.now() + limitMs, limitMs });
     this.#watchDeadlines();
     try {
       const running = this.#registry.call(name, args, this.#context(stop.signal, ctx));
@@ -140,13 +160,15 @@ export class HostToolProvider implements ToolProvider {
    */
   #watchDeadlines(): void {
     if (this.#sweeper !== undefined) return;
-    const seconds = this.#callTimeoutMs / 1000;
     const sweeper = setInterval(() => {
       const now = performance.now();
-      for (const [stop, { name, deadline }] of this.#running) {
+      for (const [stop, { name, deadline, limitMs }] of this.#running) {
         if (now < deadline || stop.signal.aborted) continue;
         stop.abort(
-          new ToolError("timeout", `${name} ran past its ${seconds} s limit and was stopped`),
+          new ToolError(
+            "timeout",
+            `${name} ran past its ${limitMs / 1000} s limit and was stopped`,
+          ),
         );
       }
     }, Math.min(100, Math.max(5, this.#callTimeoutMs / 10)));

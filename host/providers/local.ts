@@ -76,12 +76,14 @@ export async function detectLanguages(
   shown: ShownFamilies,
   logger: HostLogger,
 ): Promise<void> {
-  const extensions = shown.pending();
-  if (extensions.length === 0) return;
+  const pending = shown.pending();
+  if (pending.length === 0) return;
+  const extensions = pending.filter((key) => key.startsWith("."));
+  const markers = pending.filter((key) => key.startsWith("/")).map((key) => key.slice(1));
   let level: "info" | "warn" = "warn";
   let why: string;
   try {
-    const { result } = await pool.call(DETECT_TOOL, { extensions });
+    const { result } = await pool.call(DETECT_TOOL, { extensions, markers });
     const { found, complete } = result.structuredContent ?? {};
     if (!result.isError && Array.isArray(found)) {
       shown.found(found.map(String));
@@ -92,5 +94,5 @@ export async function detectLanguages(
     why = error instanceof Error ? error.message : String(error);
   }
   logger.log(level, `Cannot tell which languages the roots hold; listing every tool (${why})`);
-  shown.found(extensions);
+  shown.found(pending);
 }

@@ -18,6 +18,7 @@ export {
   type ToolProvider,
 } from "./dispatcher.ts";
 export { type HostToolOptions, HostToolProvider } from "./host_tools.ts";
+export { type HostServices, hostSideTools } from "./host_side.ts";
 export { detectLanguages, localTools } from "./local.ts";
 export { ShownFamilies } from "./shown_families.ts";
 // Types only: the MCP client code reads the environment when it loads, so the host loads

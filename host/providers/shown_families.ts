@@ -12,6 +12,17 @@
 import { extensionOf, type ToolFamily } from "../../tools/family.ts";
 import type { ToolSettings } from "../config/mod.ts";
 
+/**
+ * How a family's marker is kept among the extensions: with a leading `/` (an
+ * extension starts with a dot).
+ *
+ * @param marker The entry's name at the top of a root.
+ * @returns Its key.
+ */
+export function markerKey(marker: string): string {
+  return `/${marker}`;
+}
+
 /** Which families are listed, and the extensions that would list the rest. */
 export class ShownFamilies {
   #forced: Readonly<Record<string, boolean>>;
@@ -29,8 +40,10 @@ export class ShownFamilies {
     if (settings.enabled !== undefined) return;
     for (const family of families) {
       if (this.#forced[family.name] !== undefined) continue;
-      for (const extension of (family.grammars ?? []).flatMap((grammar) => grammar.extensions)) {
-        this.#waiting.set(extension, [...(this.#waiting.get(extension) ?? []), family.name]);
+      const keys = (family.grammars ?? []).flatMap((grammar) => grammar.extensions);
+      if (family.marker !== undefined) keys.push(markerKey(family.marker));
+      for (const key of keys) {
+        this.#waiting.set(key, [...(this.#waiting.get(key) ?? []), family.name]);
       }
     }
   }
@@ -59,7 +72,7 @@ export class ShownFamilies {
     return family === undefined || this.#forced[family] !== false;
   }
 
-  /** The extensions whose files would list a family not listed yet. */
+  /** The extensions whose files, and the markers (`/.git`) whose entries, would list a family not listed yet. */
   pending(): string[] {
     return [...this.#waiting.entries()]
       .filter(([, families]) => families.some((family) => !this.#present.has(family)))

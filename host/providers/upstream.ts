@@ -22,6 +22,7 @@ import type { ToolResult } from "../../tools/tool.ts";
 import type { CallContext, ProviderResult, ToolProvider } from "./dispatcher.ts";
 import { callUpstream, describeError, failureResult, listAllTools } from "./_upstream_calls.ts";
 import type { HostLogger } from "../logger.ts";
+import type { SubprocessLog } from "../../tools/sandbox.ts";
 
 /** How to reach an upstream server: a process over stdio, or a URL (the `.mcp.json` shape). */
 export type ServerSpec = PeerEntry;
@@ -44,6 +45,8 @@ export interface UpstreamOptions {
   logger: HostLogger;
   /** Called when the upstream's tool list changed (relay it to clients). */
   onListChanged?: () => void;
+  /** Where its process is recorded each time it ends (the session log). */
+  subprocesses?: SubprocessLog | undefined;
 }
 
 /** The separator between a server's name and its tool's name. */
@@ -229,7 +232,7 @@ export class UpstreamProvider implements ToolProvider {
         this.#options.onListChanged?.();
       });
       try {
-        await client.connect(clientTransport(this.#options.spec, this.#options.cwd, "pipe"));
+        await client.connect(this.#transport());
         await this.#refresh(client);
       } catch (error) {
         client.onclose = undefined;
@@ -246,6 +249,15 @@ export class UpstreamProvider implements ToolProvider {
       return client;
     })().finally(() => (this.#connecting = undefined));
     return this.#connecting;
+  }
+
+  /** A transport to the server: a new process each time, recorded when it ends. */
+  #transport(): ReturnType<typeof clientTransport> {
+    const { spec, cwd, subprocesses } = this.#options;
+    const recorded = subprocesses
+      ? { log: subprocesses, tool: `upstream:${this.name}` }
+      : undefined;
+    return clientTransport(spec, cwd, "pipe", recorded);
   }
 
   async #refresh(client: Client): Promise<void> {

@@ -6,6 +6,7 @@
 
 import type { HostConfig } from "../config/mod.ts";
 import type { HostLogger } from "../logger.ts";
+import type { SubprocessLog } from "../../tools/sandbox.ts";
 import { type UpstreamOptions, UpstreamProvider } from "./upstream.ts";
 
 /**
@@ -15,28 +16,30 @@ import { type UpstreamOptions, UpstreamProvider } from "./upstream.ts";
  *
  * @param config The configuration (`upstream.mcpServers`).
  * @param logger Where events go.
- * @param onListChanged Called when any upstream's tool list changes.
+ * @param options Called when any upstream's tool list changes; where their processes are recorded.
  * @returns The providers, in configuration order.
  */
 export async function startUpstreams(
   config: HostConfig,
   logger: HostLogger,
-  onListChanged: () => void,
+  options: { onListChanged: () => void; subprocesses?: SubprocessLog },
 ): Promise<UpstreamProvider[]> {
+  const { onListChanged, subprocesses } = options;
   return await Promise.all(
     Object.entries(config.upstream).map(([name, entry]) => {
       const { timeoutMs, allowTools, denyTools, ...spec } = entry;
-      const options: UpstreamOptions = {
+      const each: UpstreamOptions = {
         name,
         spec,
         cwd: config.policy.roots[0]!,
         logger,
         onListChanged,
+        subprocesses,
       };
-      if (timeoutMs !== undefined) options.timeoutMs = timeoutMs;
-      if (allowTools) options.allow = allowTools;
-      if (denyTools) options.deny = denyTools;
-      return UpstreamProvider.connect(options);
+      if (timeoutMs !== undefined) each.timeoutMs = timeoutMs;
+      if (allowTools) each.allow = allowTools;
+      if (denyTools) each.deny = denyTools;
+      return UpstreamProvider.connect(each);
     }),
   );
 }

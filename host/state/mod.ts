@@ -1,7 +1,8 @@
 /**
  * What the host keeps and observes: its state directory and the JSON state
  * files in it (anchors, the todo list), the sessions' reads for stale-read
- * protection, call statistics, and the sinks the calls are written to.
+ * protection, the session logs, call statistics, and the sinks the calls
+ * are written to.
  * Other folders import from here.
  *
  * @module
@@ -28,4 +29,7 @@ export {
   trustedStateFile,
   trustStateDir,
 } from "./state_dir.ts";
+export { type Direction, newSessionId } from "./_session_lines.ts";
+export { readSessionProcesses } from "./_session_reader.ts";
+export { openSessionLog, SessionLog, type SessionLogOptions } from "./sessions.ts";
 export { TodoFileStore } from "./todos.ts";

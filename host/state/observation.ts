@@ -9,6 +9,7 @@
 import { EfferentCopy } from "../../sinks/efferent.ts";
 import { InteractionLog, logReader } from "../../sinks/interaction_log.ts";
 import type { CallObserver, Sink } from "../../tools/calls.ts";
+import type { SubprocessLog } from "../../tools/sandbox.ts";
 import {
   efferentParts,
   type HostStatus,
@@ -30,6 +31,8 @@ export interface SinkOptions {
   writes: (tool: string) => boolean;
   /** Whether a tool's calls are mirrored to efferent-copy peers. */
   mirrored: (tool: string) => boolean;
+  /** Where the efferent-copy peers the host starts are recorded when they end (the session log). */
+  sessions?: SubprocessLog;
 }
 
 /** The host's sinks and call statistics. */
@@ -66,7 +69,9 @@ export function openSinks(config: HostConfig, logger: HostLogger, options: SinkO
     : undefined;
   const stats = new PerformanceStats();
   const sinks: Sink[] = [...(log ? [log] : []), ...(efferent ? [efferent] : [])];
-  const ready = efferent ? discover(config, efferent, logger) : Promise.resolve(0);
+  const ready = efferent
+    ? discover(config, efferent, logger, options.sessions)
+    : Promise.resolve(0);
   return {
     log,
     efferent,
@@ -138,6 +143,7 @@ async function discover(
   config: HostConfig,
   efferent: EfferentCopy,
   logger: HostLogger,
+  subprocesses: SubprocessLog | undefined,
 ): Promise<number> {
   try {
     const { discoverSinks } = await import("../../sinks/discovery.ts");
@@ -146,6 +152,7 @@ async function discover(
       selfEntry: selfEntries(),
       cwd: config.policy.roots[0]!,
       warn: (message) => logger.log("warn", message),
+      ...(subprocesses ? { subprocesses } : {}),
     });
     efferent.ready(sinks, rejected);
     logger.log("info", efferentParts(efferent.status()).join("; "));

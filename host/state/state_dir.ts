@@ -1,9 +1,9 @@
 /**
  * Whether the host may load back what its state directory holds.
  *
- * Anchors, the todo list and the interaction log are host state: the host
- * loads them at start and serves them to the model (resources,
- * `bootstrap_body_state`, `todo_read`, `read_interactions`). A cloned
+ * Anchors, the todo list, the interaction log and the session logs are host
+ * state: the host loads them at start and serves them to the model
+ * (resources, `bootstrap_body_state`, `todo_read`, `read_interactions`). A cloned
  * repository can ship a `.toolhost/` of its own, and a tool could assemble a
  * directory elsewhere and move it into place; neither may speak as the host.
  *
@@ -41,6 +41,7 @@ export const STATE_ENTRIES: readonly string[] = Object.freeze([
   "anchors.json",
   "todos.json",
   "interactions",
+  "sessions",
 ]);
 
 /** What identifies a directory, as the marker records it. */
@@ -109,7 +110,7 @@ export async function trustStateDir(
   } catch (error) {
     logger.log(
       "warn",
-      `Not loading anchors, todos or the interaction log from "${stateDir}": ${reason}, and it could not be made this host's own`,
+      `Not loading anchors, todos or the logs from "${stateDir}": ${reason}, and it could not be made this host's own`,
       error instanceof Error ? error.message : String(error),
     );
     return false;
@@ -145,7 +146,7 @@ export async function trustedStateFile(
   name: string,
   options: StateDirOptions = {},
 ): Promise<string | undefined> {
-  if (!STATE_ENTRIES.includes(name) || name === "interactions") {
+  if (!STATE_ENTRIES.includes(name) || name === "interactions" || name === "sessions") {
     throw new RangeError(`Cannot load "${name}": it is not a state file`);
   }
   if (!(await trustStateDir(stateDir, options))) return undefined;

@@ -82,7 +82,7 @@ export function createGateway(host: Host): Server {
     try {
       const result = await host.call(name, args ?? {}, {
         signal: extra.signal,
-        session: extra.sessionId ?? "stdio",
+        session: extra.sessionId ?? host.sessions.id,
         client: client ? `${client.name}/${client.version}` : "unknown",
         ...(request.params._meta ? { meta: request.params._meta as Record<string, unknown> } : {}),
         ...(token === undefined ? {} : {
@@ -193,7 +193,8 @@ function protocolError(code: ErrorCode, message: string): Error & { code: number
 }
 
 /**
- * Serve a host over a transport until it closes.
+ * Serve a host over a transport until it closes. Over stdio (the default),
+ * every message in and out goes to the host's session log.
  *
  * @param host The host.
  * @param transport The transport (stdio by default).
@@ -211,7 +212,11 @@ export async function serve(host: Host, transport?: Transport): Promise<void> {
       new LineTransport({
         maxMessageBytes: host.policy.limits.maxRequestBytes,
         endGraceMs: host.config.callTimeoutMs,
-        onRefused: (why) => host.logger.log("warn", why),
+        onRefused: (why) => {
+          host.logger.log("warn", why);
+          host.sessions.refused(why);
+        },
+        onTraffic: (direction, message) => host.sessions.comms(direction, message),
       }),
     );
   }

@@ -54,6 +54,11 @@ export interface LineTransportOptions {
   output?: { write(bytes: Uint8Array): Promise<number> };
   /** Told of each refused line (for the host's log). */
   onRefused?: (why: string) => void;
+  /**
+   * Told of every message read and every message sent (the session's log);
+   * it must return at once and never throw.
+   */
+  onTraffic?: (direction: "in" | "out", message: JSONRPCMessage) => void;
 }
 
 /** A stdio transport that no single message can stop. */
@@ -98,6 +103,7 @@ export class LineTransport implements Transport {
   send(message: JSONRPCMessage): Promise<void> {
     const bytes = this.#encoder.encode(`${JSON.stringify(message)}\n`);
     const written = this.#writing.then(() => this.#writeAll(bytes));
+    this.#options.onTraffic?.("out", message);
     // The caller gets this write's failure from `written`; the queue goes on to the next one.
     this.#writing = written.catch(() => {});
     return written.then(() => {
@@ -177,6 +183,7 @@ export class LineTransport implements Transport {
     }
     const message = parsed.data;
     if ("method" in message && "id" in message) this.#unanswered.add(message.id);
+    this.#options.onTraffic?.("in", message);
     this.onmessage?.(message);
     if ("method" in message && message.method === CANCELLED) this.#cancelled(message.params);
   }

@@ -8,6 +8,7 @@
  */
 
 import { UnknownToolError } from "../../tools/registry.ts";
+import type { SubprocessLog, SubprocessRecord } from "../../tools/sandbox.ts";
 import type { HostLogger } from "../logger.ts";
 import type { FromWorker } from "./protocol.ts";
 import type { PoolResult } from "./pool_types.ts";
@@ -26,6 +27,8 @@ export interface Receiver {
   requests: SideRequests;
   /** A worker finished its call: hand it the next. */
   freed(): void;
+  /** Where the processes the tools ran are recorded (the session log), and what confined them. */
+  processes?: { log: SubprocessLog; confinement: SubprocessRecord["confinement"] } | undefined;
 }
 
 /** A worker's message about the call it runs. */
@@ -43,6 +46,13 @@ export function receive(slot: Slot, message: FromWorker, to: Receiver): void {
     to.logger.log(message.level, message.message, message.detail);
   } else if (message.type === "probe_result" || message.type === "checked") {
     to.requests.answer(message);
+  } else if (message.type === "subprocess") {
+    // Named by the call the host gave the worker, not by what the worker says.
+    const tool = slot.job?.id === message.id ? slot.job.name : "unknown";
+    const confinement = to.processes?.confinement ?? "unconfined";
+    // A tool's own process keeps no script: scripts are the sandbox's (its commands).
+    const { script: _script, ...process } = message.process;
+    to.processes?.log.record({ ...process, tool, confinement });
   } else if (message.type !== "ready" && answerCall(slot, message)) {
     to.freed();
   }

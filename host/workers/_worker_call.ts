@@ -9,6 +9,7 @@
 import type { FileVersion } from "../../security/safe_fs.ts";
 import { UnknownToolError } from "../../tools/registry.ts";
 import type { ToolContext, ToolResult } from "../../tools/tool.ts";
+import { PROCESS_REPORT_SERVICE, type ProcessReport } from "../../tools/sessions.ts";
 import type {
   FileChange,
   FromWorker,
@@ -142,6 +143,10 @@ function callContext(
   const link = state.link;
   const force = (message.args as { force?: unknown } | undefined)?.force === true;
   const checksStale = !force && state.registry.acceptsForce(message.name);
+  // The processes the tool runs itself go to the host, tagged with this call.
+  const report: ProcessReport = {
+    ran: (process) => link.post({ type: "subprocess", id: message.id, process }),
+  };
   return {
     policy: state.resolver.policy,
     resolver: state.resolver,
@@ -163,6 +168,7 @@ function callContext(
       link.post(note);
     },
     shared<T>(key: string, make: () => T): T {
+      if (key === PROCESS_REPORT_SERVICE) return report as T;
       if (!state.shared.has(key)) state.shared.set(key, make());
       return state.shared.get(key) as T;
     },

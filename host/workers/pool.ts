@@ -62,6 +62,10 @@ export class WorkerPool {
       logger: options.logger,
       requests: this.#requests,
       freed: () => this.#queue.dispatch(),
+      processes: options.subprocesses && {
+        log: options.subprocesses,
+        confinement: ready.landlock.active ? "landlock" : "unconfined",
+      },
     };
     for (const slot of slots) {
       slot.listen({

@@ -6,6 +6,7 @@
  */
 
 import type { RegistryOptions } from "../../tools/registry.ts";
+import type { SubprocessLog } from "../../tools/sandbox.ts";
 import type { ToolResult } from "../../tools/tool.ts";
 import type { RipgrepSetting } from "../config/mod.ts";
 import type { HostLogger } from "../logger.ts";
@@ -29,6 +30,8 @@ export interface PoolOptions {
   toolsModule?: URL;
   /** Where events go. */
   logger: HostLogger;
+  /** Where the processes the tools run themselves (ripgrep) are recorded: the session log. */
+  subprocesses?: SubprocessLog;
 }
 
 /** How one call is followed. */

@@ -8,6 +8,7 @@ import type { LandlockPaths, LandlockStatus } from "../../security/landlock.ts";
 import type { Policy } from "../../security/policy.ts";
 import type { ToolResult } from "../../tools/tool.ts";
 import type { RegistryOptions, ToolDescriptor } from "../../tools/registry.ts";
+import type { RanProcess } from "../../tools/sessions.ts";
 
 /** Host → worker. */
 export type ToWorker =
@@ -68,6 +69,8 @@ export type FromWorker =
     changes?: FileChange[];
   }
   | { type: "checked"; id: number; changes: FileChange[] }
+  /** A process the call's tool ran itself (ripgrep): the host records it in the session log. */
+  | { type: "subprocess"; id: number; process: RanProcess }
   | { type: "unknown_tool"; id: number }
   | { type: "probe_result"; id: number; error: string | null }
   | { type: "log"; level: "warn" | "error"; message: string; detail?: string | undefined };

@@ -32,7 +32,7 @@ async function snapshot(root: string): Promise<Map<string, string>> {
     for await (const entry of Deno.readDir(dir)) {
       const path = `${dir}/${entry.name}`;
       const rel = relative ? `${relative}/${entry.name}` : entry.name;
-      if (/^\.toolhost\/(interactions|anchors\.json|todos\.json)/.test(rel)) continue;
+      if (/^\.toolhost\/(interactions|sessions|anchors\.json|todos\.json)/.test(rel)) continue;
       if (entry.isSymlink) out.set(rel, `link -> ${await Deno.readLink(path)}`);
       else if (entry.isDirectory) {
         out.set(rel, "dir");

@@ -202,7 +202,19 @@ const CASES: Case[] = [
 ];
 
 /** Tools that write but change no file's content. */
-const NOT_CONTENT = new Set(["move_file", "create_directory", "todo_write"]);
+/**
+ * Tools that change things but not a file's content through an edit: moves, directories, the todo
+ * list, and programs (run_shell, bd: what a program changes is its own doing; its answer is its
+ * output).
+ */
+const NOT_CONTENT = new Set([
+  "move_file",
+  "create_directory",
+  "todo_write",
+  "run_shell",
+  "bd_create",
+  "bd_update",
+]);
 
 async function decoded(root: string, path: string): Promise<string> {
   try {

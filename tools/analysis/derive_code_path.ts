@@ -32,7 +32,7 @@ export type CallEdge = z.infer<typeof EDGE>;
 export const deriveCodePath = defineTool({
   name: "derive_code_path",
   description:
-    "Trace what a function calls, and what those call, to max_depth across the Python, C/C++ and TS/JS files under `path`. Name-based (a call links to every definition of that name); each edge gives file:line.",
+    "Trace what a function calls, and what those call, to max_depth across the Python, C/C++ and TS/JS files under `path`; name-based, each edge with file:line.",
   input: z.object({
     target: z.string().min(1).describe("`func`, `Class.method`, `Class::method` or `file:func`"),
     max_depth: z.number().int().min(1).max(8).default(3),

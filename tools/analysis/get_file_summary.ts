@@ -25,7 +25,7 @@ type Sections = Record<string, string[]>;
 export const getFileSummary = defineTool({
   name: "get_file_summary",
   description:
-    "A short summary of any file (code: imports, types, functions; Markdown: headings; TOML: tables; other: size and first lines). Use it to decide whether a file is worth reading.",
+    "A short summary of any file (code: imports, types, functions; Markdown: headings; TOML: tables; other: size and first lines).",
   input: z.object({ path: z.string().min(1) }),
   output: z.object({
     path: z.string(),

@@ -15,6 +15,7 @@
 
 import type { ResolvedPath } from "../../security/resolver.ts";
 import { globToRegExp } from "../../security/glob.ts";
+import { processReportOf } from "../sessions.ts";
 import type { ToolContext } from "../tool.ts";
 
 /** Which entries a walk keeps, as the tools' flags set it. */
@@ -188,7 +189,10 @@ async function runListing(
   return { paths, unreadable: failed };
 }
 
-/** Run ripgrep in `start`; undefined (logged) when it cannot run. */
+/**
+ * Run ripgrep in `start`; undefined (logged) when it cannot run. Each run is
+ * reported to the session's subprocess log.
+ */
 async function runRipgrep(
   ctx: ToolContext,
   rg: string,
@@ -196,10 +200,14 @@ async function runRipgrep(
   args: string[],
 ): Promise<Deno.CommandOutput | undefined> {
   ctx.signal.throwIfAborted();
+  const argv = [rg, ...args, "--", start.path];
+  const started = performance.now();
+  let output: Deno.CommandOutput | undefined;
+  let spawned = false;
   try {
     // stdin is a closed pipe, not /dev/null: the confined worker may not open /dev/null.
     const child = new Deno.Command(rg, {
-      args: [...args, "--", start.path],
+      args: argv.slice(1),
       cwd: start.path,
       clearEnv: true,
       stdin: "piped",
@@ -207,13 +215,43 @@ async function runRipgrep(
       stderr: "piped",
       signal: ctx.signal,
     }).spawn();
+    spawned = true;
     await child.stdin.close();
-    return await child.output();
+    output = await child.output();
+    return output;
   } catch (error) {
     ctx.signal.throwIfAborted();
     ctx.logger.warn("ripgrep could not run; using the walker", error);
     return undefined;
+  } finally {
+    if (spawned) reportRun(ctx, { argv, cwd: start.path, ms: performance.now() - started }, output);
   }
+}
+
+/** The bytes of ripgrep's output kept in its record. */
+const HEAD_BYTES = 512;
+
+/** Tell the session's subprocess log what a run of ripgrep did (or that it did not finish). */
+function reportRun(
+  ctx: ToolContext,
+  run: { argv: string[]; cwd: string; ms: number },
+  output: Deno.CommandOutput | undefined,
+): void {
+  const head = (bytes: Uint8Array | undefined) =>
+    bytes ? new TextDecoder().decode(bytes.subarray(0, HEAD_BYTES)) : "";
+  processReportOf(ctx).ran({
+    argv: run.argv,
+    cwd: run.cwd,
+    exitCode: output?.signal ? null : output?.code ?? null,
+    signal: output?.signal ?? null,
+    timedOut: false,
+    cancelled: ctx.signal.aborted,
+    durationMs: run.ms,
+    stdoutBytes: output?.stdout.length ?? 0,
+    stderrBytes: output?.stderr.length ?? 0,
+    stdoutHead: head(output?.stdout),
+    stderrHead: head(output?.stderr),
+  });
 }
 
 /** A path ripgrep printed, relative to the start, when it is below it, inside the roots and not hidden. */

@@ -27,15 +27,17 @@ export const detectLanguages = defineTool({
   input: z.object({
     extensions: z.array(z.string().regex(/^\.[a-z0-9+_-]{1,16}$/)).max(64)
       .describe("Lower-case extensions with the dot"),
+    markers: z.array(z.string().regex(/^[^/\0]{1,64}$/)).max(16).default([])
+      .describe("Names looked for at the top of each root (`.git`)"),
   }),
   output: z.object({
-    found: z.array(z.string()).describe("The extensions found"),
+    found: z.array(z.string()).describe("The extensions found, and each marker found as `/<name>`"),
     files: z.number().describe("How many files were looked at"),
     complete: z.boolean().describe("False when the walk stopped at its bound"),
   }),
   annotations: { title: "Detect languages", readOnlyHint: true },
   internal: true,
-  async run({ extensions }, ctx) {
+  async run({ extensions, markers }, ctx) {
     const wanted = new Set(extensions);
     const found = new Set<string>();
     const walked = await walkRoots(ctx, (name) => {
@@ -43,7 +45,7 @@ export const detectLanguages = defineTool({
       if (extension !== undefined && wanted.has(extension)) found.add(extension);
       return found.size === wanted.size;
     });
-    const list = [...found].sort();
+    const list = [...found, ...markersAt(ctx, markers)].sort();
     return structured(
       `${list.length > 0 ? list.join(" ") : "none"} in ${walked.files} files${
         walked.complete ? "" : " (stopped at the bound)"
@@ -52,6 +54,20 @@ export const detectLanguages = defineTool({
     );
   },
 });
+
+/** The markers that some root holds at its top, each as `/<name>`. */
+function markersAt(ctx: ToolContext, markers: readonly string[]): string[] {
+  return markers.filter((marker) =>
+    ctx.policy.roots.some((root) => {
+      try {
+        Deno.lstatSync(`${root}/${marker}`);
+        return true;
+      } catch {
+        return false; // not in this root
+      }
+    })
+  ).map((marker) => `/${marker}`);
+}
 
 /**
  * Walk every root's files until `seen` says it has what it wants, or the

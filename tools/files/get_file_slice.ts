@@ -15,7 +15,7 @@ import { numberLines } from "./read_file.ts";
 export const getFileSlice = defineTool({
   name: "get_file_slice",
   description:
-    "Read lines start_line..end_line (1-based, inclusive) of a text file exactly, under a header with the line count; set_file_slice takes the same numbers. To page through a file use read_file.",
+    "Read lines start_line..end_line (1-based, inclusive) of a text file exactly, under a header with the line count; set_file_slice takes the same numbers.",
   input: z.object({
     path: z.string().min(1).describe("Path of the file"),
     start_line: z.number().int().min(1).describe("First line, 1-based"),

@@ -36,7 +36,7 @@ interface NotDescended {
 export const getTree = defineTool({
   name: "get_tree",
   description:
-    "Show the tree under a directory to max_depth levels, indented, directories ending in `/`; one at the depth limit shows its entry count. Skips .git, node_modules and .gitignore'd entries unless asked.",
+    "The tree under a directory to max_depth levels, indented, directories ending in `/` (with an entry count at the depth limit). Skips .git, node_modules, .gitignore'd entries.",
   input: z.object({
     path: z.string().min(1).default(".").describe("The directory (default: the first root)"),
     max_depth: z.number().int().min(1).max(50).default(3).describe("Levels below `path` to show"),

@@ -12,7 +12,7 @@ import { defineTool } from "../tool.ts";
 export const listDirectory = defineTool({
   name: "list_directory",
   description:
-    "List one directory: `[dir] name/`, `[file] name size`, `[link] name` (never followed). Use get_tree for several levels, search_files to find files by name.",
+    "List one directory: `[dir] name/`, `[file] name size`, `[link] name` (never followed).",
   input: z.object({
     path: z.string().min(1).default("."),
     offset: z.number().int().min(0).default(0).describe("Entries to skip (paging)"),

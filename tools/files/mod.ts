@@ -19,6 +19,7 @@ import { searchFiles } from "./search_files.ts";
 import { grep } from "./grep.ts";
 import { getTree } from "./get_tree.ts";
 import { detectLanguages } from "./detect_languages.ts";
+import { sandboxGuard } from "./sandbox_guard.ts";
 
 /** Every file tool. */
 export const FILE_TOOLS: readonly Tool[] = Object.freeze([
@@ -36,4 +37,5 @@ export const FILE_TOOLS: readonly Tool[] = Object.freeze([
   grep,
   getTree,
   detectLanguages,
+  sandboxGuard,
 ]);

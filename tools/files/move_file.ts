@@ -11,7 +11,7 @@ import { defineTool } from "../tool.ts";
 export const moveFile = defineTool({
   name: "move_file",
   description:
-    "Move or rename a file or directory in the roots. The destination's directory must exist; an existing file is replaced only with overwrite: true. A move into, out of or holding a hidden or protected path is refused.",
+    "Move or rename a file or directory. The destination's directory must exist; an existing file is replaced only with overwrite: true. Hidden and protected paths are refused.",
   input: z.object({
     source: z.string().min(1),
     destination: z.string().min(1),

@@ -72,7 +72,7 @@ export interface ReadCall {
 export const readFile = defineTool({
   name: "read_file",
   description:
-    "Read a text file inside the roots: whole lines, at most 2000 per call, ending with a note that gives the offset of the rest. Page with offset/limit (lines, 1-based); use read_files for several files.",
+    "Read a text file: whole lines, at most 2000 per call, with a note giving the offset of the rest. Page with offset/limit (lines, 1-based); read_files reads several.",
   input: z.object({
     path: z.string().min(1).describe("Relative to the first root, or absolute"),
     offset: z.number().int().min(1).default(1).describe("First line, 1-based"),

@@ -41,7 +41,7 @@ interface Ask {
 export const readFiles = defineTool({
   name: "read_files",
   description:
-    "Read several text files (up to 20) in one call, each under a `==> path <==` header and bounded like read_file; a file that cannot be read shows its error in its place.",
+    "Read several text files (up to 20) in one call, each under a `==> path <==` header and bounded like read_file.",
   input: z.object({
     paths: z.array(z.string().min(1)).min(1).max(MAX_READ_FILES),
     limit: z.number().int().min(1).optional().describe("Most lines per file (default 2000)"),

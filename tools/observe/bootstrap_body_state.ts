@@ -30,7 +30,7 @@ const TRACKED_PATHS = 1000;
 export const bootstrapBodyState = defineTool({
   name: "bootstrap_body_state",
   description:
-    "Start a session with a compact index of this host's state: today's calls by tool and outcome, most-touched paths, open todos, context anchors, sinks, roots, policy. Follow up with read_interactions or the file tools.",
+    "A compact index of this host's state to start a session: today's calls by tool and outcome, most-touched paths, open todos, anchors, sinks, roots, policy.",
   input: z.object({}),
   output: z.object({
     generated_at: z.string(),

@@ -12,7 +12,7 @@ import { byteSize, observation, statusParts } from "./observation.ts";
 export const getHostPerformance = defineTool({
   name: "get_host_performance",
   description:
-    "Per-tool calls, latency (p50/p95/max) and error rate since start, memory, log size, and what is in effect (Landlock, ripgrep, sinks, upstream servers) or why not. Use it when tools are slow or fail often.",
+    "Per-tool calls, latency and error rate since start, memory, log size, and what is in effect (Landlock, ripgrep, sandbox, sinks, upstreams) or why not.",
   input: z.object({}),
   output: z.object({
     since: z.string(),
@@ -41,6 +41,7 @@ export const getHostPerformance = defineTool({
     status: z.object({
       landlock: z.record(z.string(), z.unknown()),
       ripgrep: z.record(z.string(), z.unknown()),
+      sandbox: z.record(z.string(), z.unknown()),
       efferent_copy: z.record(z.string(), z.unknown()),
       upstreams: z.array(z.record(z.string(), z.unknown())),
       warnings: z.array(z.string()),

@@ -6,6 +6,7 @@
  * @module
  */
 
+import type { SandboxStatus } from "../sandbox.ts";
 import { ToolError } from "../../security/errors.ts";
 import type { ToolContext } from "../tool.ts";
 import type {
@@ -63,6 +64,8 @@ export interface HostStatus {
   landlock: { active: boolean; abi: number; reason?: string };
   /** ripgrep in the tool workers (searches use the JS walker when it is not active). */
   ripgrep: { active: boolean; path: string | null; version?: string; reason?: string };
+  /** The sandbox for programs (run_shell, git, bd): bubblewrap, unconfined, or off and why. */
+  sandbox: SandboxStatus;
   /** Efferent copy: off, or its sinks and the peers that are not. */
   efferent_copy: { state: "off" } | {
     state: "discovering" | "on";
@@ -124,6 +127,7 @@ export function statusParts(status: HostStatus, mcpJson?: string): string[] {
     ripgrep.active
       ? `ripgrep ${ripgrep.version?.replace(/^ripgrep\s+/, "") ?? ""} in use (${ripgrep.path})`
       : `ripgrep not in use: ${ripgrep.reason}; searches use the JS walker`,
+    sandboxPhrase(status.sandbox),
     ...efferentParts(status.efferent_copy, mcpJson),
     ...status.upstreams.map((upstream) =>
       upstream.state === "connected"
@@ -132,6 +136,26 @@ export function statusParts(status: HostStatus, mcpJson?: string): string[] {
     ),
     ...status.warnings.map((warning) => `ignored: ${warning}`),
   ];
+}
+
+/**
+ * The sandbox's phrase: what confines programs, or why run_shell (and the
+ * tools that run programs) are not listed.
+ *
+ * @param sandbox The sandbox's status.
+ * @returns The phrase.
+ */
+export function sandboxPhrase(sandbox: SandboxStatus): string {
+  if (sandbox.mode === "unconfined") return `WARNING: run_shell ${sandbox.reason}`;
+  if (!sandbox.active) return `run_shell, git and bd tools not listed: ${sandbox.reason}`;
+  const programs = Object.keys(sandbox.programs);
+  const limit = {
+    rlimit: "processes limited by the process rlimit",
+    watch: "processes limited by a watch (root is not held by the process rlimit)",
+  }[sandbox.processLimit];
+  const network = sandbox.network ? " (network shared)" : ", no network";
+  const listed = programs.map((name) => `, ${name}`).join("");
+  return `programs (run_shell${listed}) confined by bubblewrap${network}, ${limit}`;
 }
 
 /**

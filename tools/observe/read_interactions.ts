@@ -1,5 +1,7 @@
 /**
- * `read_interactions` (seed 003): the host's own interaction log, filtered.
+ * `read_interactions` (seed 003): the host's own interaction log, filtered;
+ * with `kind: "subprocess"`, the processes a session ran, from its session
+ * log (`_subprocess_page.ts`).
  *
  * @module
  */
@@ -8,6 +10,7 @@ import { z } from "zod";
 import { ToolError } from "../../security/errors.ts";
 import { defineTool } from "../tool.ts";
 import { droppedPhrase, type InteractionPage, observation, skippedPhrase } from "./observation.ts";
+import { subprocessPage } from "./_subprocess_page.ts";
 
 /** How far back `since` may reach. */
 export const MAX_LOOKBACK_DAYS = 7;
@@ -25,6 +28,7 @@ export const readInteractions = defineTool({
   description:
     "This host's log of tool calls (all sessions), newest first: arguments (secrets redacted), outcome, duration, paths; today and yesterday by default, 7 days at most. Use it to recall what was done or find failures.",
   input: z.object({
+    kind: z.literal("subprocess").optional().describe("Processes a session ran, not calls"),
     tool: z.string().max(256).optional().describe("Only calls of this tool"),
     outcome: z.string().max(64).optional().describe('"ok" or an error code ("path_denied")'),
     path: z.string().max(4096).optional().describe("Only calls whose paths contain this"),
@@ -34,11 +38,11 @@ export const readInteractions = defineTool({
     limit: z.number().int().min(1).max(MAX_LIMIT).default(10),
   }),
   output: z.object({
-    interactions: z.array(z.record(z.string(), z.unknown())),
+    interactions: z.array(z.record(z.string(), z.unknown())).optional(),
     skipped_lines: z.number(),
     skipped: z.object({ malformed: z.number(), too_long: z.number(), unreadable: z.number() })
-      .describe("Lines skipped while reading, by why; unreadable counts log files"),
-    dropped: z.record(z.string(), z.unknown()).describe(
+      .optional().describe("Lines skipped while reading, by why; unreadable counts log files"),
+    dropped: z.record(z.string(), z.unknown()).optional().describe(
       "Calls of the days read that the log's size cap dropped (counted, not listed)",
     ),
     window: z.object({
@@ -47,10 +51,16 @@ export const readInteractions = defineTool({
       days: z.array(z.string()),
       capped: z.boolean(),
       unread_days: z.array(z.string()).describe("Days of the window not read: over the budget"),
-    }),
+    }).optional(),
+    session: z.string().optional().describe("kind subprocess: the session read"),
+    subprocesses: z.array(z.record(z.string(), z.unknown())).optional(),
+    matched: z.number().optional(),
+    notes: z.array(z.string()).optional(),
+    older_unread: z.boolean().optional(),
   }),
   annotations: { title: "Read interactions", readOnlyHint: true },
   async run(input, ctx) {
+    if (input.kind === "subprocess") return await subprocessPage(input, ctx);
     const obs = observation(ctx);
     const now = obs.now();
     const until = input.until === undefined ? now : parseTime(input.until, "until", now);

@@ -54,7 +54,7 @@ class OutlineCache {
 export const pyGetCodeOutline = defineTool({
   name: "py_get_code_outline",
   description:
-    "Outline a Python file, or every .py/.pyi file under a directory (paged): classes, functions and methods, nested, each with path:start-end. Use it first, then py_get_definition.",
+    "Outline a Python file, or every .py/.pyi file under a directory (paged): classes, functions and methods, nested, each with path:start-end.",
   input: z.object({
     path: z.string().min(1).describe("A Python file or a directory"),
     max_files: z.number().int().min(1).max(5000).default(100).describe(

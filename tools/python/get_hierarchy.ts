@@ -50,7 +50,7 @@ export interface Subclass {
 export const pyGetHierarchy = defineTool({
   name: "py_get_hierarchy",
   description:
-    "The subclasses of a Python class across the .py/.pyi files under a directory, direct and indirect, each with path:start-end and bases (dotted and aliased bases followed; matched by name).",
+    "The subclasses of a Python class across the .py/.pyi files under a directory, direct and indirect, each with path:start-end and bases.",
   input: z.object({
     path: z.string().min(1).default(".").describe("Directory or file to scan"),
     class_name: z.string().min(1).describe('"Base" or "pkg.mod.Base"'),

@@ -35,7 +35,7 @@ export interface ImportEntry {
 export const pyGetImports = defineTool({
   name: "py_get_imports",
   description:
-    "What a Python file imports: the modules it depends on, then each import with its line, names, aliases and scope (module, conditional, or in a function or class).",
+    "What a Python file imports: the modules it depends on, then each import with its line, names, aliases and scope.",
   input: z.object({ path: z.string().min(1) }),
   output: z.object({
     modules: z.array(z.string()),

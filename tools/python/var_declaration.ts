@@ -53,7 +53,7 @@ function findAssignments(file: PyFile, name: string): { label: string; found: As
 export const pyGetVarDeclaration = defineTool({
   name: "py_get_var_declaration",
   description:
-    "The assignment(s) of a module variable or class attribute, whole lines, each after its path:start-end: read constants and settings without the whole file.",
+    "The assignment(s) of a module variable or class attribute, whole lines, each after its path:start-end.",
   input: z.object({ path: z.string().min(1), name: NAME }),
   output: z.object({
     declarations: z.array(

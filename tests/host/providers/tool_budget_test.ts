@@ -2,12 +2,14 @@
  * What `tools/list` costs a model on every turn, measured on the wire (the
  * JSON-RPC result the served host writes, started as `mcp-config` prints
  * it), in tokens at four characters each: a Python-only project within
- * 6,000, every language within 11,000.
+ * 6,000, with the git tools of a repository within 7,000, every language
+ * within 11,000.
  */
 
 import { assert, assertEquals, assertFalse } from "../../_assert.ts";
 import { tempDir } from "../../_helpers.ts";
 import { clientEnv, connectStdio, mcpConfigFor } from "../../_mcp.ts";
+import { onPath } from "../../security/_shell.ts";
 
 /** Characters per token, as the budgets count them. */
 const CHARS_PER_TOKEN = 4;
@@ -116,6 +118,21 @@ Deno.test("tool budget: a project in every language lists every family within 11
   for (const prefix of ["py_", "ts_c_", "ts_cpp_", "ts_js_"]) {
     assert(names.some((name) => name.startsWith(prefix)), `${prefix} tools are listed`);
   }
+});
+
+Deno.test("tool budget: a Python project that is a git repository adds the git tools, within 7,000 tokens", async () => {
+  await using root = await tempDir();
+  await Deno.writeTextFile(`${root.path}/app.py`, "def main():\n    return 1\n");
+  const bare = await rawList(root.path);
+  assertFalse(bare.tools.some((tool) => tool.name === "git_status"), "no repository: no git tools");
+  await Deno.mkdir(`${root.path}/.git`);
+  const listed = await rawList(root.path);
+  const line = report("Python project in a git repository", listed);
+  assert(tokens(listed) <= 7_000, line);
+  const names = listed.tools.map((tool) => tool.name);
+  const sandboxed = names.includes("run_shell");
+  // Where the sandbox runs git, its tools are listed; where it cannot, neither is run_shell.
+  assertEquals(names.includes("git_status"), sandboxed && onPath("git"), names.join(" "));
 });
 
 Deno.test("tool budget: output schemas are listed only when tools.outputSchemas is on; structuredContent comes back either way", async () => {

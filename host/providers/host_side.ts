@@ -1,0 +1,71 @@
+/**
+ * The host-side tools as the host serves them: those config leaves on; a
+ * family that runs programs only where the sandbox runs them and finds its
+ * programs; a family waiting for its marker (`.git`) callable but not
+ * listed; each with the host services it reads.
+ *
+ * @module
+ */
+
+import { familyNamed } from "../../tools/families.ts";
+import type { ToolFamily } from "../../tools/family.ts";
+import { HOST_TOOL_FAMILIES, HOST_TOOLS } from "../../tools/host_tools.ts";
+import type { Observation } from "../../tools/observe/observation.ts";
+import type { Sandbox } from "../../tools/sandbox.ts";
+import type { HostConfig } from "../config/mod.ts";
+import type { HostLogger } from "../logger.ts";
+import { type SessionLog, TodoFileStore } from "../state/mod.ts";
+import { HostToolProvider } from "./host_tools.ts";
+import type { ShownFamilies } from "./shown_families.ts";
+
+/** How long past its own time limit a shell command's call may take (set aside, log). */
+const SHELL_GRACE_MS = 10_000;
+
+/** The host state and services the host-side tools read. */
+export interface HostServices {
+  /** The interaction log, statistics, anchors, status. */
+  observation: Observation;
+  /** Runs programs (run_shell, git, bd). */
+  sandbox: Sandbox;
+  /** The session's log (read_interactions shows its processes). */
+  sessions: SessionLog;
+}
+
+/**
+ * The host-side tools that config leaves on, with the services they read.
+ *
+ * @param config The configuration.
+ * @param logger Where internals go.
+ * @param services The host state and the sandbox.
+ * @param shown Which families are listed.
+ * @returns The provider.
+ */
+export async function hostSideTools(
+  config: HostConfig,
+  logger: HostLogger,
+  services: HostServices,
+  shown: ShownFamilies,
+): Promise<HostToolProvider> {
+  const { sandbox } = services;
+  const runs = (family: ToolFamily | undefined) =>
+    family?.runsPrograms === undefined ||
+    (sandbox.status.active && family.runsPrograms.every((name) => name in sandbox.status.programs));
+  const tools = HOST_TOOLS.filter((tool) => {
+    const family = HOST_TOOL_FAMILIES[tool.name];
+    return shown.callable(family) && runs(familyNamed(family));
+  });
+  return new HostToolProvider(tools, {
+    policy: config.policy,
+    logger,
+    callTimeoutMs: config.callTimeoutMs,
+    // A shell command's own time limit may be longer than a call's; the sandbox stops it.
+    deadlines: { run_shell: sandbox.status.timeoutS.max * 1000 + SHELL_GRACE_MS },
+    listed: (name) => shown.listed(HOST_TOOL_FAMILIES[name]),
+    services: {
+      ...services,
+      sessions: services.sessions.reader(),
+      todos: await TodoFileStore.open(config.policy.stateDir, { logger }),
+    },
+    registry: config.tools,
+  });
+}

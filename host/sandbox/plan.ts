@@ -1,0 +1,244 @@
+/**
+ * The sandbox's plan: what the launcher finds on the host for it (bwrap, the
+ * system's directories, the toolchains on the PATH, the secrets that exist,
+ * the environment inside). The launcher may read anywhere and the whole
+ * environment; the served process may not, so the launcher hands the plan
+ * on in {@linkcode PLAN_ENV} and the served process only checks it.
+ *
+ * @module
+ */
+
+import * as posix from "node:path/posix";
+import type { HiddenPath, SandboxPlan, SystemEntry } from "../../security/sandbox.ts";
+import { isInside } from "../../security/policy.ts";
+import { commandPath } from "../../sinks/peers.ts";
+import { FAMILIES } from "../../tools/families.ts";
+import type { HostConfig } from "../config/mod.ts";
+import { runsAsRoot } from "./_root.ts";
+
+/** The environment variable that carries the plan from the launcher to the served process. */
+export const PLAN_ENV = "TOOLHOST_SANDBOX";
+
+/** The system's directories shown read-only (where they exist; a symlink stays a symlink). */
+const SYSTEM = ["/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32", "/etc"];
+
+/** Never shown, wherever they lie: the home's credentials (`~/` is the host's home). */
+export const NEVER_VISIBLE: readonly string[] = Object.freeze([
+  "~/.ssh",
+  "~/.aws",
+  "~/.gnupg",
+  "~/.config/gcloud",
+  "~/.kube",
+  "~/.docker/config.json",
+  "~/.netrc",
+  "~/.npmrc",
+  "~/.pypirc",
+  "~/.env",
+  "/etc/shadow",
+  "/etc/shadow-",
+  "/etc/gshadow",
+  "/etc/gshadow-",
+]);
+
+/**
+ * Work the plan out on this host (the launcher; or a process that may read
+ * the system and the environment, as tests and `-A` runs do).
+ *
+ * @param config The configuration (its `shell` section and roots).
+ * @returns The plan.
+ */
+export function computePlan(config: HostConfig): SandboxPlan {
+  const shell = config.shell;
+  const env = (name: string) => Deno.env.get(name);
+  const hostHome = env("HOME") || "/";
+  const roots = config.policy.roots;
+  const home = hostHome === "/" || isInside(hostHome, roots) ? "/tmp/home" : hostHome;
+  const path = [...(shell.path?.prepend ?? []).map((dir) => expand(dir, hostHome)), env("PATH")]
+    .filter((part): part is string => Boolean(part)).join(":");
+  const system = systemEntries();
+  const toolchains = toolchainDirs(path, system, hostHome, roots);
+  const bwrap = findBwrap(shell.bwrap ?? "auto");
+  return {
+    bwrap: bwrap.path,
+    ...(bwrap.reason !== undefined ? { reason: bwrap.reason } : {}),
+    unconfined: shell.unconfined === true && bwrap.path === null ? hostShell() : null,
+    shell: exists("/bin/bash") ? "/bin/bash" : "/bin/sh",
+    path,
+    home,
+    env: sandboxEnv(shell.env ?? {}, hostHome),
+    system,
+    toolchains,
+    hidden: hiddenPaths([...NEVER_VISIBLE, ...(shell.hide ?? [])], hostHome, toolchains),
+    network: shell.network === true,
+    limits: {
+      memoryMb: shell.limits?.memoryMb ?? 8192,
+      fileMb: shell.limits?.fileMb ?? 1024,
+      processes: shell.limits?.processes ?? 512,
+      openFiles: shell.limits?.openFiles ?? 4096,
+    },
+    programs: programsOn(path),
+    timeoutS: { default: shell.timeoutS ?? 60, max: Math.max(shell.maxTimeoutS ?? 600, 1) },
+    root: runsAsRoot(),
+  };
+}
+
+/** The system's view: each directory that exists, each merged-`/usr` symlink as a symlink. */
+function systemEntries(): SystemEntry[] {
+  const entries: SystemEntry[] = [];
+  for (const path of SYSTEM) {
+    try {
+      const info = Deno.lstatSync(path);
+      if (info.isSymlink) entries.push({ kind: "symlink", path, target: Deno.readLinkSync(path) });
+      else if (info.isDirectory) entries.push({ kind: "dir", path });
+    } catch {
+      // Not on this system (lib32, libx32): nothing to show.
+    }
+  }
+  return entries;
+}
+
+/**
+ * The toolchains on the PATH outside the system: a `bin`, `sbin` or `shims`
+ * directory brings its parent (pyenv's shims need `~/.pyenv`, a cargo or nvm
+ * install its libraries), unless the parent is the home itself, `/`, or a
+ * directory holding a root; nested ones collapse into the outer.
+ */
+function toolchainDirs(
+  path: string,
+  system: readonly SystemEntry[],
+  home: string,
+  roots: readonly string[],
+): string[] {
+  const systemDirs = system.flatMap((entry) => entry.kind === "dir" ? [entry.path] : []);
+  const systemLinks = system.flatMap((entry) => entry.kind === "symlink" ? [entry.path] : []);
+  const found = new Set<string>();
+  for (const dir of path.split(":")) {
+    if (!dir.startsWith("/") || isInside(dir, systemDirs) || isInside(dir, systemLinks)) continue;
+    if (isInside(dir, roots) || !isDirectory(dir)) continue;
+    found.add(toolchainOf(posix.normalize(dir), home, roots));
+  }
+  const dirs = [...found].sort();
+  return dirs.filter((dir) => !dirs.some((other) => other !== dir && isInside(dir, [other])));
+}
+
+/** The directory to show for one PATH directory. */
+function toolchainOf(dir: string, home: string, roots: readonly string[]): string {
+  const parent = posix.dirname(dir);
+  const base = posix.basename(dir);
+  const broad = parent === "/" || parent === home || posix.dirname(parent) === "/" ||
+    posix.basename(parent) === ".local" || roots.some((root) => isInside(root, [parent]));
+  return ["bin", "sbin", "shims"].includes(base) && !broad ? parent : dir;
+}
+
+/** The never-visible paths that exist, and `.env` files at the top of each toolchain. */
+function hiddenPaths(
+  listed: readonly string[],
+  home: string,
+  toolchains: readonly string[],
+): HiddenPath[] {
+  const candidates = [
+    ...listed.map((path) => expand(path, home)),
+    ...sshKeys(),
+    ...toolchains.map((dir) => `${dir}/.env`),
+  ];
+  const hidden: HiddenPath[] = [];
+  for (const path of new Set(candidates)) {
+    try {
+      const info = Deno.lstatSync(path);
+      // A symlink is shown as a symlink: its target is hidden where it lies, or not there at all.
+      if (!info.isSymlink) hidden.push({ path, dir: info.isDirectory });
+    } catch {
+      // Not there: nothing to hide.
+    }
+  }
+  return hidden;
+}
+
+/** The host's ssh keys under `/etc/ssh`. */
+function sshKeys(): string[] {
+  try {
+    return [...Deno.readDirSync("/etc/ssh")]
+      .filter((entry) => entry.name.includes("key"))
+      .map((entry) => `/etc/ssh/${entry.name}`);
+  } catch {
+    return []; // no ssh server here
+  }
+}
+
+/** The environment inside: LANG and TERM from the host, and the configured variables. */
+function sandboxEnv(
+  configured: Readonly<Record<string, string>>,
+  home: string,
+): Record<string, string> {
+  const env: Record<string, string> = {
+    LANG: Deno.env.get("LANG") || "C.UTF-8",
+    TERM: Deno.env.get("TERM") || "dumb",
+  };
+  for (const [name, value] of Object.entries(configured)) env[name] = expand(value, home);
+  return env;
+}
+
+/** `${VAR}` from the host's environment (empty when unset), and a leading `~/` as the home. */
+export function expand(value: string, home: string): string {
+  const withVars = value.replace(
+    /\$\{([A-Za-z_][A-Za-z0-9_]*)\}/g,
+    (_, name: string) => Deno.env.get(name) ?? "",
+  );
+  return withVars === "~" || withVars.startsWith("~/") ? `${home}${withVars.slice(1)}` : withVars;
+}
+
+/** bwrap as configured: `off`, a path, or `auto` (on the PATH). */
+function findBwrap(setting: string): { path: string | null; reason?: string } {
+  if (setting === "off") return { path: null, reason: 'switched off ("shell.bwrap": "off")' };
+  if (setting !== "auto") {
+    return exists(setting)
+      ? { path: posix.resolve(setting) }
+      : { path: null, reason: `"${setting}" does not exist` };
+  }
+  const found = commandPath("bwrap", "/", Deno.env.get("PATH") ?? "");
+  if (found !== undefined) return { path: realPath(found) };
+  return {
+    path: null,
+    reason: "bwrap was not found on the PATH (install bubblewrap: apt-get install bubblewrap)",
+  };
+}
+
+/** The host's shell, for `shell.unconfined`. */
+function hostShell(): string {
+  return exists("/bin/bash") ? "/bin/bash" : "/bin/sh";
+}
+
+/** The programs the tool families run, where the sandbox's PATH has them. */
+function programsOn(path: string): Record<string, string> {
+  const programs: Record<string, string> = {};
+  for (const name of new Set(FAMILIES.flatMap((family) => family.runsPrograms ?? []))) {
+    const found = commandPath(name, "/", path);
+    if (found !== undefined) programs[name] = found;
+  }
+  return programs;
+}
+
+function exists(path: string): boolean {
+  try {
+    Deno.statSync(path);
+    return true;
+  } catch {
+    return false; // missing or not visible: the same here
+  }
+}
+
+function isDirectory(path: string): boolean {
+  try {
+    return Deno.statSync(path).isDirectory;
+  } catch {
+    return false; // missing: not on this host's PATH after all
+  }
+}
+
+function realPath(path: string): string {
+  try {
+    return Deno.realPathSync(path);
+  } catch {
+    return path; // the spawn says why it does not run
+  }
+}

@@ -1,0 +1,204 @@
+/**
+ * The sandbox service (`tools/sandbox.ts`), on bubblewrap: each run gets the
+ * layout `security/sandbox.ts` computes, under the limits of its script;
+ * the part that reads the roots (where it starts, which protected entries
+ * exist, which appeared) runs in a confined tool worker (`sandbox_guard`);
+ * every run is recorded in the session's subprocess log.
+ *
+ * @module
+ */
+
+import * as posix from "node:path/posix";
+import { ToolError } from "../../security/errors.ts";
+import { isInside, type Policy } from "../../security/policy.ts";
+import {
+  bwrapArgs,
+  type HiddenPath,
+  limitScript,
+  type SandboxPlan,
+} from "../../security/sandbox.ts";
+import type {
+  Sandbox,
+  SandboxRequest,
+  SandboxResult,
+  SandboxStatus,
+  SubprocessLog,
+} from "../../tools/sandbox.ts";
+import type { ToolResult } from "../../tools/tool.ts";
+import { spawnBounded, type Spawned } from "./_spawn.ts";
+
+/** Runs an internal tool in a confined tool worker (`sandbox_guard`). */
+export type GuardCall = (args: Record<string, unknown>) => Promise<ToolResult>;
+
+/** What a sandbox is made with. */
+export interface SandboxParts {
+  /** What the launcher found. */
+  plan: SandboxPlan;
+  /** The policy (roots, state directory). */
+  policy: Policy;
+  /** The guard, in a tool worker. */
+  guard: GuardCall;
+  /** Where runs are recorded. */
+  log: SubprocessLog;
+  /** Bytes kept of each stream by default. */
+  maxOutputBytes: number;
+}
+
+/** What the guard found before a run. */
+interface Before {
+  cwd: string;
+  protectedPaths: string[];
+  seen: string[];
+  hidden: HiddenPath[];
+}
+
+/** How bwrap says it could not set a run up (then the program never ran). */
+const BWRAP_FAILED = /^bwrap: (.*)/m;
+
+/** The sandbox: bubblewrap, or (the user's choice) the host's shell unconfined. */
+export class BwrapSandbox implements Sandbox {
+  #parts: SandboxParts;
+  /** Whether it runs programs, and how. */
+  readonly status: SandboxStatus;
+
+  /**
+   * @param parts The plan, policy, guard, log and output bound.
+   * @param status What the start-up probe found.
+   */
+  constructor(parts: SandboxParts, status: SandboxStatus) {
+    this.#parts = parts;
+    this.status = status;
+  }
+
+  /**
+   * Run one program in the sandbox.
+   *
+   * @param request What to run, where, for how long.
+   * @returns What it did.
+   * @throws {ToolError} `unsupported` when off, `path_denied`/`not_found` for a bad cwd.
+   */
+  async run(request: SandboxRequest): Promise<SandboxResult> {
+    if (!this.status.active) {
+      throw new ToolError("unsupported", `programs cannot run here: ${this.status.reason}`);
+    }
+    const { plan, policy } = this.#parts;
+    const before = await this.#before(request);
+    const stamp = new Date().toISOString();
+    const spawned = await spawnBounded({
+      ...this.#command(request, before),
+      env: { ...plan.env, PATH: plan.path, HOME: plan.home, ...request.env },
+      cwd: this.status.mode === "unconfined" ? before.cwd : "/",
+      timeoutMs: request.timeoutMs,
+      signal: request.signal,
+      maxBytes: request.maxOutputBytes ?? this.#parts.maxOutputBytes,
+      ...(request.onOutput ? { onOutput: request.onOutput } : {}),
+      ...(request.stdin ? { stdin: request.stdin } : {}),
+    });
+    this.#record(request, before.cwd, spawned);
+    refuseSetupFailure(spawned, before.cwd, policy);
+    const setAside = request.access === "write" ? await this.#after(before, stamp) : [];
+    const limited = spawned.stderr.match(/toolhost: more than \d+ processes[^\n]*/)?.[0] ?? null;
+    return { ...spawned, cwd: before.cwd, limited, setAside };
+  }
+
+  /** The program and arguments: bwrap, the layout, the limit script, the request's argv. */
+  #command(request: SandboxRequest, before: Before): { program: string; args: string[] } {
+    const { plan, policy } = this.#parts;
+    const watch = this.status.mode === "bwrap";
+    // Root is not held by the process rlimit: the watch holds, and the command runs niced below it.
+    const how = {
+      watch: watch && plan.shell.endsWith("bash"),
+      nice: this.status.processLimit === "watch",
+    };
+    const inner = [plan.shell, "-c", limitScript(plan.limits, how), "toolhost", ...request.argv];
+    if (!watch) return { program: plan.unconfined!, args: inner.slice(1) };
+    const layout = bwrapArgs(
+      { ...plan, hidden: [...plan.hidden, ...before.hidden] },
+      {
+        roots: policy.roots,
+        write: request.access === "write",
+        protectedPaths: before.protectedPaths,
+        stateDir: policy.stateDir,
+        cwd: before.cwd,
+      },
+    );
+    return { program: plan.bwrap!, args: [...layout, ...inner] };
+  }
+
+  /** Where it starts and what to mount away: a write run asks the guard; a read run needs only cwd. */
+  async #before(request: SandboxRequest): Promise<Before> {
+    const { policy } = this.#parts;
+    const cwd = posix.resolve(policy.roots[0]!, request.cwd ?? ".");
+    if (!isInside(cwd, policy.roots)) {
+      throw new ToolError(
+        "path_denied",
+        `${JSON.stringify(request.cwd)} is outside the allowed roots (${policy.roots.join(", ")})`,
+      );
+    }
+    if (request.access === "read" && this.status.mode === "bwrap") {
+      return { cwd, protectedPaths: [], seen: [], hidden: [] };
+    }
+    const data = await this.#guard({ mode: "before", cwd });
+    return {
+      cwd: data.cwd as string,
+      protectedPaths: data.protected_paths as string[],
+      seen: data.seen as string[],
+      hidden: data.hidden as HiddenPath[],
+    };
+  }
+
+  /** Set aside the protected entries the run created. */
+  async #after(before: Before, stamp: string): Promise<string[]> {
+    const data = await this.#guard({ mode: "after", seen: before.seen, stamp });
+    return data.set_aside as string[];
+  }
+
+  async #guard(args: Record<string, unknown>): Promise<Record<string, unknown>> {
+    const result = await this.#parts.guard(args);
+    const text = result.content[0]?.type === "text" ? result.content[0].text : "";
+    if (result.isError) throw errorFrom(text);
+    return result.structuredContent ?? {};
+  }
+
+  #record(request: SandboxRequest, cwd: string, spawned: Spawned): void {
+    this.#parts.log.record({
+      tool: request.tool,
+      argv: request.argv,
+      cwd,
+      confinement: this.status.mode === "bwrap" ? "bwrap" : "unconfined",
+      exitCode: spawned.exitCode,
+      signal: spawned.signal,
+      timedOut: spawned.timedOut,
+      cancelled: spawned.cancelled,
+      durationMs: spawned.durationMs,
+      stdoutBytes: spawned.stdoutBytes,
+      stderrBytes: spawned.stderrBytes,
+      stdoutHead: spawned.stdout.slice(0, 512),
+      stderrHead: spawned.stderr.slice(0, 512),
+      ...(request.script !== undefined ? { script: request.script } : {}),
+    });
+  }
+}
+
+/** bwrap could not set the run up (its cwd is gone, say): an error, not the program's result. */
+function refuseSetupFailure(spawned: Spawned, cwd: string, policy: Policy): void {
+  const failed = spawned.exitCode === 1 && spawned.stdoutBytes === 0
+    ? spawned.stderr.match(BWRAP_FAILED)?.[1]
+    : undefined;
+  if (failed === undefined) return;
+  const shown = cwd.startsWith(`${policy.roots[0]}/`)
+    ? cwd.slice(policy.roots[0]!.length + 1)
+    : cwd;
+  if (/chdir/i.test(failed)) {
+    throw new ToolError("not_found", `Cannot run in "${shown}": it is not an existing directory`);
+  }
+  throw new ToolError("internal_error", `the sandbox could not start: ${failed}`);
+}
+
+/** A guard's error as the ToolError it carried (`code: message`). */
+function errorFrom(text: string): ToolError {
+  const match = text.match(/^([a-z_]+): ([\s\S]*)$/);
+  return match
+    ? new ToolError(match[1] as ConstructorParameters<typeof ToolError>[0], match[2]!)
+    : new ToolError("internal_error", text);
+}

@@ -1,0 +1,104 @@
+/**
+ * Helpers for the tests of run_shell's sandbox.
+ */
+
+import type { LaunchedHost } from "../_mcp.ts";
+
+/** What one run_shell call gave. */
+export interface ShellOutput {
+  /** The text the model reads. */
+  text: string;
+  /** Its structured content. */
+  data: Record<string, unknown>;
+  /** Whether it was an error result. */
+  isError: boolean;
+}
+
+/**
+ * Whether bwrap is missing on this machine (the sandbox's tests are skipped, saying so).
+ *
+ * @returns True when missing.
+ */
+export function bwrapMissing(): boolean {
+  return !onPath("bwrap");
+}
+
+/**
+ * Whether a program is on the PATH.
+ *
+ * @param name The program.
+ * @returns True when found.
+ */
+export function onPath(name: string): boolean {
+  return (Deno.env.get("PATH") ?? "").split(":").some((dir) => {
+    try {
+      return Deno.statSync(`${dir}/${name}`).isFile;
+    } catch {
+      return false;
+    }
+  });
+}
+
+/**
+ * Run a command through run_shell.
+ *
+ * @param host The launched host.
+ * @param command The command.
+ * @param extra More arguments (timeout_s, cwd, env).
+ * @returns Its text and data.
+ */
+export async function shell(
+  host: LaunchedHost,
+  command: string,
+  extra: Record<string, unknown> = {},
+): Promise<ShellOutput> {
+  const result = await host.call("run_shell", { command, ...extra });
+  const text = result.content.map((block) => block.type === "text" ? block.text : "").join("\n");
+  return { text, data: result.structuredContent ?? {}, isError: result.isError === true };
+}
+
+/**
+ * Whether a path exists on the host.
+ *
+ * @param path The path.
+ * @returns True when it does.
+ */
+export async function exists(path: string): Promise<boolean> {
+  try {
+    await Deno.lstat(path);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * The host's processes whose command line contains some text.
+ *
+ * @param text The text.
+ * @returns Their PIDs.
+ */
+export async function hostProcesses(text: string): Promise<number[]> {
+  const found: number[] = [];
+  for await (const entry of Deno.readDir("/proc")) {
+    if (!/^\d+$/.test(entry.name)) continue;
+    const line = await Deno.readTextFile(`/proc/${entry.name}/cmdline`).catch(() => "");
+    if (line.replaceAll("\0", " ").includes(text)) found.push(Number(entry.name));
+  }
+  return found;
+}
+
+/**
+ * Wait until a condition holds (events and state, never a time bound), failing after a
+ * generous outer limit.
+ *
+ * @param holds The condition.
+ * @param what What is waited for, for the failure.
+ */
+export async function waitUntil(holds: () => Promise<boolean>, what: string): Promise<void> {
+  const giveUp = Date.now() + 60_000;
+  while (!(await holds())) {
+    if (Date.now() > giveUp) throw new Error(`gave up waiting for: ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}

@@ -1,0 +1,128 @@
+/**
+ * The git tools through the launch `mcp-config` prints, in the real
+ * sandbox: hostile repositories whose config runs programs that write
+ * outside the roots (fsmonitor, filters, textconv, external diff, pager,
+ * gpg, a submodule's own settings, a partial clone's fetch command) —
+ * every tool answers and nothing runs — and each tool's output.
+ */
+
+import { assertEquals, assertFalse, assertMatch, assertStringIncludes } from "../../_assert.ts";
+import { tempDir } from "../../_helpers.ts";
+import { type LaunchedHost, launchHost } from "../../_mcp.ts";
+import { bwrapMissing, onPath } from "../../security/_shell.ts";
+import type { ToolResult } from "../../../tools/tool.ts";
+import { hostileCalls, makeHostileWorld, marks, PWNED } from "./_repos.ts";
+
+const missing = [bwrapMissing() ? "bwrap" : "", onPath("git") ? "" : "git"].filter(Boolean);
+const skip = missing.length > 0 ? ` (skipped: ${missing.join(" and ")} not installed)` : "";
+
+const GIT_TOOL_NAMES = ["git_status", "get_git_diff", "git_log", "git_show", "git_blame"];
+
+function textOf(result: ToolResult): string {
+  return result.content.map((block) => (block.type === "text" ? block.text : "")).join("\n");
+}
+
+async function text(
+  host: LaunchedHost,
+  name: string,
+  args: Record<string, unknown>,
+): Promise<string> {
+  const result = await host.call(name, args);
+  assertFalse(result.isError === true, `${name}: ${textOf(result)}`);
+  return textOf(result);
+}
+
+Deno.test({
+  name:
+    `git tools in hostile repositories run nothing of theirs, in the launch mcp-config prints${skip}`,
+  ignore: missing.length > 0,
+}, async (t) => {
+  await using base = await tempDir();
+  await using outside = await tempDir();
+  const world = await makeHostileWorld(base.path, outside.path);
+  await using host = await launchHost({ roots: world.roots });
+
+  await t.step("the git tools are listed, read-only", () => {
+    const listed = host.list().filter((tool) => GIT_TOOL_NAMES.includes(tool.name));
+    assertEquals(listed.map((tool) => tool.name).sort(), [...GIT_TOOL_NAMES].sort());
+    for (const tool of listed) assertEquals(tool.annotations?.readOnlyHint, true, tool.name);
+  });
+  for (const [name, args, fails] of hostileCalls(world)) {
+    await t.step(`${name} ${JSON.stringify(args)} answers and runs nothing`, async () => {
+      const result = await host.call(name, args);
+      const said = textOf(result);
+      assertEquals(result.isError === true, fails, said);
+      assertFalse(said.includes(PWNED), said);
+      assertFalse(said.includes("\x1b["), "no color");
+      assertEquals(await marks(outside.path), []);
+    });
+  }
+  await t.step("git_status: branch, unstaged and untracked entries", async () => {
+    const said = await text(host, "git_status", {});
+    assertEquals(
+      said,
+      "On branch main\nUnstaged (2):\n  modified: a.txt\n  modified: src/b.ts\nUntracked (1):\n  new.txt",
+    );
+  });
+  await t.step("get_git_diff: hunks located, with prefixes git's config turned off", async () => {
+    const said = await text(host, "get_git_diff", { path: "a.txt" });
+    assertMatch(said, /^diff --git a\/a.txt b\/a.txt\n/);
+    assertStringIncludes(
+      said,
+      "\na.txt:1-4 @@ -1,4 +1,4 @@\n alpha\n BETA\n-gamma\n+GAMMA\n delta\n",
+    );
+  });
+  await t.step("git_log: newest first", async () => {
+    const rows = (await text(host, "git_log", {})).split("\n");
+    assertEquals(rows.length, 2);
+    assertMatch(rows[0]!, /^[0-9a-f]{7,} \d{4}-\d\d-\d\d t \| second: beta and delta$/);
+  });
+  await t.step("git_show: a commit, and a file at a revision", async () => {
+    const commit = await text(host, "git_show", { rev: "HEAD" });
+    assertMatch(commit, /^commit [0-9a-f]{40}\n/);
+    assertStringIncludes(commit, "a.txt:1-4 @@ -1,3 +1,4 @@");
+    const file = await text(host, "git_show", { rev: "HEAD~1", path: "a.txt" });
+    assertEquals(file, "a.txt at HEAD~1:\n     1\talpha\n     2\tbeta\n     3\tgamma\n");
+  });
+  await t.step("git_blame: path:line rows", async () => {
+    const rows = (await text(host, "git_blame", { path: "a.txt" })).split("\n");
+    assertMatch(rows[0]!, /^a.txt:1 [0-9a-f]{8} t \d{4}-\d\d-\d\d \| alpha$/);
+    assertMatch(rows[2]!, /^a.txt:3 uncommitted Not Committed Yet \S+ \| GAMMA$/);
+  });
+  await t.step("a path outside the roots is refused", async () => {
+    const result = await host.call("git_log", { path: outside.path });
+    assertMatch(textOf(result), /^path_denied: /);
+  });
+  await t.step("a file whose directory is gone still has its history", async () => {
+    await Deno.remove(`${world.repo}/src`, { recursive: true });
+    const rows = (await text(host, "git_log", { path: "src/b.ts" })).split("\n");
+    assertEquals(rows.length, 1);
+    assertMatch(rows[0]!, /\| first commit$/);
+    const diff = await text(host, "get_git_diff", { path: "src/b.ts" });
+    assertStringIncludes(diff, "src/b.ts:1 @@ -1 +0,0 @@");
+  });
+  await t.step("nothing outside the roots is read, through .. or a symbolic link", async () => {
+    await Deno.writeTextFile(`${outside.path}/secret.txt`, "OUTSIDE-SECRET\n");
+    await Deno.symlink(outside.path, `${world.repo}/out`);
+    await Deno.symlink(`${outside.path}/secret.txt`, `${world.repo}/secret-link`);
+    const calls: Array<[string, Record<string, unknown>]> = [
+      ["git_log", { path: "../" }],
+      ["git_blame", { path: "/etc/passwd" }],
+      ["get_git_diff", { path: "out" }],
+      ["get_git_diff", { path: "out/secret.txt" }],
+      ["git_blame", { path: "out/secret.txt" }],
+      ["git_blame", { path: "secret-link" }],
+      ["git_status", { path: "out" }],
+      ["git_show", { rev: "HEAD", path: "out/secret.txt" }],
+    ];
+    for (const [name, args] of calls) {
+      const said = textOf(await host.call(name, args));
+      assertFalse(said.includes("OUTSIDE-SECRET"), `${name}: ${said}`);
+      assertFalse(said.includes("root:"), `${name}: ${said}`);
+    }
+    await Deno.remove(`${outside.path}/secret.txt`);
+  });
+  await t.step("nothing was written outside the roots", async () => {
+    assertEquals(await marks(outside.path), []);
+  });
+});

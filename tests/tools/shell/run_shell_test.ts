@@ -1,0 +1,112 @@
+/**
+ * run_shell through the launch `mcp-config` prints: a project's own test
+ * command, exit codes, where it runs, the seed's result shape, bounded
+ * output, progress on long commands, and bad input.
+ */
+
+import { assert, assertEquals, assertMatch, assertStringIncludes } from "../../_assert.ts";
+import { tempDir } from "../../_helpers.ts";
+import { launchHost } from "../../_mcp.ts";
+import { bwrapMissing, onPath, shell } from "../../security/_shell.ts";
+
+/** A few of CPython's own tests, run as the project's test command. */
+const STDLIB_TESTS = ["test_bisect.py", "test_heapq.py", "test_textwrap.py", "test_colorsys.py"];
+
+/** Where the installed python3 keeps its test package (they import `test.support`). */
+async function stdlibTests(): Promise<string | undefined> {
+  if (!onPath("python3")) return undefined;
+  const out = await new Deno.Command("python3", {
+    args: [
+      "-c",
+      "import test.support, os; print(os.path.dirname(os.path.dirname(test.support.__file__)))",
+    ],
+    stdout: "piped",
+    stderr: "null",
+  }).output();
+  return out.success ? new TextDecoder().decode(out.stdout).trim() : undefined;
+}
+
+const TESTS = await stdlibTests();
+const skipped = bwrapMissing() || TESTS === undefined;
+
+Deno.test({
+  name: `run_shell: runs a project's tests and says what happened${
+    skipped ? " (skipped: needs bwrap and python3's test package)" : ""
+  }`,
+  ignore: skipped,
+}, async (t) => {
+  await using dir = await tempDir();
+  const project = `${dir.path}/project`;
+  await Deno.mkdir(`${project}/tests`, { recursive: true });
+  for (const name of STDLIB_TESTS) {
+    await Deno.copyFile(`${TESTS}/${name}`, `${project}/tests/${name}`);
+  }
+  await Deno.writeTextFile(`${project}/tests/__init__.py`, "");
+  await using host = await launchHost({ roots: [project] });
+
+  await t.step("the project's own test command runs, and its exit code is reported", async () => {
+    const out = await shell(
+      host,
+      "python3 -m unittest discover -s tests -t . 2>&1 | tail -n 3; exit ${PIPESTATUS[0]}",
+    );
+    assertMatch(out.text, /Ran \d+ tests/);
+    assertStringIncludes(out.text, "OK");
+    assertEquals(out.data.exit_code, 0);
+    assertMatch(out.text, /^STDOUT:\n[\s\S]*\nSTDERR:\n[\s\S]*\nEXIT CODE: 0$/);
+  });
+  await t.step("a failing test is a failing exit code, not an error", async () => {
+    await Deno.writeTextFile(
+      `${project}/tests/test_fails.py`,
+      "import unittest\nclass T(unittest.TestCase):\n    def test_no(self):\n        self.assertEqual(1, 2)\n",
+    );
+    const out = await shell(host, "python3 -m unittest tests.test_fails");
+    assertEquals(out.isError, false);
+    assertEquals(out.data.exit_code, 1);
+    assertStringIncludes(String(out.data.stderr), "FAILED (failures=1)");
+  });
+  await t.step("cwd is the primary root by default, and may be a directory inside it", async () => {
+    assertEquals((await shell(host, "pwd")).data.stdout, `${project}\n`);
+    assertEquals((await shell(host, "pwd", { cwd: "tests" })).data.stdout, `${project}/tests\n`);
+  });
+  await t.step("cwd outside the roots, or missing, is an error and runs nothing", async () => {
+    const outside = await shell(host, "touch ../ran", { cwd: ".." });
+    assert(outside.isError);
+    assertMatch(outside.text, /^path_denied: /);
+    const missing = await shell(host, "true", { cwd: "nope" });
+    assert(missing.isError);
+    assertMatch(missing.text, /^not_found: /);
+  });
+  await t.step(
+    "output past the bound keeps its head and tail and says what was left out",
+    async () => {
+      const out = await shell(host, "seq 1 200000");
+      const stdout = String(out.data.stdout);
+      assert(stdout.startsWith("1\n2\n3\n"));
+      assert(stdout.trimEnd().endsWith("199999\n200000"));
+      assertMatch(stdout, /\[… \d+ bytes left out …\]/);
+      assert(stdout.length < 100_000);
+    },
+  );
+  await t.step("a call's env is set; the timeout must be within the longest allowed", async () => {
+    assertEquals(
+      (await shell(host, 'echo "$GREETING"', { env: { GREETING: "hej" } })).data.stdout,
+      "hej\n",
+    );
+    const long = await shell(host, "true", { timeout_s: 100_000 });
+    assert(long.isError);
+    assertMatch(long.text, /^invalid_argument: /);
+  });
+  await t.step("a long command reports its last lines as progress", async () => {
+    const seen: string[] = [];
+    const result = await host.session.client.callTool(
+      {
+        name: "run_shell",
+        arguments: { command: "for i in 1 2 3 4; do echo line$i; sleep 1; done" },
+      },
+      undefined,
+      { onprogress: (progress: { message?: string }) => void seen.push(progress.message ?? "") },
+    );
+    assertEquals((result.structuredContent as { exit_code: number }).exit_code, 0);
+    assert(seen.some((message) => /line\d/.test(message)), `progress: ${JSON.stringify(seen)}`);
+  });
+});

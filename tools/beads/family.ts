@@ -1,0 +1,18 @@
+/**
+ * The Beads tools (seed 001): the project's Beads issues, through the real
+ * `bd` program run in the sandbox. They run in the host (which holds the
+ * sandbox) and are listed only where the sandbox runs and finds `bd` on its
+ * PATH.
+ *
+ * @module
+ */
+
+import { defineFamily, type ToolFamily } from "../family.ts";
+
+/** The Beads tools' declaration. */
+export const BEADS: ToolFamily = defineFamily({
+  name: "beads",
+  runs: "host",
+  load: async () => (await import("./mod.ts")).BEADS_TOOLS,
+  runsPrograms: ["bd"],
+});

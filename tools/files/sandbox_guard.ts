@@ -1,0 +1,154 @@
+/**
+ * `sandbox_guard`: the part of a sandboxed run (`run_shell`) that reads the
+ * roots, done where every read of the project is done — in a confined tool
+ * worker, through the resolver. The host calls it itself; it is internal.
+ *
+ * - `before`: where the program starts (the resolved `cwd`), and the paths
+ *   the sandbox mounts read-only or empty over themselves: the protected
+ *   entries at the top of each root and inside its `.git` directory, and the
+ *   blacklisted entries at the top of each root.
+ * - `after`: a protected name the program created where nothing existed
+ *   before could not be mounted away; it is moved out of the root into the
+ *   state directory (`set-aside/<time>/`), and the answer says so.
+ *
+ * Only the top of each root and its `.git` are looked at: a protected name
+ * the program creates deeper down (`sub/.envrc`) stays (README, "What the
+ * shell cannot see or change").
+ *
+ * @module
+ */
+
+import { z } from "zod";
+import { ToolError } from "../../security/errors.ts";
+import { defineTool, structured, type ToolContext } from "../tool.ts";
+
+/** What one root's top (and `.git`) holds that the sandbox must know of. */
+interface Guarded {
+  /** Protected entries, real paths: mounted read-only. */
+  protectedPaths: string[];
+  /** Repositories (`.git` directories): protected, but mounted writable (git writes its index and objects). */
+  repositories: string[];
+  /** Blacklisted entries: mounted empty. */
+  hidden: Array<{ path: string; dir: boolean }>;
+}
+
+/** Resolve a run's cwd and list what to mount away; or set aside what the run created. */
+export const sandboxGuard = defineTool({
+  name: "sandbox_guard",
+  description:
+    "Before a sandboxed run: resolve its cwd and list the protected and hidden entries at the top of each root and in .git. After it: set aside protected entries it created. The host calls it itself.",
+  input: z.object({
+    mode: z.enum(["before", "after"]),
+    cwd: z.string().max(4096).optional().describe("before: where the run starts"),
+    seen: z.array(z.string()).max(10_000).optional().describe("after: what `before` saw"),
+    stamp: z.string().regex(/^[0-9TZ.:-]{1,40}$/).optional().describe("after: the run's time"),
+  }),
+  output: z.object({
+    cwd: z.string().optional(),
+    protected_paths: z.array(z.string()).optional(),
+    seen: z.array(z.string()).optional().describe("before: every protected entry there, for after"),
+    hidden: z.array(z.object({ path: z.string(), dir: z.boolean() })).optional(),
+    set_aside: z.array(z.string()).optional(),
+  }),
+  annotations: { title: "Sandbox guard", readOnlyHint: false, destructiveHint: false },
+  internal: true,
+  run({ mode, cwd, seen, stamp }, ctx) {
+    if (mode === "before") {
+      const start = ctx.resolver.resolveSync(cwd ?? ".", { want: "directory" }).path;
+      const guarded = guardedEntries(ctx);
+      return structured(`cwd ${start}`, {
+        cwd: start,
+        protected_paths: guarded.protectedPaths,
+        seen: [...guarded.protectedPaths, ...guarded.repositories],
+        hidden: guarded.hidden,
+      });
+    }
+    const moved = setAside(ctx, new Set(seen ?? []), stamp ?? new Date().toISOString());
+    return structured(moved.length === 0 ? "nothing set aside" : moved.join("\n"), {
+      set_aside: moved,
+    });
+  },
+});
+
+/** The protected and blacklisted entries at the top of each root and in its `.git`. */
+function guardedEntries(ctx: ToolContext): Guarded {
+  const guarded: Guarded = { protectedPaths: [], repositories: [], hidden: [] };
+  for (const root of ctx.policy.roots) {
+    for (const entry of entries(root)) {
+      const path = `${root}/${entry.name}`;
+      if (path === ctx.policy.stateDir) continue; // the sandbox empties it anyway
+      if (ctx.resolver.hidden(path) !== undefined) {
+        guarded.hidden.push({ path, dir: entry.isDirectory });
+      } else if (entry.name === ".git" && entry.isDirectory) {
+        guarded.repositories.push(path);
+        for (const inner of entries(path)) {
+          const innerPath = `${path}/${inner.name}`;
+          if (!inner.isSymlink && ctx.resolver.protectedWhy(innerPath) !== undefined) {
+            guarded.protectedPaths.push(innerPath);
+          }
+        }
+      } else if (!entry.isSymlink && ctx.resolver.protectedWhy(path) !== undefined) {
+        guarded.protectedPaths.push(path);
+      }
+    }
+  }
+  for (const file of ctx.policy.protectedFiles) {
+    const inRoot = ctx.resolver.locate(file.path) !== undefined;
+    if (inRoot && file.path !== ctx.policy.stateDir && exists(file.path)) {
+      guarded.protectedPaths.push(file.path);
+    }
+  }
+  return { ...guarded, protectedPaths: [...new Set(guarded.protectedPaths)] };
+}
+
+/**
+ * Move the protected entries that appeared at the top of a root or in its
+ * `.git` (and were not `seen` before the run) into the state directory.
+ */
+function setAside(ctx: ToolContext, seen: ReadonlySet<string>, stamp: string): string[] {
+  const guarded = guardedEntries(ctx);
+  const fresh = [...guarded.repositories, ...guarded.protectedPaths].filter((path) =>
+    !seen.has(path)
+  );
+  // A repository that appeared goes whole, with what it holds.
+  const now = fresh.filter((path) => !fresh.some((other) => path.startsWith(`${other}/`)));
+  const moved: string[] = [];
+  const bin = `${ctx.policy.stateDir}/set-aside/${stamp.replace(/[:.]/g, "-")}`;
+  for (const path of now) {
+    const where = ctx.resolver.locate(path);
+    if (where === undefined) continue; // a protected file by path outside the roots: not ours
+    const why = ctx.resolver.protectedWhy(path) ?? "protected";
+    const target = `${bin}/${ctx.policy.roots.indexOf(where.root)}/${where.relative}`;
+    try {
+      Deno.mkdirSync(target.slice(0, target.lastIndexOf("/")), { recursive: true });
+      Deno.renameSync(path, target);
+    } catch (error) {
+      throw new ToolError(
+        "denied",
+        `the command created ${where.relative} (protected: ${why}) and it could not be set aside: ${
+          (error as Error).message
+        }; remove it yourself`,
+      );
+    }
+    moved.push(`${where.relative} (protected: ${why}) → ${ctx.resolver.display(target)}`);
+  }
+  return moved;
+}
+
+/** A directory's entries, without following a link; none when it is gone. */
+function entries(dir: string): Deno.DirEntry[] {
+  try {
+    return [...Deno.readDirSync(dir)];
+  } catch {
+    return []; // gone or not a directory: nothing there to guard
+  }
+}
+
+function exists(path: string): boolean {
+  try {
+    Deno.lstatSync(path);
+    return true;
+  } catch {
+    return false; // not there: nothing to mount over
+  }
+}

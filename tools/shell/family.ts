@@ -1,0 +1,17 @@
+/**
+ * The shell: `run_shell` runs a command in the sandbox (`tools/sandbox.ts`),
+ * confined by the kernel. It runs in the host's process, which starts the
+ * sandbox; it is listed only where the sandbox runs programs.
+ *
+ * @module
+ */
+
+import { defineFamily, type ToolFamily } from "../family.ts";
+
+/** The shell's declaration. */
+export const SHELL: ToolFamily = defineFamily({
+  name: "shell",
+  runs: "host",
+  load: async () => [(await import("./run_shell.ts")).runShell],
+  runsPrograms: [],
+});
