@@ -41,7 +41,7 @@ export interface HiddenPath {
 
 /** The limits set on every program (rlimits, and the host's process count watch). */
 export interface SandboxLimits {
-  /** Address space, in MiB. */
+  /** Memory a program may write (the data rlimit), in MiB. */
   readonly memoryMb: number;
   /** The largest file it may write, in MiB. */
   readonly fileMb: number;
@@ -97,6 +97,8 @@ export interface SandboxRun {
   readonly stateDir: string;
   /** Where the program starts (a real path inside a root). */
   readonly cwd: string;
+  /** The whole environment inside (bwrap itself is started with none). */
+  readonly env: Readonly<Record<string, string>>;
 }
 
 /**
@@ -124,6 +126,9 @@ export function bwrapArgs(plan: SandboxPlan, run: SandboxRun): string[] {
   for (const dir of plan.toolchains) args.push("--ro-bind", dir, dir);
   for (const root of run.roots) args.push(run.write ? "--bind" : "--ro-bind", root, root);
   if (run.write) {
+    // A mount point cannot be renamed: each directory between a root and a protected path is
+    // mounted over itself, so no rename of `.git` (say) carries what it protects away.
+    for (const dir of pinned(run.protectedPaths, run.roots)) args.push("--bind", dir, dir);
     for (const path of run.protectedPaths) args.push("--ro-bind", path, path);
   }
   if (visible(run.stateDir, plan, run.roots)) args.push(...emptyDir(run.stateDir));
@@ -131,8 +136,23 @@ export function bwrapArgs(plan: SandboxPlan, run: SandboxRun): string[] {
     if (!visible(hidden.path, plan, run.roots)) continue;
     args.push(...(hidden.dir ? emptyDir(hidden.path) : ["--ro-bind", "/dev/null", hidden.path]));
   }
+  args.push("--clearenv");
+  for (const [name, value] of Object.entries(run.env)) args.push("--setenv", name, value);
   args.push("--chdir", run.cwd, "--");
   return args;
+}
+
+/** The directories strictly between a root and each protected path, shallowest first. */
+function pinned(paths: readonly string[], roots: readonly string[]): string[] {
+  const dirs = new Set<string>();
+  for (const path of paths) {
+    const root = roots.filter((each) => path.startsWith(`${each}/`))
+      .sort((a, b) => b.length - a.length)[0];
+    if (root === undefined) continue;
+    const parts = path.slice(root.length + 1).split("/").slice(0, -1);
+    for (let i = 1; i <= parts.length; i++) dirs.add(`${root}/${parts.slice(0, i).join("/")}`);
+  }
+  return [...dirs].sort((a, b) => a.split("/").length - b.split("/").length);
 }
 
 /** An empty, read-only directory over `path`. */
@@ -151,8 +171,8 @@ function visible(path: string, plan: SandboxPlan, roots: readonly string[]): boo
 }
 
 /**
- * The script that runs a program under the limits: rlimits for address
- * space, file size, open files and processes (the process rlimit holds for
+ * The script that runs a program under the limits: rlimits for data
+ * (memory it writes), file size, open files and processes (the process rlimit holds for
  * every user but root, whom the kernel does not count), and a watch that
  * kills every process of the run once there are more than the limit. For
  * root the watch is what holds, so the program runs niced below it: a fork
@@ -175,7 +195,8 @@ export function limitScript(
 ): string {
   const kib = (mb: number) => mb * 1024;
   const lines = [
-    `ulimit -v ${kib(limits.memoryMb)} -f ${kib(limits.fileMb)} -n ${limits.openFiles}`,
+    // The data limit, not the address space's: V8 and WebAssembly reserve far more than they use.
+    `ulimit -d ${kib(limits.memoryMb)} -f ${kib(limits.fileMb)} -n ${limits.openFiles}`,
     `ulimit -u ${limits.processes} 2>/dev/null`,
   ];
   if (how.watch) {

@@ -49,6 +49,12 @@ export interface ToolFamily {
    * found at start; config can force the family on.
    */
   readonly marker?: string;
+  /**
+   * The longest a call of its tools may take, in ms, when its programs' own
+   * time limits add up to more than a call's (`callTimeoutMs`): given the
+   * sandbox's time limits for a shell command, in seconds.
+   */
+  readonly callLimitMs?: (timeoutS: { readonly default: number; readonly max: number }) => number;
 }
 
 /**

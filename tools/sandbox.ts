@@ -82,8 +82,10 @@ export interface SandboxStatus {
   readonly mode: "bwrap" | "unconfined" | "off";
   /** Why it is off, or what unconfined means. */
   readonly reason?: string;
-  /** Programs found on the sandbox's PATH, by name (git, bd), absolute. */
+  /** Programs found on the sandbox's PATH that run there, by name (git, bd), absolute. */
   readonly programs: Readonly<Record<string, string>>;
+  /** Programs found on the PATH that do not run in the sandbox, with why. */
+  readonly broken?: Readonly<Record<string, string>>;
   /** Whether the network is shared with the host (`shell.network`). */
   readonly network: boolean;
   /** The shell programs run with (`/bin/bash`, else `/bin/sh`). */

@@ -225,7 +225,9 @@ export async function scopedCommand(
   const ripgrep = config.ripgrep.path !== null ? [config.ripgrep.path] : [];
   // The sandbox: the served process runs bwrap (or, unconfined, the shell) and takes the plan.
   const plan = computePlan(config);
-  const programs = [plan.bwrap ?? plan.unconfined].filter((path) => path !== null);
+  const programs = config.shell.enabled === false
+    ? []
+    : [plan.bwrap ?? plan.unconfined].filter((path) => path !== null);
   const flags = processFlags(config.policy, {
     config: config.configFile ? [config.configFile] : [],
     read,

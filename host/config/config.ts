@@ -97,6 +97,7 @@ export async function loadConfig(overrides: ConfigOverrides = {}): Promise<HostC
     createStateDir: overrides.createStateDir ?? true,
   });
   const ripgrep = await findRipgrep(overrides.ripgrep ?? file.ripgrep ?? "auto");
+  const shell = await fileShell(source, warnings);
   return Object.freeze({
     policy,
     tools: Object.freeze(definedOnly(file.tools ?? {})),
@@ -110,7 +111,7 @@ export async function loadConfig(overrides: ConfigOverrides = {}): Promise<HostC
     mcpJson: source.mcpJson,
     unprotectFlags: Object.freeze([...(overrides.unprotect ?? [])]),
     warnings: Object.freeze(warnings),
-    shell: Object.freeze({ ...file.shell }),
+    shell: Object.freeze(shell),
   });
 }
 
@@ -167,6 +168,29 @@ async function fileUnprotect(source: Source, warnings: string[]): Promise<string
     `"unprotect" in ${source.path} is ignored: the file lies inside a root, where a tool could have written it; lift protected paths with --unprotect or a config file outside the roots`,
   );
   return [];
+}
+
+/** The `shell` keys that loosen the sandbox (or name a program it runs). */
+const SHELL_LOOSENING = ["unconfined", "network", "bwrap", "env", "path"] as const;
+
+/**
+ * The file's `shell` section. Its loosening keys are honoured only when the
+ * file lies outside every root, as `unprotect` is: a cloned repository may
+ * ship a `toolhost.json` of its own, and must not open the sandbox (run
+ * commands unconfined, share the network, name the program that sandboxes,
+ * pass host variables in, mount more of the host).
+ */
+async function fileShell(source: Source, warnings: string[]): Promise<ShellSection> {
+  const shell = { ...source.file?.shell };
+  const loosening = SHELL_LOOSENING.filter((key) => shell[key] !== undefined);
+  if (loosening.length === 0 || !(await insideRoots(source.path, source.roots))) return shell;
+  for (const key of loosening) delete shell[key];
+  warnings.push(
+    `"shell.${
+      loosening.join('", "shell.')
+    }" in ${source.path} ignored: the file lies inside a root, where a cloned repository could have put it; set them with a config file outside the roots`,
+  );
+  return shell;
 }
 
 /** Whether a path (existing or not) lies inside one of the roots, judged on real paths. */

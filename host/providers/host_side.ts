@@ -11,6 +11,7 @@ import { familyNamed } from "../../tools/families.ts";
 import type { ToolFamily } from "../../tools/family.ts";
 import { HOST_TOOL_FAMILIES, HOST_TOOLS } from "../../tools/host_tools.ts";
 import type { Observation } from "../../tools/observe/observation.ts";
+import type { Tool } from "../../tools/tool.ts";
 import type { Sandbox } from "../../tools/sandbox.ts";
 import type { HostConfig } from "../config/mod.ts";
 import type { HostLogger } from "../logger.ts";
@@ -18,8 +19,8 @@ import { type SessionLog, TodoFileStore } from "../state/mod.ts";
 import { HostToolProvider } from "./host_tools.ts";
 import type { ShownFamilies } from "./shown_families.ts";
 
-/** How long past its own time limit a shell command's call may take (set aside, log). */
-const SHELL_GRACE_MS = 10_000;
+/** How long past its programs' own time limits a call may take (the guard, the log). */
+const PROGRAM_GRACE_MS = 10_000;
 
 /** The host state and services the host-side tools read. */
 export interface HostServices {
@@ -58,8 +59,8 @@ export async function hostSideTools(
     policy: config.policy,
     logger,
     callTimeoutMs: config.callTimeoutMs,
-    // A shell command's own time limit may be longer than a call's; the sandbox stops it.
-    deadlines: { run_shell: sandbox.status.timeoutS.max * 1000 + SHELL_GRACE_MS },
+    // Programs' own time limits may add up to more than a call's; the sandbox stops them.
+    deadlines: deadlines(tools, sandbox.status.timeoutS),
     listed: (name) => shown.listed(HOST_TOOL_FAMILIES[name]),
     services: {
       ...services,
@@ -68,4 +69,17 @@ export async function hostSideTools(
     },
     registry: config.tools,
   });
+}
+
+/** Each tool's call limit where its family's programs may take longer than a call. */
+function deadlines(
+  tools: readonly Tool[],
+  timeoutS: { readonly default: number; readonly max: number },
+): Record<string, number> {
+  const limits: Record<string, number> = {};
+  for (const tool of tools) {
+    const limit = familyNamed(HOST_TOOL_FAMILIES[tool.name])?.callLimitMs?.(timeoutS);
+    if (limit !== undefined) limits[tool.name] = limit + PROGRAM_GRACE_MS;
+  }
+  return limits;
 }

@@ -80,6 +80,8 @@ export async function spawnBounded(spec: SpawnSpec): Promise<Spawned> {
   try {
     const writing = feed(child.stdin, spec.stdin);
     const pumps = Promise.all([pump(readers[0]!, out, reporter), pump(readers[1]!, err, reporter)]);
+    // A read that fails while the process still runs is said once drained() awaits it.
+    pumps.catch(() => {});
     const status = await child.status;
     await drained(pumps, readers);
     await writing;
@@ -176,13 +178,14 @@ function tailReporter(
 
 /**
  * One stream's output, bounded: the first half of the budget, and the last
- * half as a ring; the total counted.
+ * half as a ring; the total counted. Memory grows with the output, up to
+ * the budget (a quiet program costs a few bytes, not the budget).
  */
 export class Capture {
   #half: number;
-  #head: Uint8Array;
+  #head = new Uint8Array(0);
   #headUsed = 0;
-  #tail: Uint8Array;
+  #tail: Uint8Array | undefined;
   #tailEnd = 0;
   #tailUsed = 0;
   /** Bytes seen in all. */
@@ -191,8 +194,6 @@ export class Capture {
   /** @param maxBytes Bytes kept in all (head and tail). */
   constructor(maxBytes: number) {
     this.#half = Math.max(1, Math.floor(maxBytes / 2));
-    this.#head = new Uint8Array(this.#half);
-    this.#tail = new Uint8Array(this.#half);
   }
 
   /**
@@ -205,14 +206,17 @@ export class Capture {
     let rest = chunk;
     if (this.#headUsed < this.#half) {
       const take = Math.min(this.#half - this.#headUsed, rest.length);
+      this.#grow(this.#headUsed + take);
       this.#head.set(rest.subarray(0, take), this.#headUsed);
       this.#headUsed += take;
       rest = rest.subarray(take);
     }
+    if (rest.length === 0) return;
+    const tail = this.#tail ??= new Uint8Array(this.#half);
     if (rest.length > this.#half) rest = rest.subarray(rest.length - this.#half);
     for (let i = 0; i < rest.length;) {
       const room = Math.min(this.#half - this.#tailEnd, rest.length - i);
-      this.#tail.set(rest.subarray(i, i + room), this.#tailEnd);
+      tail.set(rest.subarray(i, i + room), this.#tailEnd);
       this.#tailEnd = (this.#tailEnd + room) % this.#half;
       this.#tailUsed = Math.min(this.#half, this.#tailUsed + room);
       i += room;
@@ -245,11 +249,20 @@ export class Capture {
     return new TextDecoder().decode(bytes.subarray(Math.max(0, bytes.length - 2048)));
   }
 
+  /** Room for `size` bytes of head: doubling, up to half the budget. */
+  #grow(size: number): void {
+    if (size <= this.#head.length) return;
+    const grown = new Uint8Array(Math.min(this.#half, Math.max(size, this.#head.length * 2, 4096)));
+    grown.set(this.#head.subarray(0, this.#headUsed));
+    this.#head = grown;
+  }
+
   #tailBytes(): Uint8Array {
-    if (this.#tailUsed < this.#half) return this.#tail.subarray(0, this.#tailUsed);
+    const tail = this.#tail ?? new Uint8Array(0);
+    if (this.#tailUsed < this.#half) return tail.subarray(0, this.#tailUsed);
     const out = new Uint8Array(this.#half);
-    out.set(this.#tail.subarray(this.#tailEnd), 0);
-    out.set(this.#tail.subarray(0, this.#tailEnd), this.#half - this.#tailEnd);
+    out.set(tail.subarray(this.#tailEnd), 0);
+    out.set(tail.subarray(0, this.#tailEnd), this.#half - this.#tailEnd);
     return out;
   }
 }

@@ -50,8 +50,28 @@ export async function startSandbox(start: SandboxStart): Promise<BwrapSandbox> {
   if (!status.active || status.mode !== "bwrap") return new BwrapSandbox(parts, status);
   const probe = new BwrapSandbox(parts, status);
   const why = await probeRun(probe);
-  if (why === undefined) return probe;
-  return new BwrapSandbox(parts, { ...status, active: false, mode: "off", reason: why });
+  if (why !== undefined) {
+    return new BwrapSandbox(parts, { ...status, active: false, mode: "off", reason: why });
+  }
+  return new BwrapSandbox(parts, { ...status, ...await programsThatRun(probe) });
+}
+
+/**
+ * The programs found on the PATH that run in the sandbox (`--version`): a
+ * family is listed only where its programs run, not merely where a file of
+ * that name is (an npm shim whose download failed, say).
+ */
+async function programsThatRun(
+  sandbox: BwrapSandbox,
+): Promise<Pick<SandboxStatus, "programs" | "broken">> {
+  const programs: Record<string, string> = {};
+  const broken: Record<string, string> = {};
+  for (const [name, path] of Object.entries(sandbox.status.programs)) {
+    const why = await probeRun(sandbox, [name, "--version"]);
+    if (why === undefined) programs[name] = path;
+    else broken[name] = why;
+  }
+  return { programs, broken };
 }
 
 /**
@@ -72,7 +92,13 @@ export async function sandboxFor(
   return await startSandbox({ config, guard, log });
 }
 
-/** The plan: the launcher's (from {@linkcode PLAN_ENV}), or worked out here when this process may. */
+/**
+ * The plan: the launcher's (from {@linkcode PLAN_ENV}), or worked out here when this process may
+ * read the system and the environment.
+ *
+ * @param config The configuration.
+ * @returns The plan, and why it cannot be used when this process could not work it out.
+ */
 export function loadPlan(config: HostConfig): { plan: SandboxPlan; reason?: string } {
   const granted = (name: "env" | "read", value: string) =>
     Deno.permissions.querySync(name === "env" ? { name, variable: value } : { name, path: value })
@@ -127,11 +153,14 @@ function baseStatus(config: HostConfig, loaded: ReturnType<typeof loadPlan>): Sa
   return { ...common, active: true, mode: "bwrap" };
 }
 
-/** Run `true` in the sandbox: undefined when it ran, else why not. */
-async function probeRun(sandbox: BwrapSandbox): Promise<string | undefined> {
+/** Run `true` (or a program's `--version`) in the sandbox: undefined when it ran, else why not. */
+async function probeRun(
+  sandbox: BwrapSandbox,
+  argv: string[] = ["true"],
+): Promise<string | undefined> {
   try {
     const result = await sandbox.run({
-      argv: ["true"],
+      argv,
       access: "read",
       timeoutMs: PROBE_MS,
       signal: AbortSignal.timeout(PROBE_MS * 2),
@@ -139,10 +168,10 @@ async function probeRun(sandbox: BwrapSandbox): Promise<string | undefined> {
     });
     if (result.exitCode === 0) return undefined;
     const said = result.stderr.trim().split("\n")[0] ?? "";
-    return `bwrap could not start a sandbox here (exit code ${result.exitCode}${
+    return `"${argv.join(" ")}" failed in the sandbox (exit code ${result.exitCode}${
       said ? `: ${said}` : ""
     })`;
   } catch (error) {
-    return `bwrap could not start a sandbox here: ${(error as Error).message}`;
+    return `"${argv.join(" ")}" could not run in the sandbox: ${(error as Error).message}`;
   }
 }

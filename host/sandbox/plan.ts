@@ -34,6 +34,13 @@ export const NEVER_VISIBLE: readonly string[] = Object.freeze([
   "~/.npmrc",
   "~/.pypirc",
   "~/.env",
+  "~/.git-credentials",
+  "~/.config/gh",
+  "~/.docker",
+  "~/.cargo/credentials",
+  "~/.cargo/credentials.toml",
+  "~/.local/share/keyrings",
+  "/etc/ssl/private",
   "/etc/shadow",
   "/etc/shadow-",
   "/etc/gshadow",
@@ -77,9 +84,18 @@ export function computePlan(config: HostConfig): SandboxPlan {
       openFiles: shell.limits?.openFiles ?? 4096,
     },
     programs: programsOn(path),
-    timeoutS: { default: shell.timeoutS ?? 60, max: Math.max(shell.maxTimeoutS ?? 600, 1) },
+    timeoutS: timeLimits(shell.timeoutS, shell.maxTimeoutS),
     root: runsAsRoot(),
   };
+}
+
+/** The default and longest time limit: the default never above the longest. */
+function timeLimits(
+  configured: number | undefined,
+  longest: number | undefined,
+): { default: number; max: number } {
+  const max = longest ?? Math.max(600, configured ?? 0);
+  return { default: Math.min(configured ?? 60, max), max };
 }
 
 /** The system's view: each directory that exists, each merged-`/usr` symlink as a symlink. */
@@ -116,6 +132,10 @@ function toolchainDirs(
     if (!dir.startsWith("/") || isInside(dir, systemDirs) || isInside(dir, systemLinks)) continue;
     if (isInside(dir, roots) || !isDirectory(dir)) continue;
     found.add(toolchainOf(posix.normalize(dir), home, roots));
+  }
+  // rustup's proxies in ~/.cargo/bin run the toolchains kept in ~/.rustup.
+  if (found.has(posix.join(home, ".cargo")) && isDirectory(posix.join(home, ".rustup"))) {
+    found.add(posix.join(home, ".rustup"));
   }
   const dirs = [...found].sort();
   return dirs.filter((dir) => !dirs.some((other) => other !== dir && isInside(dir, [other])));
@@ -178,7 +198,13 @@ function sandboxEnv(
   return env;
 }
 
-/** `${VAR}` from the host's environment (empty when unset), and a leading `~/` as the home. */
+/**
+ * `${VAR}` from the host's environment (empty when unset), and a leading `~/` as the home.
+ *
+ * @param value A configured value.
+ * @param home The host's home directory.
+ * @returns The value expanded.
+ */
 export function expand(value: string, home: string): string {
   const withVars = value.replace(
     /\$\{([A-Za-z_][A-Za-z0-9_]*)\}/g,

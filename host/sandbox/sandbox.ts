@@ -84,25 +84,38 @@ export class BwrapSandbox implements Sandbox {
     const { plan, policy } = this.#parts;
     const before = await this.#before(request);
     const stamp = new Date().toISOString();
-    const spawned = await spawnBounded({
-      ...this.#command(request, before),
-      env: { ...plan.env, PATH: plan.path, HOME: plan.home, ...request.env },
-      cwd: this.status.mode === "unconfined" ? before.cwd : "/",
-      timeoutMs: request.timeoutMs,
-      signal: request.signal,
-      maxBytes: request.maxOutputBytes ?? this.#parts.maxOutputBytes,
-      ...(request.onOutput ? { onOutput: request.onOutput } : {}),
-      ...(request.stdin ? { stdin: request.stdin } : {}),
-    });
+    const env = { ...plan.env, PATH: plan.path, HOME: plan.home, ...request.env };
+    const confined = this.status.mode === "bwrap";
+    let spawned: Spawned;
+    let setAside: string[] = [];
+    try {
+      spawned = await spawnBounded({
+        ...this.#command(request, before, env),
+        // bwrap itself runs in the host's world: it gets no environment; the sandbox's is set inside.
+        env: confined ? {} : env,
+        cwd: confined ? "/" : before.cwd,
+        timeoutMs: request.timeoutMs,
+        signal: request.signal,
+        maxBytes: request.maxOutputBytes ?? this.#parts.maxOutputBytes,
+        ...(request.onOutput ? { onOutput: request.onOutput } : {}),
+        ...(request.stdin ? { stdin: request.stdin } : {}),
+      });
+    } finally {
+      // Whatever the run said or however it ended, what it created at protected names goes.
+      if (request.access === "write") setAside = await this.#after(before, stamp);
+    }
     this.#record(request, before.cwd, spawned);
     refuseSetupFailure(spawned, before.cwd, policy);
-    const setAside = request.access === "write" ? await this.#after(before, stamp) : [];
     const limited = spawned.stderr.match(/toolhost: more than \d+ processes[^\n]*/)?.[0] ?? null;
     return { ...spawned, cwd: before.cwd, limited, setAside };
   }
 
   /** The program and arguments: bwrap, the layout, the limit script, the request's argv. */
-  #command(request: SandboxRequest, before: Before): { program: string; args: string[] } {
+  #command(
+    request: SandboxRequest,
+    before: Before,
+    env: Record<string, string>,
+  ): { program: string; args: string[] } {
     const { plan, policy } = this.#parts;
     const watch = this.status.mode === "bwrap";
     // Root is not held by the process rlimit: the watch holds, and the command runs niced below it.
@@ -120,12 +133,13 @@ export class BwrapSandbox implements Sandbox {
         protectedPaths: before.protectedPaths,
         stateDir: policy.stateDir,
         cwd: before.cwd,
+        env,
       },
     );
     return { program: plan.bwrap!, args: [...layout, ...inner] };
   }
 
-  /** Where it starts and what to mount away: a write run asks the guard; a read run needs only cwd. */
+  /** Where it starts, and what to mount read-only or empty: the guard looks in a tool worker. */
   async #before(request: SandboxRequest): Promise<Before> {
     const { policy } = this.#parts;
     const cwd = posix.resolve(policy.roots[0]!, request.cwd ?? ".");
@@ -134,9 +148,6 @@ export class BwrapSandbox implements Sandbox {
         "path_denied",
         `${JSON.stringify(request.cwd)} is outside the allowed roots (${policy.roots.join(", ")})`,
       );
-    }
-    if (request.access === "read" && this.status.mode === "bwrap") {
-      return { cwd, protectedPaths: [], seen: [], hidden: [] };
     }
     const data = await this.#guard({ mode: "before", cwd });
     return {

@@ -38,6 +38,7 @@ const RUN = {
   protectedPaths: ["/home/u/project/.git/hooks", "/home/u/project/.mcp.json"],
   stateDir: "/home/u/project/.toolhost",
   cwd: "/home/u/project/src",
+  env: { PATH: "/usr/bin", HOME: "/home/u" },
 };
 
 /** The index of an argument sequence in the arguments. */
@@ -57,6 +58,21 @@ Deno.test("sandbox layout: every namespace, no capabilities, death with the host
   assertFalse(args.includes("--share-net"));
   assert(bwrapArgs({ ...PLAN, network: true }, RUN).includes("--share-net"));
   assertEquals(args.slice(-3), ["--chdir", RUN.cwd, "--"]);
+});
+
+Deno.test("sandbox layout: the environment is set inside, from nothing (bwrap itself gets none)", () => {
+  const args = bwrapArgs(PLAN, RUN);
+  const clear = at(args, "--clearenv");
+  assert(clear >= 0 && at(args, "--setenv", "PATH", "/usr/bin") > clear);
+  assert(at(args, "--setenv", "HOME", "/home/u") > clear);
+});
+
+Deno.test("sandbox layout: the directories holding protected paths are mounted over themselves (no rename carries them away)", () => {
+  const args = bwrapArgs(PLAN, RUN);
+  const git = at(args, "--bind", "/home/u/project/.git", "/home/u/project/.git");
+  const hooks = at(args, "--ro-bind", "/home/u/project/.git/hooks", "/home/u/project/.git/hooks");
+  assert(git >= 0 && hooks > git, args.join(" "));
+  assertEquals(at(args, "--bind", "/home/u/project", "/home/u/project") < git, true);
 });
 
 Deno.test("sandbox layout: system read-only, a fresh /tmp and home, then toolchains and roots over them", () => {
@@ -94,7 +110,7 @@ Deno.test("sandbox layout: never-visible paths are hidden where something mounte
 
 Deno.test("limit script: rlimits always; the watch only in the sandbox's own PID namespace, the program niced below it for root", () => {
   const watched = limitScript(PLAN.limits, { watch: true, nice: true });
-  assertStringIncludes(watched, "ulimit -v 1048576 -f 16384 -n 256");
+  assertStringIncludes(watched, "ulimit -d 1048576 -f 16384 -n 256");
   assertStringIncludes(watched, "ulimit -u 64");
   assertStringIncludes(watched, "kill -9 -1");
   assert(watched.endsWith('nice -n 15 "$@"'), watched);

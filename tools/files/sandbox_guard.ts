@@ -22,12 +22,12 @@ import { z } from "zod";
 import { ToolError } from "../../security/errors.ts";
 import { defineTool, structured, type ToolContext } from "../tool.ts";
 
-/** What one root's top (and `.git`) holds that the sandbox must know of. */
+/** What the tops of the roots (and their `.git`) hold that the sandbox must know of. */
 interface Guarded {
-  /** Protected entries, real paths: mounted read-only. */
+  /** Protected entries that can be mounted read-only over themselves (not links), real paths. */
   protectedPaths: string[];
-  /** Repositories (`.git` directories): protected, but mounted writable (git writes its index and objects). */
-  repositories: string[];
+  /** Every protected entry there, links and repositories (`.git`) included, with its identity. */
+  present: string[];
   /** Blacklisted entries: mounted empty. */
   hidden: Array<{ path: string; dir: boolean }>;
 }
@@ -59,7 +59,7 @@ export const sandboxGuard = defineTool({
       return structured(`cwd ${start}`, {
         cwd: start,
         protected_paths: guarded.protectedPaths,
-        seen: [...guarded.protectedPaths, ...guarded.repositories],
+        seen: guarded.present,
         hidden: guarded.hidden,
       });
     }
@@ -72,23 +72,27 @@ export const sandboxGuard = defineTool({
 
 /** The protected and blacklisted entries at the top of each root and in its `.git`. */
 function guardedEntries(ctx: ToolContext): Guarded {
-  const guarded: Guarded = { protectedPaths: [], repositories: [], hidden: [] };
+  const guarded: Guarded = { protectedPaths: [], present: [], hidden: [] };
+  const found = (path: string, entry: Deno.DirEntry) => {
+    guarded.present.push(identity(path));
+    if (!entry.isSymlink) guarded.protectedPaths.push(path);
+  };
   for (const root of ctx.policy.roots) {
     for (const entry of entries(root)) {
       const path = `${root}/${entry.name}`;
       if (path === ctx.policy.stateDir) continue; // the sandbox empties it anyway
       if (ctx.resolver.hidden(path) !== undefined) {
         guarded.hidden.push({ path, dir: entry.isDirectory });
-      } else if (entry.name === ".git" && entry.isDirectory) {
-        guarded.repositories.push(path);
+      } else if (entry.name === ".git" && entry.isDirectory && !entry.isSymlink) {
+        // A repository stays writable (git writes its index and objects); what runs or
+        // configures git in it does not.
+        guarded.present.push(identity(path));
         for (const inner of entries(path)) {
           const innerPath = `${path}/${inner.name}`;
-          if (!inner.isSymlink && ctx.resolver.protectedWhy(innerPath) !== undefined) {
-            guarded.protectedPaths.push(innerPath);
-          }
+          if (ctx.resolver.protectedWhy(innerPath) !== undefined) found(innerPath, inner);
         }
-      } else if (!entry.isSymlink && ctx.resolver.protectedWhy(path) !== undefined) {
-        guarded.protectedPaths.push(path);
+      } else if (ctx.resolver.protectedWhy(path) !== undefined) {
+        found(path, entry);
       }
     }
   }
@@ -96,20 +100,38 @@ function guardedEntries(ctx: ToolContext): Guarded {
     const inRoot = ctx.resolver.locate(file.path) !== undefined;
     if (inRoot && file.path !== ctx.policy.stateDir && exists(file.path)) {
       guarded.protectedPaths.push(file.path);
+      guarded.present.push(identity(file.path));
     }
   }
-  return { ...guarded, protectedPaths: [...new Set(guarded.protectedPaths)] };
+  return {
+    ...guarded,
+    protectedPaths: [...new Set(guarded.protectedPaths)],
+    present: [...new Set(guarded.present)],
+  };
+}
+
+/**
+ * A protected entry with its identity (device and inode, never following a
+ * link): one that was replaced, or a link put in its place, is not the one
+ * seen before.
+ */
+function identity(path: string): string {
+  try {
+    const info = Deno.lstatSync(path);
+    return `${path}\t${info.dev}:${info.ino}`;
+  } catch {
+    return `${path}\t-`; // gone meanwhile: not there to set aside
+  }
 }
 
 /**
  * Move the protected entries that appeared at the top of a root or in its
- * `.git` (and were not `seen` before the run) into the state directory.
+ * `.git`, or were put in the place of one seen before the run (another
+ * inode: a link, a new file), into the state directory.
  */
 function setAside(ctx: ToolContext, seen: ReadonlySet<string>, stamp: string): string[] {
-  const guarded = guardedEntries(ctx);
-  const fresh = [...guarded.repositories, ...guarded.protectedPaths].filter((path) =>
-    !seen.has(path)
-  );
+  const fresh = guardedEntries(ctx).present.filter((each) => !seen.has(each))
+    .map((each) => each.slice(0, each.lastIndexOf("\t")));
   // A repository that appeared goes whole, with what it holds.
   const now = fresh.filter((path) => !fresh.some((other) => path.startsWith(`${other}/`)));
   const moved: string[] = [];
@@ -121,7 +143,7 @@ function setAside(ctx: ToolContext, seen: ReadonlySet<string>, stamp: string): s
     const target = `${bin}/${ctx.policy.roots.indexOf(where.root)}/${where.relative}`;
     try {
       Deno.mkdirSync(target.slice(0, target.lastIndexOf("/")), { recursive: true });
-      Deno.renameSync(path, target);
+      moveAside(path, target);
     } catch (error) {
       throw new ToolError(
         "denied",
@@ -133,6 +155,19 @@ function setAside(ctx: ToolContext, seen: ReadonlySet<string>, stamp: string): s
     moved.push(`${where.relative} (protected: ${why}) → ${ctx.resolver.display(target)}`);
   }
   return moved;
+}
+
+/**
+ * Move an entry out of the root. A link is kept as a file naming its target
+ * (`<name>.symlink`) and removed: this thread may make no links (Landlock).
+ */
+function moveAside(path: string, target: string): void {
+  if (Deno.lstatSync(path).isSymlink) {
+    Deno.writeTextFileSync(`${target}.symlink`, `${Deno.readLinkSync(path)}\n`);
+    Deno.removeSync(path);
+  } else {
+    Deno.renameSync(path, target);
+  }
 }
 
 /** A directory's entries, without following a link; none when it is gone. */

@@ -11,9 +11,7 @@
 
 import { sandboxOf, type SandboxResult } from "../sandbox.ts";
 import { type ToolContext, ToolError } from "../tool.ts";
-
-/** How long one git command may run, in milliseconds. */
-export const GIT_TIMEOUT_MS = 30_000;
+import { GIT_TIMEOUT_MS } from "./family.ts";
 
 /** The most bytes of git's output a tool reads; more is refused with a hint to narrow. */
 export const MAX_GIT_OUTPUT_BYTES = 16 * 1024 * 1024;

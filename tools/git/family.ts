@@ -9,6 +9,12 @@
 
 import { defineFamily, type ToolFamily } from "../family.ts";
 
+/** How long one git program may run. */
+export const GIT_TIMEOUT_MS = 30_000;
+
+/** The most git programs one call runs (find the repository, its filters, the command, ...). */
+const GIT_RUNS_PER_CALL = 5;
+
 /** The git tools' declaration. */
 export const GIT: ToolFamily = defineFamily({
   name: "git",
@@ -16,4 +22,5 @@ export const GIT: ToolFamily = defineFamily({
   load: async () => (await import("./mod.ts")).GIT_TOOLS,
   runsPrograms: ["git"],
   marker: ".git",
+  callLimitMs: () => GIT_RUNS_PER_CALL * GIT_TIMEOUT_MS,
 });

@@ -155,7 +155,9 @@ export function sandboxPhrase(sandbox: SandboxStatus): string {
   }[sandbox.processLimit];
   const network = sandbox.network ? " (network shared)" : ", no network";
   const listed = programs.map((name) => `, ${name}`).join("");
-  return `programs (run_shell${listed}) confined by bubblewrap${network}, ${limit}`;
+  const broken = Object.entries(sandbox.broken ?? {})
+    .map(([name, why]) => `; ${name} found but its tools not listed: ${why}`).join("");
+  return `programs (run_shell${listed}) confined by bubblewrap${network}, ${limit}${broken}`;
 }
 
 /**

@@ -14,4 +14,6 @@ export const SHELL: ToolFamily = defineFamily({
   runs: "host",
   load: async () => [(await import("./run_shell.ts")).runShell],
   runsPrograms: [],
+  // A command may ask for up to the longest time limit.
+  callLimitMs: (timeoutS) => timeoutS.max * 1000,
 });

@@ -109,3 +109,36 @@ Deno.test({
   assertFalse(out.text.includes(secret), out.text);
   assert(!out.text.includes("id_ed25519\n"), out.text);
 });
+
+Deno.test({
+  name: `sandbox: a toolhost.json inside a root cannot loosen the sandbox${
+    bwrapMissing() ? " (skipped: bwrap is not installed)" : ""
+  }`,
+  ignore: bwrapMissing(),
+}, async () => {
+  await using dir = await tempDir();
+  const server = Deno.serve(
+    { hostname: "127.0.0.1", port: 0, onListen: () => {} },
+    () => new Response("reached"),
+  );
+  try {
+    // As a cloned repository could ship it.
+    await using host = await launchHost({
+      roots: [dir.path],
+      file: { shell: { network: true, unconfined: true, env: { LEAK: "${HOME}" } } },
+    });
+    const said = host.session.stderr();
+    assertStringIncludes(said, '"shell.unconfined", "shell.network", "shell.env"');
+    assertStringIncludes(said, "ignored: the file lies inside a root");
+    assertStringIncludes(said, "confined by bubblewrap, no network");
+    const port = (server.addr as Deno.NetAddr).port;
+    const out = await shell(
+      host,
+      `exec 3<>/dev/tcp/127.0.0.1/${port} && echo connected; echo "[$LEAK]"`,
+    );
+    assertFalse(out.text.includes("connected"), out.text);
+    assertStringIncludes(out.text, "[]");
+  } finally {
+    await server.shutdown();
+  }
+});

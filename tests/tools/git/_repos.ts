@@ -1,17 +1,33 @@
 /**
  * Helpers for the git tools' tests: real repositories made with real git,
- * hostile ones whose config runs programs that leave a mark outside the
- * root, and two sandboxes for unit tests of the tools (one that records
- * and answers from a script, one that runs git directly, unconfined, so
- * that the overrides alone are what is tested).
+ * hostile ones whose config runs programs (kept inside a root, where the
+ * sandbox shows them) that print a marker and try to leave a file outside
+ * the roots and inside one, and two sandboxes for unit tests of the tools
+ * (one that records and answers from a script, one that runs git
+ * directly, unconfined, so that the overrides alone are what is tested).
  *
  * @module
  */
 
 import { type Tool, type ToolContext, ToolError, type ToolResult } from "../../../tools/tool.ts";
 
-/** The marker the hostile commands print, and the files they write. */
+/** The marker the hostile programs print (`PWNED-<what>`, to stdout and stderr). */
 export const PWNED = "PWNED";
+
+/**
+ * Where the hostile programs live, and where they try to leave a file
+ * named after what ran: outside the roots (under the host's /tmp, which
+ * the sandbox does not show at all) and inside one (which the sandbox
+ * mounts read-only for git).
+ */
+export interface HostileDirs {
+  /** A directory outside the roots. */
+  readonly outside: string;
+  /** A directory inside the primary root, out of every work tree (`.git/hostile/marks`). */
+  readonly inside: string;
+  /** The programs git runs directly (fsmonitor, gpg), inside the primary root. */
+  readonly bin: string;
+}
 
 export { DirectSandbox, ScriptedSandbox, withSandbox } from "../_sandboxes.ts";
 
@@ -70,16 +86,32 @@ export async function makeRepo(dir: string): Promise<string> {
 }
 
 /**
- * A command for a hostile config: prints the marker, and writes a file
- * named after what ran into `outside`.
+ * A command for a hostile config: tries to leave a file in both mark
+ * directories, then prints its marker to stderr and stdout (git passes
+ * some programs' output on, or reads it as content).
  *
- * @param outside A directory outside the roots.
+ * @param dirs Where the marks go.
  * @param what What ran.
  * @returns The shell command.
  */
-export function mark(outside: string, what: string): string {
-  // The mark first: git may stop reading (and exit) at the first line printed.
-  return `sh -c 'touch ${outside}/${what}; echo ${PWNED}-${what}; echo ${PWNED}-${what} >&2' --`;
+export function mark(dirs: HostileDirs, what: string): string {
+  return `sh -c '${markBody(dirs, what).join("; ")}' --`;
+}
+
+/**
+ * The commands of a hostile program; the files first: git may stop reading
+ * at the first line. The marker is spelled `PWN""ED` in the command, so a
+ * tool that reads the config (filter drivers) never shows it: only a run
+ * prints it.
+ */
+function markBody(dirs: HostileDirs, what: string): string[] {
+  const printed = `${PWNED.slice(0, 3)}""${PWNED.slice(3)}-${what}`;
+  return [
+    `touch ${dirs.outside}/${what} 2>/dev/null`,
+    `touch ${dirs.inside}/${what} 2>/dev/null`,
+    `echo ${printed} >&2`,
+    `echo ${printed}`,
+  ];
 }
 
 /**
@@ -89,25 +121,25 @@ export function mark(outside: string, what: string): string {
  * the tools.
  *
  * @param repo The repository.
- * @param outside Where the marks go (outside the roots).
+ * @param dirs Where the programs are and the marks go (from {@linkcode hostileDirs}).
  */
-export async function makeHostile(repo: string, outside: string): Promise<void> {
-  await signHead(repo, outside);
+export async function makeHostile(repo: string, dirs: HostileDirs): Promise<void> {
+  await signHead(repo, dirs.outside);
   const config: Array<[string, string]> = [
-    ["core.fsmonitor", await script(outside, "fsmonitor")],
-    ["core.pager", mark(outside, "pager")],
-    ["pager.log", mark(outside, "pager-log")],
-    ["diff.external", mark(outside, "external")],
-    ["diff.evil.command", mark(outside, "diff-command")],
-    ["diff.evil.textconv", mark(outside, "textconv")],
-    ["filter.evil.clean", mark(outside, "clean")],
-    ["filter.evil.smudge", mark(outside, "smudge")],
-    ["filter.evil.process", mark(outside, "process")],
+    ["core.fsmonitor", await script(dirs, "fsmonitor")],
+    ["core.pager", mark(dirs, "pager")],
+    ["pager.log", mark(dirs, "pager-log")],
+    ["diff.external", mark(dirs, "external")],
+    ["diff.evil.command", mark(dirs, "diff-command")],
+    ["diff.evil.textconv", mark(dirs, "textconv")],
+    ["filter.evil.clean", mark(dirs, "clean")],
+    ["filter.evil.smudge", mark(dirs, "smudge")],
+    ["filter.evil.process", mark(dirs, "process")],
     ["filter.evil.required", "true"],
     ["log.showSignature", "true"],
-    ["gpg.program", await script(outside, "gpg")],
-    ["gpg.ssh.program", await script(outside, "gpg-ssh")],
-    ["core.sshCommand", mark(outside, "ssh")],
+    ["gpg.program", await script(dirs, "gpg")],
+    ["gpg.ssh.program", await script(dirs, "gpg-ssh")],
+    ["core.sshCommand", mark(dirs, "ssh")],
     ["core.hooksPath", `${repo}/.git/hooks`],
     ["color.ui", "always"],
     ["diff.noprefix", "true"],
@@ -115,22 +147,37 @@ export async function makeHostile(repo: string, outside: string): Promise<void> 
   for (const [key, value] of config) await git(repo, "config", key, value);
   // A driver with `=` in its name (`-c` would split it there), from an included file.
   const included = `${repo}/.git/included.cfg`;
-  await Deno.writeTextFile(included, `[filter "x=y"]\n\tclean = ${mark(outside, "included")}\n`);
+  await Deno.writeTextFile(included, `[filter "x=y"]\n\tclean = ${mark(dirs, "included")}\n`);
   await git(repo, "config", "include.path", included);
   await Deno.writeTextFile(`${repo}/.git/info/attributes`, "a.txt filter=x=y\n");
   for (const name of ["post-index-change", "pre-commit", "post-checkout"]) {
     await Deno.writeTextFile(
       `${repo}/.git/hooks/${name}`,
-      `#!/bin/sh\ntouch ${outside}/hook-${name}\n`,
+      `#!/bin/sh\n${markBody(dirs, `hook-${name}`).join("\n")}\n`,
     );
     await Deno.chmod(`${repo}/.git/hooks/${name}`, 0o755);
   }
 }
 
+/**
+ * Make the directories of a hostile repository's programs and inside marks
+ * (under its `.git/`: no work tree lists them).
+ *
+ * @param repo The repository (the primary root).
+ * @param outside A directory outside the roots.
+ * @returns The directories.
+ */
+export async function hostileDirs(repo: string, outside: string): Promise<HostileDirs> {
+  const dirs = { outside, inside: `${repo}/.git/hostile/marks`, bin: `${repo}/.git/hostile/bin` };
+  await Deno.mkdir(dirs.inside, { recursive: true });
+  await Deno.mkdir(dirs.bin, { recursive: true });
+  return dirs;
+}
+
 /** A program (not a shell command: gpg and fsmonitor hooks are run directly) that leaves a mark. */
-async function script(outside: string, what: string): Promise<string> {
-  const path = `${outside}/bin-${what}`;
-  await Deno.writeTextFile(path, `#!/bin/sh\ntouch ${outside}/${what}\necho ${PWNED}-${what}\n`);
+async function script(dirs: HostileDirs, what: string): Promise<string> {
+  const path = `${dirs.bin}/${what}`;
+  await Deno.writeTextFile(path, `#!/bin/sh\n${markBody(dirs, what).join("\n")}\n`);
   await Deno.chmod(path, 0o755);
   return path;
 }
@@ -155,12 +202,12 @@ async function signHead(repo: string, outside: string): Promise<void> {
  *
  * @param origin The repository to clone (it gets `uploadpack.allowFilter`).
  * @param dir Where the clone goes.
- * @param outside Where the mark goes.
+ * @param dirs Where the marks go.
  */
 export async function makePartialClone(
   origin: string,
   dir: string,
-  outside: string,
+  dirs: HostileDirs,
 ): Promise<void> {
   await git(origin, "config", "uploadpack.allowFilter", "true");
   await git(origin, "config", "uploadpack.allowAnySHA1InWant", "true");
@@ -169,7 +216,7 @@ export async function makePartialClone(
     dir,
     "config",
     "remote.origin.uploadpack",
-    `${mark(outside, "uploadpack")}; git-upload-pack`,
+    `${mark(dirs, "uploadpack")}; git-upload-pack`,
   );
   await git(dir, "config", "protocol.file.allow", "always");
 }
@@ -214,20 +261,24 @@ export interface HostileWorld {
   readonly clones: string;
   /** The roots, the primary first. */
   readonly roots: readonly string[];
+  /** Where the programs are and the marks go. */
+  readonly dirs: HostileDirs;
 }
 
 /**
- * Hostile repositories under `base` whose programs write to `outside`:
- * one with every setting, one whose submodule has its own, and a partial
- * clone whose missing objects would be fetched by a command.
+ * Hostile repositories under `base` whose programs try to write to
+ * `outside` and into the primary root: one with every setting, one whose
+ * submodule has its own, and a partial clone whose missing objects would
+ * be fetched by a command.
  *
  * @param base An empty directory (the roots are made in it).
- * @param outside Where the marks go.
+ * @param outside A directory outside the roots, for marks.
  * @returns The roots.
  */
 export async function makeHostileWorld(base: string, outside: string): Promise<HostileWorld> {
   const repo = await makeRepo(`${base}/repo`);
-  await makeHostile(repo, outside);
+  const dirs = await hostileDirs(repo, outside);
+  await makeHostile(repo, dirs);
   const source = await makeRepo(`${base}/subsource`);
   await git(source, "add", "-A");
   await git(source, "commit", "-qm", "all");
@@ -241,14 +292,14 @@ export async function makeHostileWorld(base: string, outside: string): Promise<H
   const sub = `${superproject}/sub`;
   await Deno.writeTextFile(`${sub}/.gitattributes`, "* filter=subevil diff=subevil\n");
   await Deno.writeTextFile(`${sub}/a.txt`, "ALPHA\nBETA\nGAMMA\ndelta\n");
-  await git(sub, "config", "filter.subevil.clean", mark(outside, "submodule-clean"));
-  await git(sub, "config", "diff.subevil.textconv", mark(outside, "submodule-textconv"));
-  await git(sub, "config", "core.fsmonitor", await script(outside, "submodule-fsmonitor"));
+  await git(sub, "config", "filter.subevil.clean", mark(dirs, "submodule-clean"));
+  await git(sub, "config", "diff.subevil.textconv", mark(dirs, "submodule-textconv"));
+  await git(sub, "config", "core.fsmonitor", await script(dirs, "submodule-fsmonitor"));
   const clones = `${base}/clones`;
   await Deno.mkdir(clones);
   const origin = await makeRepo(`${clones}/origin`);
-  await makePartialClone(origin, `${clones}/pc`, outside);
-  return { repo, superproject, clones, roots: [repo, superproject, clones] };
+  await makePartialClone(origin, `${clones}/pc`, dirs);
+  return { repo, superproject, clones, roots: [repo, superproject, clones], dirs };
 }
 
 /**
@@ -286,11 +337,13 @@ export function hostileCalls(
 }
 
 /**
- * What the hostile programs left: files in `outside` other than the programs themselves.
+ * What the hostile programs left: the files in `outside` by name, then
+ * those inside the root as `inside:<name>`.
  *
- * @param outside The directory.
+ * @param dirs The mark directories.
  * @returns Their names.
  */
-export async function marks(outside: string): Promise<string[]> {
-  return (await listDir(outside)).filter((name) => !name.startsWith("bin-"));
+export async function marks(dirs: HostileDirs): Promise<string[]> {
+  const inside = (await listDir(dirs.inside)).map((name) => `inside:${name}`);
+  return [...(await listDir(dirs.outside)), ...inside];
 }

@@ -1,17 +1,33 @@
 /**
  * The git tools through the launch `mcp-config` prints, in the real
- * sandbox: hostile repositories whose config runs programs that write
- * outside the roots (fsmonitor, filters, textconv, external diff, pager,
- * gpg, a submodule's own settings, a partial clone's fetch command) —
- * every tool answers and nothing runs — and each tool's output.
+ * sandbox: hostile repositories whose config runs programs (fsmonitor,
+ * filters, textconv, external diff, pager, gpg, hooks, a submodule's own
+ * settings, a partial clone's fetch command) — every tool answers and
+ * nothing runs — and each tool's output.
+ *
+ * The sandbox shows none of the host's /tmp, so a program that ran there
+ * could leave no file outside the roots, and the roots are read-only for
+ * git: the programs live inside a root and print a marker, which is looked
+ * for in every reply and in what each git process wrote (the session's
+ * process log). A control step runs the same programs, and git without
+ * the tools' overrides, through `run_shell`, and finds the marker.
  */
 
-import { assertEquals, assertFalse, assertMatch, assertStringIncludes } from "../../_assert.ts";
+import {
+  assert,
+  assertEquals,
+  assertFalse,
+  assertMatch,
+  assertStringIncludes,
+} from "../../_assert.ts";
 import { tempDir } from "../../_helpers.ts";
 import { type LaunchedHost, launchHost } from "../../_mcp.ts";
 import { bwrapMissing, onPath } from "../../security/_shell.ts";
 import type { ToolResult } from "../../../tools/tool.ts";
-import { hostileCalls, makeHostileWorld, marks, PWNED } from "./_repos.ts";
+import { hostileCalls, type HostileWorld, makeHostileWorld, marks, PWNED } from "./_repos.ts";
+
+/** A record of the session's process log, as `read_interactions` gives it. */
+type ProcessRecord = Record<string, unknown>;
 
 const missing = [bwrapMissing() ? "bwrap" : "", onPath("git") ? "" : "git"].filter(Boolean);
 const skip = missing.length > 0 ? ` (skipped: ${missing.join(" and ")} not installed)` : "";
@@ -20,6 +36,27 @@ const GIT_TOOL_NAMES = ["git_status", "get_git_diff", "git_log", "git_show", "gi
 
 function textOf(result: ToolResult): string {
   return result.content.map((block) => (block.type === "text" ? block.text : "")).join("\n");
+}
+
+/**
+ * The processes the session ran since the count `since` (newest first, at
+ * most 200), and how many it ran in all: the log is written before the
+ * reader reads, so the last call's processes are there.
+ */
+async function processesSince(
+  host: LaunchedHost,
+  since: number,
+): Promise<{ matched: number; records: ProcessRecord[] }> {
+  const result = await host.call("read_interactions", { kind: "subprocess", limit: 200 });
+  assertFalse(result.isError === true, textOf(result));
+  const page = result.structuredContent as { matched: number; subprocesses: ProcessRecord[] };
+  return { matched: page.matched, records: page.subprocesses.slice(0, page.matched - since) };
+}
+
+/** Assert that no hostile program's marker is in a reply (text and data) or in some processes' output. */
+function assertNoMarker(what: string, ...values: unknown[]): void {
+  const seen = JSON.stringify(values);
+  assertFalse(seen.includes(PWNED), `${what}: ${seen}`);
 }
 
 async function text(
@@ -47,14 +84,19 @@ Deno.test({
     assertEquals(listed.map((tool) => tool.name).sort(), [...GIT_TOOL_NAMES].sort());
     for (const tool of listed) assertEquals(tool.annotations?.readOnlyHint, true, tool.name);
   });
+  let ran = 0;
   for (const [name, args, fails] of hostileCalls(world)) {
     await t.step(`${name} ${JSON.stringify(args)} answers and runs nothing`, async () => {
       const result = await host.call(name, args);
       const said = textOf(result);
       assertEquals(result.isError === true, fails, said);
-      assertFalse(said.includes(PWNED), said);
       assertFalse(said.includes("\x1b["), "no color");
-      assertEquals(await marks(outside.path), []);
+      const { matched, records } = await processesSince(host, ran);
+      ran = matched;
+      assert(records.some((record) => record.tool === name), `${name} ran git in the sandbox`);
+      for (const record of records) assertEquals(record.confinement, "bwrap");
+      assertNoMarker(name, result, records);
+      assertEquals(await marks(world.dirs), []);
     });
   }
   await t.step("git_status: branch, unstaged and untracked entries", async () => {
@@ -122,7 +164,46 @@ Deno.test({
     }
     await Deno.remove(`${outside.path}/secret.txt`);
   });
-  await t.step("nothing was written outside the roots", async () => {
-    assertEquals(await marks(outside.path), []);
+  await t.step(
+    "no git process of the steps above printed a marker, nothing was written",
+    async () => {
+      const { matched, records } = await processesSince(host, ran);
+      assertEquals(records.length, matched - ran, "every process since the hostile calls was read");
+      assert(records.some((record) => record.tool === "git_blame"), "the steps above ran git");
+      assertNoMarker("the session's git processes", records);
+      assertEquals(await marks(world.dirs), []);
+    },
+  );
+  await t.step("control: the same programs run in the sandbox and are seen", async (t) => {
+    await controlSteps(t, host, world);
   });
 });
+
+/**
+ * Run the hostile fsmonitor program, and git in the hostile repository
+ * without the tools' overrides, through `run_shell`: both print the
+ * marker in its reply and in the process log, which the checks above
+ * read; the program's file lands inside the root (writable for
+ * `run_shell`), never in the host's /tmp (hidden).
+ */
+async function controlSteps(t: Deno.TestContext, host: LaunchedHost, world: HostileWorld) {
+  await t.step("the fsmonitor program is visible and runs", async () => {
+    const result = await host.call("run_shell", { command: `${world.dirs.bin}/fsmonitor` });
+    const data = result.structuredContent as { stdout: string; stderr: string };
+    assertEquals(data.stdout.trim(), `${PWNED}-fsmonitor`, textOf(result));
+    assertEquals(data.stderr.trim(), `${PWNED}-fsmonitor`, textOf(result));
+    assertEquals(await marks(world.dirs), ["inside:fsmonitor"]);
+  });
+  await t.step("git without the overrides runs it, and the process log shows it", async () => {
+    const command = `git -c safe.directory='*' -C ${world.repo} status`;
+    const result = await host.call("run_shell", { command });
+    assertStringIncludes(textOf(result), `${PWNED}-fsmonitor`);
+    const shell = await host.call("read_interactions", {
+      kind: "subprocess",
+      tool: "run_shell",
+      limit: 1,
+    });
+    const [record] = (shell.structuredContent as { subprocesses: ProcessRecord[] }).subprocesses;
+    assertStringIncludes(String(record?.stderr_head), `${PWNED}-fsmonitor`);
+  });
+}

@@ -44,7 +44,7 @@ Deno.test({
       }
       assertFalse(text.includes(PWNED), text);
       assertFalse(text.includes("\x1b["), "no color");
-      assertEquals(await marks(outside.path), []);
+      assertEquals(await marks(world.dirs), []);
     });
   }
   await t.step(
@@ -62,9 +62,10 @@ Deno.test({
       await plain(world.repo, "log", "-p", "-1");
       await plain(world.superproject, "status");
       await plain(`${world.clones}/pc`, "show", "HEAD~1:a.txt");
-      const left = await marks(outside.path);
+      const left = await marks(world.dirs);
       for (const what of ["fsmonitor", "textconv", "gpg", "submodule-clean", "uploadpack"]) {
         assert(left.includes(what), `${what} ran: ${left.join(", ")}`);
+        assert(left.includes(`inside:${what}`), `${what} ran: ${left.join(", ")}`);
       }
       assert(
         left.includes("clean") || left.includes("process") || left.includes("included"),

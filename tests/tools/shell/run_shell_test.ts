@@ -7,7 +7,7 @@
 import { assert, assertEquals, assertMatch, assertStringIncludes } from "../../_assert.ts";
 import { tempDir } from "../../_helpers.ts";
 import { launchHost } from "../../_mcp.ts";
-import { bwrapMissing, onPath, shell } from "../../security/_shell.ts";
+import { bwrapMissing, hostProcesses, onPath, shell, waitUntil } from "../../security/_shell.ts";
 
 /** A few of CPython's own tests, run as the project's test command. */
 const STDLIB_TESTS = ["test_bisect.py", "test_heapq.py", "test_textwrap.py", "test_colorsys.py"];
@@ -108,5 +108,30 @@ Deno.test({
     );
     assertEquals((result.structuredContent as { exit_code: number }).exit_code, 0);
     assert(seen.some((message) => /line\d/.test(message)), `progress: ${JSON.stringify(seen)}`);
+  });
+  await t.step("a cancelled command is stopped with every process it started", async () => {
+    const stop = new AbortController();
+    const call = host.session.client.callTool(
+      {
+        name: "run_shell",
+        arguments: { command: "sleep 3031 & echo started; sleep 3032" },
+      },
+      undefined,
+      {
+        signal: stop.signal,
+        // Cancel once the command says it runs (its output comes back as progress).
+        onprogress: (progress: { message?: string }) => {
+          if (progress.message?.includes("started")) stop.abort();
+        },
+      },
+    );
+    await call.then(
+      () => assert(false, "the call was not cancelled"),
+      (error: unknown) => assertMatch(String(error), /abort|cancel/i),
+    );
+    await waitUntil(
+      async () => (await hostProcesses("sleep 303")).length === 0,
+      "both sleeps stopped",
+    );
   });
 });
