@@ -65,11 +65,13 @@ export function computePlan(config: HostConfig): SandboxPlan {
   const system = systemEntries();
   const toolchains = toolchainDirs(path, system, hostHome, roots);
   const bwrap = findBwrap(shell.bwrap ?? "auto");
+  const bash = exists("/bin/bash") ? "/bin/bash" : "/bin/sh";
   return {
     bwrap: bwrap.path,
     ...(bwrap.reason !== undefined ? { reason: bwrap.reason } : {}),
-    unconfined: shell.unconfined === true && bwrap.path === null ? hostShell() : null,
-    shell: exists("/bin/bash") ? "/bin/bash" : "/bin/sh",
+    // The same shell inside the sandbox and, unconfined, outside it (the system is shown as it is).
+    unconfined: shell.unconfined === true && bwrap.path === null ? bash : null,
+    shell: bash,
     path,
     home,
     env: sandboxEnv(shell.env ?? {}, hostHome),
@@ -227,11 +229,6 @@ function findBwrap(setting: string): { path: string | null; reason?: string } {
     path: null,
     reason: "bwrap was not found on the PATH (install bubblewrap: apt-get install bubblewrap)",
   };
-}
-
-/** The host's shell, for `shell.unconfined`. */
-function hostShell(): string {
-  return exists("/bin/bash") ? "/bin/bash" : "/bin/sh";
 }
 
 /** The programs the tool families run, where the sandbox's PATH has them. */

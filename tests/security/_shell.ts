@@ -2,6 +2,7 @@
  * Helpers for the tests of run_shell's sandbox.
  */
 
+import { canRun } from "../_helpers.ts";
 import type { LaunchedHost } from "../_mcp.ts";
 
 /** What one run_shell call gave. */
@@ -15,28 +16,13 @@ export interface ShellOutput {
 }
 
 /**
- * Whether bwrap is missing on this machine (the sandbox's tests are skipped, saying so).
+ * Whether bwrap is missing on this machine (the sandbox's tests are skipped, saying so; under
+ * `CI=true` they run, and fail without it, as `canRun` has it).
  *
  * @returns True when missing.
  */
 export function bwrapMissing(): boolean {
-  return !onPath("bwrap");
-}
-
-/**
- * Whether a program is on the PATH.
- *
- * @param name The program.
- * @returns True when found.
- */
-export function onPath(name: string): boolean {
-  return (Deno.env.get("PATH") ?? "").split(":").some((dir) => {
-    try {
-      return Deno.statSync(`${dir}/${name}`).isFile;
-    } catch {
-      return false;
-    }
-  });
+  return !canRun("bwrap");
 }
 
 /**

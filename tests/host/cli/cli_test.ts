@@ -13,20 +13,9 @@ import {
 } from "../../_assert.ts";
 import { tempDir, testHost } from "../../_helpers.ts";
 import { servedStatus } from "../../../host/cli/doctor_served.ts";
+import { INITIALIZE } from "../transports/stdio_raw.ts";
 
 const ENTRY = new URL("../../../mod.ts", import.meta.url).pathname;
-
-/** The first request of an MCP session, as a client writes it on the server's stdin. */
-const INITIALIZE = {
-  jsonrpc: "2.0",
-  id: 1,
-  method: "initialize",
-  params: {
-    protocolVersion: "2025-06-18",
-    capabilities: {},
-    clientInfo: { name: "t", version: "1" },
-  },
-};
 
 /** `toolhost start` for one root, from `/`, its stdin and stdout piped. */
 function spawnStart(root: string): Deno.ChildProcess {

@@ -16,6 +16,7 @@ import {
 } from "../../_assert.ts";
 import { canRun, tempDir } from "../../_helpers.ts";
 import { LIBC_CANDIDATES } from "../../../security/landlock.ts";
+import { INITIALIZE } from "../transports/stdio_raw.ts";
 
 const CHECKOUT = new URL("../../../", import.meta.url).pathname.replace(/\/$/, "");
 const BIN = `${CHECKOUT}/bin/toolhost`;
@@ -204,17 +205,7 @@ async function startWith(words: string[]): Promise<Run> {
     stderr: "piped",
   }).spawn();
   const writer = child.stdin.getWriter();
-  const initialize = {
-    jsonrpc: "2.0",
-    id: 1,
-    method: "initialize",
-    params: {
-      protocolVersion: "2025-06-18",
-      capabilities: {},
-      clientInfo: { name: "t", version: "1" },
-    },
-  };
-  await writer.write(new TextEncoder().encode(`${JSON.stringify(initialize)}\n`));
+  await writer.write(new TextEncoder().encode(`${JSON.stringify(INITIALIZE)}\n`));
   await writer.close().catch(() => {}); // it may have exited already: its stderr says why
   const timer = setTimeout(() => child.kill("SIGKILL"), 60_000);
   const [status, stdout, stderr] = await Promise.all([

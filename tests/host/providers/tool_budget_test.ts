@@ -7,9 +7,9 @@
  */
 
 import { assert, assertEquals, assertFalse } from "../../_assert.ts";
-import { tempDir } from "../../_helpers.ts";
-import { clientEnv, connectStdio, mcpConfigFor } from "../../_mcp.ts";
-import { onPath } from "../../security/_shell.ts";
+import { canRun, tempDir } from "../../_helpers.ts";
+import { connectStdio } from "../../_mcp.ts";
+import { initialize, startRaw, waitFor } from "../transports/stdio_raw.ts";
 
 /** Characters per token, as the budgets count them. */
 const CHARS_PER_TOKEN = 4;
@@ -20,53 +20,21 @@ interface Listed {
   tools: Array<{ name: string; outputSchema?: unknown; inputSchema: unknown }>;
 }
 
-/** Start the served host, send initialize and tools/list as raw lines, and read the result's line. */
+/** Start the served host, initialize it with raw lines, send tools/list, and read its result. */
 async function rawList(root: string): Promise<Listed> {
-  const { command, args } = await mcpConfigFor([root]);
-  const child = new Deno.Command(command, {
-    args,
-    cwd: "/",
-    env: clientEnv(),
-    clearEnv: true,
-    stdin: "piped",
-    stdout: "piped",
-    stderr: "piped",
-  }).spawn();
-  const said = new Response(child.stderr).text();
-  const writer = child.stdin.getWriter();
-  const send = (message: unknown) =>
-    writer.write(new TextEncoder().encode(`${JSON.stringify(message)}\n`));
-  await send({
-    jsonrpc: "2.0",
-    id: 1,
-    method: "initialize",
-    params: {
-      protocolVersion: "2025-06-18",
-      capabilities: {},
-      clientInfo: { name: "t", version: "1" },
-    },
-  });
-  await send({ jsonrpc: "2.0", method: "notifications/initialized" });
-  await send({ jsonrpc: "2.0", id: 2, method: "tools/list" });
-  const lines = child.stdout.pipeThrough(new TextDecoderStream()).getReader();
-  let buffered = "";
+  const server = await startRaw([root], "auto");
   try {
-    for (;;) {
-      const { value, done } = await lines.read();
-      if (done) throw new Error(`the server stopped before answering tools/list: ${await said}`);
-      buffered += value;
-      for (const line of buffered.split("\n").slice(0, -1)) {
-        const message = JSON.parse(line);
-        if (message.id !== 2) continue;
-        const text = JSON.stringify(message.result);
-        return { text, tools: message.result.tools };
-      }
-    }
+    await initialize(server);
+    await server.send({ jsonrpc: "2.0", id: 2, method: "tools/list" });
+    await waitFor(server, "the answer to tools/list", (message) => message.id === 2);
+    const result = server.messages.find((message) => message.id === 2)!.result as Pick<
+      Listed,
+      "tools"
+    >;
+    return { text: JSON.stringify(result), tools: result.tools };
   } finally {
-    await writer.close();
-    await lines.cancel();
-    await child.status;
-    await said;
+    await server.closeInput();
+    await server.child.status;
   }
 }
 
@@ -132,7 +100,7 @@ Deno.test("tool budget: a Python project that is a git repository adds the git t
   const names = listed.tools.map((tool) => tool.name);
   const sandboxed = names.includes("run_shell");
   // Where the sandbox runs git, its tools are listed; where it cannot, neither is run_shell.
-  assertEquals(names.includes("git_status"), sandboxed && onPath("git"), names.join(" "));
+  assertEquals(names.includes("git_status"), sandboxed && canRun("git"), names.join(" "));
 });
 
 Deno.test("tool budget: output schemas are listed only when tools.outputSchemas is on; structuredContent comes back either way", async () => {

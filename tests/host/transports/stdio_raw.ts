@@ -98,22 +98,25 @@ export async function waitFor(
   }
 }
 
+/** The first request of an MCP session (id 1), as a client writes it on the server's stdin. */
+export const INITIALIZE: Message = Object.freeze({
+  jsonrpc: "2.0",
+  id: 1,
+  method: "initialize",
+  params: {
+    protocolVersion: "2025-06-18",
+    capabilities: {},
+    clientInfo: { name: "toolhost-test", version: "1" },
+  },
+});
+
 /**
  * Initialize the session, as a client's first messages do.
  *
  * @param server The server.
  */
 export async function initialize(server: RawServer): Promise<void> {
-  await server.send({
-    jsonrpc: "2.0",
-    id: 1,
-    method: "initialize",
-    params: {
-      protocolVersion: "2025-06-18",
-      capabilities: {},
-      clientInfo: { name: "toolhost-test", version: "1" },
-    },
-  });
+  await server.send(INITIALIZE);
   await waitFor(server, "answer to initialize", (message) => message.id === 1);
   await server.send({ jsonrpc: "2.0", method: "notifications/initialized" });
 }

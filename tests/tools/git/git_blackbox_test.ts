@@ -20,23 +20,18 @@ import {
   assertMatch,
   assertStringIncludes,
 } from "../../_assert.ts";
-import { tempDir } from "../../_helpers.ts";
+import { canRun, tempDir, textOf } from "../../_helpers.ts";
 import { type LaunchedHost, launchHost } from "../../_mcp.ts";
-import { bwrapMissing, onPath } from "../../security/_shell.ts";
-import type { ToolResult } from "../../../tools/tool.ts";
+import { bwrapMissing } from "../../security/_shell.ts";
 import { hostileCalls, type HostileWorld, makeHostileWorld, marks, PWNED } from "./_repos.ts";
 
 /** A record of the session's process log, as `read_interactions` gives it. */
 type ProcessRecord = Record<string, unknown>;
 
-const missing = [bwrapMissing() ? "bwrap" : "", onPath("git") ? "" : "git"].filter(Boolean);
+const missing = [bwrapMissing() ? "bwrap" : "", canRun("git") ? "" : "git"].filter(Boolean);
 const skip = missing.length > 0 ? ` (skipped: ${missing.join(" and ")} not installed)` : "";
 
 const GIT_TOOL_NAMES = ["git_status", "get_git_diff", "git_log", "git_show", "git_blame"];
-
-function textOf(result: ToolResult): string {
-  return result.content.map((block) => (block.type === "text" ? block.text : "")).join("\n");
-}
 
 /**
  * The processes the session ran since the count `since` (newest first, at

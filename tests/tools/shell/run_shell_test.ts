@@ -5,16 +5,16 @@
  */
 
 import { assert, assertEquals, assertMatch, assertStringIncludes } from "../../_assert.ts";
-import { tempDir } from "../../_helpers.ts";
+import { canRun, tempDir } from "../../_helpers.ts";
 import { launchHost } from "../../_mcp.ts";
-import { bwrapMissing, hostProcesses, onPath, shell, waitUntil } from "../../security/_shell.ts";
+import { bwrapMissing, hostProcesses, shell, waitUntil } from "../../security/_shell.ts";
 
 /** A few of CPython's own tests, run as the project's test command. */
 const STDLIB_TESTS = ["test_bisect.py", "test_heapq.py", "test_textwrap.py", "test_colorsys.py"];
 
 /** Where the installed python3 keeps its test package (they import `test.support`). */
 async function stdlibTests(): Promise<string | undefined> {
-  if (!onPath("python3")) return undefined;
+  if (!canRun("python3")) return undefined;
   const out = await new Deno.Command("python3", {
     args: [
       "-c",
