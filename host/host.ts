@@ -78,7 +78,12 @@ export interface Host {
    * @returns A function that stops it.
    */
   onToolsChanged(listener: () => void): () => void;
-  /** Every tool, as clients see it. */
+  /**
+   * Every tool, as clients see it, in an order that never depends on timing:
+   * the families' in `tools/families.ts` order (each family's tools in its
+   * list's order), then the upstream servers' by server name, each server's
+   * tools by listed name.
+   */
   list(): ToolDescriptor[];
   /**
    * Call a tool through the dispatcher.

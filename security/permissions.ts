@@ -89,7 +89,7 @@ export function processFlags(policy: Policy, needs: ProcessNeeds = {}): string[]
   if (needs.net && needs.net.length > 0) flags.push(`--allow-net=${unique(needs.net).join(",")}`);
   if (needs.env && needs.env.length > 0) flags.push(`--allow-env=${unique(needs.env).join(",")}`);
   if (needs.libc) flags.push(`--allow-ffi=${needs.libc}`);
-  flags.push("--unstable-worker-options", "--no-prompt");
+  flags.push("--unstable-worker-options", "--unstable-no-legacy-abort", "--no-prompt");
   return flags;
 }
 

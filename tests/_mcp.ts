@@ -201,3 +201,143 @@ export async function launchHost(options: LaunchHostOptions): Promise<LaunchedHo
     [Symbol.asyncDispose]: () => session[Symbol.asyncDispose](),
   };
 }
+
+/** Options for {@linkcode launchHttp}. */
+export interface HttpLaunchOptions {
+  /** `--conformance-fixtures`: the suite's test tools, no token. */
+  conformanceFixtures?: boolean;
+  /** The toolhost.json to write at the first root before starting. */
+  file?: Record<string, unknown>;
+  /** Variables the environment adds (beside PATH and HOME). */
+  env?: Record<string, string>;
+}
+
+/** A host serving over Streamable HTTP, started the way a user starts it. */
+export interface HttpHost extends AsyncDisposable {
+  /** The endpoint (`http://127.0.0.1:<port>/mcp`). */
+  readonly url: string;
+  /** The bearer token `mcp-config --http` printed, or undefined (the conformance fixtures). */
+  readonly token: string | undefined;
+  /** The headers a client sends (the token). */
+  readonly headers: Record<string, string>;
+  /** What the server wrote to stderr. */
+  stderr(): string;
+  /** The server process. */
+  readonly process: Deno.ChildProcess;
+  /**
+   * Send SIGTERM and wait for the process to end.
+   *
+   * @returns Its exit status.
+   */
+  stop(): Promise<Deno.CommandStatus>;
+}
+
+/**
+ * Start `toolhost start --http 127.0.0.1:0 --root …` from `/` with a client's
+ * minimal environment (the command `mcp-config --http` says to run, on a
+ * port the system picks), wait for its start-up line, and take the token
+ * from `mcp-config --http` (the real CLI).
+ *
+ * @param roots The roots.
+ * @param options Fixtures, a config file, environment.
+ * @returns The running server; `await using` stops it.
+ */
+export async function launchHttp(
+  roots: readonly string[],
+  options: HttpLaunchOptions = {},
+): Promise<HttpHost> {
+  if (options.file) {
+    await Deno.writeTextFile(`${roots[0]}/toolhost.json`, JSON.stringify(options.file));
+  }
+  const { command, args } = await mcpConfigFor(roots);
+  const http = [
+    "--http=127.0.0.1:0",
+    ...(options.conformanceFixtures ? ["--conformance-fixtures"] : []),
+  ];
+  const child = new Deno.Command(command, {
+    args: [...args, ...http],
+    cwd: "/",
+    env: clientEnv(options.env),
+    clearEnv: true,
+    stdin: "null",
+    stdout: "null",
+    stderr: "piped",
+  }).spawn();
+  const stderr = collect(child.stderr);
+  const url = await waitForLine(stderr, /MCP over Streamable HTTP at (http:\/\/\S+\/mcp)/, child);
+  const token = options.conformanceFixtures ? undefined : await httpTokenFor(roots, url);
+  let status: Promise<Deno.CommandStatus> | undefined;
+  const stop = () => {
+    if (status) return status;
+    try {
+      child.kill("SIGTERM");
+    } catch {
+      // It has already exited: its status says how.
+    }
+    return status = child.status;
+  };
+  return {
+    url,
+    token,
+    headers: token === undefined ? {} : { Authorization: `Bearer ${token}` },
+    stderr: () => stderr.text,
+    process: child,
+    stop,
+    async [Symbol.asyncDispose]() {
+      await stop();
+    },
+  };
+}
+
+/** The token in the entry `mcp-config --http HOST:PORT` prints. */
+async function httpTokenFor(roots: readonly string[], url: string): Promise<string> {
+  const { host } = new URL(url);
+  const output = await new Deno.Command(Deno.execPath(), {
+    args: [
+      "run",
+      "-A",
+      ENTRY.pathname,
+      "mcp-config",
+      ...roots.flatMap((r) => ["--root", r]),
+      `--http=${host}`,
+    ],
+    cwd: "/",
+    stderr: "null",
+  }).output();
+  if (!output.success) throw new Error("toolhost mcp-config --http failed");
+  const entry = JSON.parse(new TextDecoder().decode(output.stdout)).mcpServers.toolhost;
+  if (entry.url !== url) {
+    throw new Error(`mcp-config --http printed ${entry.url}, the server is at ${url}`);
+  }
+  return (entry.headers.Authorization as string).replace(/^Bearer /, "");
+}
+
+/** A stream's text as it arrives. */
+function collect(stream: ReadableStream<Uint8Array>): { text: string } {
+  const sink = { text: "" };
+  void stream.pipeThrough(new TextDecoderStream()).pipeTo(
+    new WritableStream({ write: (chunk) => void (sink.text += chunk) }),
+  ).catch(() => {
+    // The process ended: what it wrote is kept.
+  });
+  return sink;
+}
+
+/** Wait (60 s at most) until a pattern appears in the text; its first group. */
+async function waitForLine(
+  sink: { text: string },
+  pattern: RegExp,
+  child: Deno.ChildProcess,
+): Promise<string> {
+  let exited = false;
+  void child.status.then(() => (exited = true));
+  const until = Date.now() + 60_000;
+  for (;;) {
+    const match = pattern.exec(sink.text);
+    if (match) return match[1]!;
+    if (exited || Date.now() > until) {
+      throw new Error(`The HTTP server did not start: ${sink.text}`);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}

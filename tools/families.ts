@@ -20,7 +20,11 @@ import { SHELL } from "./shell/family.ts";
 import { GIT } from "./git/family.ts";
 import { BEADS } from "./beads/family.ts";
 
-/** Every family. */
+/**
+ * Every family, in the order clients list their tools. Those that run in a
+ * tool worker come before those that run in the host: the host lists the
+ * workers' tools first (`tests/host/providers/list_order_test.ts` holds it).
+ */
 export const FAMILIES: readonly ToolFamily[] = Object.freeze([
   FILES,
   CFAMILY,

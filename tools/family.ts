@@ -7,6 +7,7 @@
  * @module
  */
 
+import type { ToolIcon } from "./icons.ts";
 import type { Tool } from "./tool.ts";
 
 /** A tree-sitter grammar a family parses with. */
@@ -25,6 +26,8 @@ export interface ToolFamily {
   readonly name: string;
   /** Where its tools run: a tool worker (they read project files) or the host (they read host state). */
   readonly runs: "worker" | "host";
+  /** The icon clients draw beside its tools (one of `ICONS` in `icons.ts`). */
+  readonly icon: ToolIcon;
   /** Load its tools, in the order clients list them. */
   readonly load: () => Promise<readonly Tool[]>;
   /**

@@ -16,6 +16,7 @@ import type {
   ToolResult,
 } from "./tool.ts";
 import { boundReply } from "./reply_bound.ts";
+import type { ToolIcon } from "./icons.ts";
 
 /** A tool as a client sees it. */
 export interface ToolDescriptor {
@@ -29,6 +30,8 @@ export interface ToolDescriptor {
   outputSchema?: Record<string, unknown>;
   /** Its hints. */
   annotations: ToolAnnotations;
+  /** What clients draw beside it: its family's icon (`tools/icons.ts`). */
+  icons?: ToolIcon[];
 }
 
 /** Thrown for a tool name the registry does not have: a protocol error, not a result. */

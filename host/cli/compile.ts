@@ -34,6 +34,7 @@ export function compileArgs(output = "toolhost"): string[] {
     "--allow-run",
     "--allow-ffi",
     "--unstable-worker-options",
+    "--unstable-no-legacy-abort",
     ...includes,
     "-o",
     output,

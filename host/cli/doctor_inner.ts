@@ -59,15 +59,27 @@ function resolverCases(
   ];
 }
 
-/** Each upstream server: connected, or why not. */
+/**
+ * Each upstream server: connected, or why not; then a line for each of its
+ * tools listed under a name made to fit MCP's rule, with the server's own.
+ */
 function upstreamProbes(host: Host): ProbeResult[] {
-  return host.status().upstreams.map((upstream) => ({
-    name: `upstream "${upstream.name}": answers`,
-    ok: upstream.state === "connected",
-    detail: upstream.state === "connected"
-      ? `connected (${upstream.tools} tools)`
-      : `not connected: ${upstream.error}`,
-  }));
+  return host.status().upstreams.flatMap((upstream) => [
+    {
+      name: `upstream "${upstream.name}": answers`,
+      ok: upstream.state === "connected",
+      detail: upstream.state === "connected"
+        ? `connected (${upstream.tools} tools)`
+        : `not connected: ${upstream.error}`,
+    },
+    ...Object.entries(upstream.renamed ?? {}).map(([listed, own]) => ({
+      name: `upstream "${upstream.name}": tool renamed`,
+      ok: true,
+      detail: `listed as "${listed}", which calls its tool ${
+        JSON.stringify(own.length > 200 ? `${own.slice(0, 200)}…` : own)
+      }`,
+    })),
+  ]);
 }
 
 /** A tool result's text blocks, joined. */

@@ -11,13 +11,20 @@
 
 import { fileURLToPath as fromFileUrl } from "node:url";
 import { parseArgs } from "node:util";
-import { type ConfigOverrides, type HostConfig, loadConfig } from "../config/mod.ts";
+import { type ConfigOverrides, type HostConfig, httpToken, loadConfig } from "../config/mod.ts";
+import { MCP_PATH } from "../transports/mod.ts";
 import { doctorCommand } from "./doctor.ts";
 import { startScoped } from "./launcher.ts";
 import { logCommand, type LogFilters } from "./log_command.ts";
-import { launchCommand, mcpConfig, shellQuote, TOOLHOST_BIN } from "./mcp_config.ts";
+import { launchCommand, mcpConfig, mcpHttpConfig, shellQuote, TOOLHOST_BIN } from "./mcp_config.ts";
 import { type Printer, terminalPrinter } from "./printer.ts";
-import { isCompiled, isPermissionError, scopedCommand, staleFlagsLine } from "./scoped_command.ts";
+import {
+  hostPort,
+  isCompiled,
+  isPermissionError,
+  scopedCommand,
+  staleFlagsLine,
+} from "./scoped_command.ts";
 import { serveCommand } from "./serve_command.ts";
 import { overridesFrom, SERVE_OPTIONS } from "./serve_options.ts";
 import { callCommand, toolsCommand } from "./tool_commands.ts";
@@ -30,14 +37,16 @@ export const USAGE = `toolhost — a sandboxed MCP tool host
 Usage: toolhost <command> [--root DIR]... [--config FILE] [options]
 
 Commands:
-  start        serve over MCP stdio, re-launched with scoped Deno permissions (the usual way)
-  serve        serve over MCP stdio in this process (audits its own permissions first)
+  start        serve over MCP stdio, re-launched with scoped Deno permissions (the usual way);
+               with --http [HOST:]PORT, over Streamable HTTP at http://HOST:PORT/mcp instead
+  serve        serve over MCP stdio (or --http) in this process (audits its own permissions first)
   call TOOL [JSON]
                run one tool call through the same dispatcher and print the result
   tools        list the tools (--json for their schemas)
   flags        print the scoped command line that serves the roots
   mcp-config   print a ready .mcp.json entry that starts the sandboxed server
-               (--team: "toolhost" on the PATH and roots relative to here, to commit)
+               (--team: "toolhost" on the PATH and roots relative to here, to commit;
+               --http [HOST:]PORT: the entry that reaches it over HTTP, URL and token)
   install      link ~/.local/bin/toolhost to bin/toolhost (run as "bin/toolhost install")
   doctor       probe both security boundaries live (--json for machine output)
   log          recent tool calls from the interaction log, as a table
@@ -50,6 +59,10 @@ Options:
   --config FILE               the config file (default: <first root>/toolhost.json, optional)
   --ripgrep auto|off|PATH     use ripgrep for searches (default: auto)
   --unprotect GLOB            let tools write a protected path (repeatable; see the README)
+  --http [HOST:]PORT          serve over Streamable HTTP (HOST defaults to 127.0.0.1)
+  --allow-remote              let --http bind an address other than loopback (warned at start)
+  --conformance-fixtures      add the MCP conformance suite's test tools, with no token
+                              (loopback only; for running the suite, never for a project)
   --allow-broad-permissions   let serve run with read/write beyond the roots
   --json                      machine-readable output (tools, doctor, call)
 `;
@@ -113,7 +126,10 @@ export async function main(
   const overrides = overridesFrom(values);
   let config: HostConfig;
   try {
-    config = await loadConfig({ ...overrides, createStateDir: !LAUNCH_ONLY.includes(command) });
+    // `mcp-config --http` prints the token, kept in the state directory.
+    const makesState = !LAUNCH_ONLY.includes(command) ||
+      (command === "mcp-config" && overrides.http?.http !== undefined);
+    config = await loadConfig({ ...overrides, createStateDir: makesState });
   } catch (error) {
     printer.err(
       isPermissionError(error) ? staleFlagsLine(error) : `toolhost: ${(error as Error).message}`,
@@ -149,6 +165,7 @@ async function runCommand(command: string, run: Invocation): Promise<number> {
       printer.out(shellQuote(await scopedCommand(config, { efferent: "any" })));
       return 0;
     case "mcp-config":
+      if (config.http.listen) return await httpConfigCommand(config, overrides, printer);
       printer.out(
         JSON.stringify(mcpConfig(launchCommand(config, overrides, { team: values.team })), null, 2),
       );
@@ -166,6 +183,28 @@ async function runCommand(command: string, run: Invocation): Promise<number> {
       printer.err(`toolhost: unknown command "${command}"\n\n${USAGE}`);
       return 2;
   }
+}
+
+/**
+ * `mcp-config --http [HOST:]PORT`: the entry that reaches the server over
+ * HTTP (its URL and token) on stdout, and the command that starts it on stderr.
+ */
+async function httpConfigCommand(
+  config: HostConfig,
+  overrides: ConfigOverrides,
+  printer: Printer,
+): Promise<number> {
+  const listen = config.http.listen!;
+  if (listen.port === 0) {
+    printer.err("toolhost: mcp-config --http needs a port: the entry names it (e.g. --http 8765)");
+    return 2;
+  }
+  const url = `http://${hostPort(listen)}${MCP_PATH}`;
+  printer.out(JSON.stringify(mcpHttpConfig(url, await httpToken(config.policy.stateDir)), null, 2));
+  printer.err(
+    `toolhost: start the server with: ${shellQuote(launchCommand(config, overrides))}`,
+  );
+  return 0;
 }
 
 /** The `log` command's filters from its options (`--limit` at least 1, 20 when not a number). */

@@ -53,6 +53,8 @@ export function launchCommand(
   if (overrides.configFile) args.push("--config", where(overrides.configFile));
   if (overrides.ripgrep) args.push(`--ripgrep=${overrides.ripgrep}`);
   for (const glob of overrides.unprotect ?? []) args.push(`--unprotect=${glob}`);
+  if (overrides.http?.http !== undefined) args.push(`--http=${overrides.http.http}`);
+  if (overrides.http?.allowRemote) args.push("--allow-remote");
   return { command: options.team ? "toolhost" : fromFileUrl(TOOLHOST_BIN), args };
 }
 
@@ -91,4 +93,27 @@ export function shellQuote(line: CommandLine): string {
   return [line.command, ...line.args]
     .map((word) => (/^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replaceAll("'", `'\\''`)}'`))
     .join(" ");
+}
+
+/** The `.mcp.json` entry of a server that serves over HTTP. */
+export interface McpHttpConfig {
+  /** The one server: toolhost at its URL, with its token. */
+  mcpServers: {
+    toolhost: { type: "http"; url: string; headers: Record<string, string> };
+  };
+}
+
+/**
+ * The `.mcp.json` entry that reaches a toolhost serving over HTTP.
+ *
+ * @param url The endpoint's URL.
+ * @param token The bearer token.
+ * @returns `{"mcpServers": {"toolhost": {type: "http", url, headers}}}`.
+ */
+export function mcpHttpConfig(url: string, token: string): McpHttpConfig {
+  return {
+    mcpServers: {
+      toolhost: { type: "http", url, headers: { Authorization: `Bearer ${token}` } },
+    },
+  };
 }

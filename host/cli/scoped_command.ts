@@ -11,7 +11,7 @@ import { processFlags } from "../../security/permissions.ts";
 import { findLibc } from "../../security/landlock.ts";
 import { commandPath, peerNeeds, sinkCommands } from "../../sinks/peers.ts";
 import { EFFERENT_ENV, efferentCopyEnabled, selfEntries } from "../config/mod.ts";
-import { type HostConfig, RIPGREP_NOT_FOUND } from "../config/mod.ts";
+import { type HostConfig, type Listen, RIPGREP_NOT_FOUND } from "../config/mod.ts";
 import { assetPaths } from "../workers/mod.ts";
 import { computePlan, PLAN_ENV } from "../sandbox/mod.ts";
 
@@ -195,7 +195,30 @@ function serveArgs(config: HostConfig): string[] {
     `--ripgrep=${rg.path ?? (rg.reason.startsWith("switched off") ? "off" : RIPGREP_NOT_FOUND)}`,
   );
   for (const glob of config.unprotectFlags) args.push(`--unprotect=${glob}`);
+  const { listen, allowRemote, conformanceFixtures } = config.http;
+  if (listen) args.push(`--http=${hostPort(listen)}`);
+  if (allowRemote) args.push("--allow-remote");
+  if (conformanceFixtures) args.push("--conformance-fixtures");
   return args;
+}
+
+/**
+ * An address and port as a URL authority writes them (`[::1]:8765`).
+ *
+ * @param listen The address and port.
+ * @returns `host:port`.
+ */
+export function hostPort(listen: Listen): string {
+  const host = listen.hostname.includes(":") ? `[${listen.hostname}]` : listen.hostname;
+  return `${host}:${listen.port}`;
+}
+
+/** What serving over HTTP needs: to listen on exactly its address and port (any port for 0). */
+function listenNet(config: HostConfig): string[] {
+  const { listen } = config.http;
+  if (!listen) return [];
+  if (listen.port !== 0) return [hostPort(listen)];
+  return [listen.hostname.includes(":") ? `[${listen.hostname}]` : listen.hostname];
 }
 
 /**
@@ -232,7 +255,7 @@ export async function scopedCommand(
     config: config.configFile ? [config.configFile] : [],
     read,
     run: [...ripgrep, ...programs, ...upstream.run, ...sinks.run],
-    net: [...upstream.net, ...sinks.net],
+    net: [...upstream.net, ...sinks.net, ...listenNet(config)],
     // The MCP client code reads these when it loads (for upstreams, and for sink discovery).
     env: [...EFFERENT_ENV, PLAN_ENV, ...(clients ? CLIENT_ENV : [])],
     libc: config.landlock ? findLibc() : null,

@@ -15,8 +15,10 @@ import { createHost, type Host } from "../host.ts";
 import type { HostLogger } from "../logger.ts";
 import { assetPaths } from "../workers/mod.ts";
 import { shellQuote } from "./mcp_config.ts";
+import { serveOverHttp } from "./serve_http.ts";
 import type { Printer } from "./printer.ts";
 import {
+  hostPort,
   isCompiled,
   isPermissionError,
   scopedCommand,
@@ -57,10 +59,14 @@ export async function serveCommand(
     printer.err(failure("cannot serve", error));
     return 1;
   }
-  printer.err(`toolhost: ${statusLine(config, host.status())}${waitingNote()}`);
   const survive = surviveStrayErrors(host.logger);
   try {
-    await serve(host);
+    if (config.http.listen) {
+      await serveOverHttp(host, config, printer, statusLine(config, host.status()));
+    } else {
+      printer.err(`toolhost: ${statusLine(config, host.status())}${waitingNote()}`);
+      await serveStdio(host, config.http.drainMs);
+    }
   } catch (error) {
     printer.err(failure("stopped serving", error));
     return 1;
@@ -69,6 +75,18 @@ export async function serveCommand(
     await closeWithin(host, CLOSE_DEADLINE_MS);
   }
   return 0;
+}
+
+/** Serve over stdio until the client ends it, or SIGTERM (calls in flight get `drainMs`). */
+async function serveStdio(host: Host, drainMs: number): Promise<void> {
+  const stop = new AbortController();
+  const abort = () => stop.abort();
+  Deno.addSignalListener("SIGTERM", abort);
+  try {
+    await serve(host, undefined, { stop: stop.signal, drainMs });
+  } finally {
+    Deno.removeSignalListener("SIGTERM", abort);
+  }
 }
 
 /** The longest the host takes to close once serving ended (the process exits next). */
@@ -115,6 +133,11 @@ export async function missingGrants(config: HostConfig): Promise<string[]> {
   }
   const rg = config.ripgrep.path;
   if (rg !== null) need({ name: "run", command: rg }, `run "${rg}"`);
+  const { listen } = config.http;
+  if (listen) {
+    const at = hostPort(listen);
+    need({ name: "net", host: listen.port === 0 ? listen.hostname : at }, `listen on "${at}"`);
+  }
   return missing;
 }
 

@@ -5,7 +5,7 @@
  * @module
  */
 
-import type { ConfigOverrides } from "../config/mod.ts";
+import type { ConfigOverrides, HttpFlags } from "../config/mod.ts";
 
 /** The command-line options that choose what is served (the launcher's, and every command's). */
 export const SERVE_OPTIONS = {
@@ -13,6 +13,9 @@ export const SERVE_OPTIONS = {
   config: { type: "string" },
   ripgrep: { type: "string" },
   unprotect: { type: "string", multiple: true },
+  http: { type: "string" },
+  "allow-remote": { type: "boolean" },
+  "conformance-fixtures": { type: "boolean" },
 } as const;
 
 /** The values that parsed {@linkcode SERVE_OPTIONS} give. */
@@ -25,6 +28,12 @@ export interface ServeOptionValues {
   ripgrep?: string;
   /** `--unprotect`, each time it was given. */
   unprotect?: string[];
+  /** `--http [HOST:]PORT`. */
+  http?: string;
+  /** `--allow-remote`. */
+  "allow-remote"?: boolean;
+  /** `--conformance-fixtures`. */
+  "conformance-fixtures"?: boolean;
 }
 
 /**
@@ -39,5 +48,17 @@ export function overridesFrom(values: ServeOptionValues): ConfigOverrides {
     ...(values.config ? { configFile: values.config } : {}),
     ...(values.ripgrep ? { ripgrep: values.ripgrep } : {}),
     ...(values.unprotect ? { unprotect: values.unprotect } : {}),
+    ...(values.http === undefined && !values["conformance-fixtures"] && !values["allow-remote"]
+      ? {}
+      : { http: httpFlags(values) }),
+  };
+}
+
+/** The HTTP options as the configuration takes them. */
+function httpFlags(values: ServeOptionValues): HttpFlags {
+  return {
+    ...(values.http === undefined ? {} : { http: values.http }),
+    ...(values["allow-remote"] ? { allowRemote: true } : {}),
+    ...(values["conformance-fixtures"] ? { conformanceFixtures: true } : {}),
   };
 }

@@ -5,6 +5,7 @@
  * @module
  */
 
+import { type HttpFlags, type HttpSettings, httpSettings } from "./http_settings.ts";
 import * as posix from "node:path/posix";
 import { isInside, type Policy, type PolicyInput, resolvePolicy } from "../../security/policy.ts";
 import { startedFiles } from "./_started_files.ts";
@@ -39,6 +40,8 @@ export interface ConfigOverrides {
   unprotect?: readonly string[];
   /** Create the state directory when missing (default true; the launcher only computes it). */
   createStateDir?: boolean;
+  /** `--http`, `--allow-remote`, `--conformance-fixtures`. */
+  http?: HttpFlags;
 }
 
 /** The resolved configuration. */
@@ -69,6 +72,8 @@ export interface HostConfig {
   readonly warnings: readonly string[];
   /** The `shell` section: the sandbox for shell commands, git and bd (`host/sandbox/`). */
   readonly shell: Readonly<ShellSection>;
+  /** Serving over Streamable HTTP (`--http` and the `http` section), or over stdio. */
+  readonly http: Readonly<HttpSettings>;
 }
 
 /**
@@ -112,6 +117,7 @@ export async function loadConfig(overrides: ConfigOverrides = {}): Promise<HostC
     unprotectFlags: Object.freeze([...(overrides.unprotect ?? [])]),
     warnings: Object.freeze(warnings),
     shell: Object.freeze(shell),
+    http: Object.freeze(httpSettings(overrides.http ?? {}, file.http)),
   });
 }
 

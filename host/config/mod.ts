@@ -29,3 +29,12 @@ export {
   type UpstreamPolicy,
 } from "./config.ts";
 export { EFFERENT_ENV, efferentCopyEnabled, selfEntries, selfEntry } from "./efferent_env.ts";
+export {
+  type HttpFlags,
+  type HttpSettings,
+  httpToken,
+  isLoopback,
+  type Listen,
+  parseListen,
+  TOKEN_FILE,
+} from "./http_settings.ts";

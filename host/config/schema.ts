@@ -7,6 +7,7 @@
 
 import { z } from "zod";
 import type { PeerEntry } from "../../sinks/peers.ts";
+import { serverNameProblem } from "../../tools/tool_names.ts";
 
 /** toolhost's own keys on an upstream server entry (beside the `.mcp.json` ones). */
 const UPSTREAM_POLICY = {
@@ -26,6 +27,16 @@ const MCP_SERVER = z.union([
   z.object({ type: z.enum(["http", "sse", "streamable-http"]), url: z.url(), ...UPSTREAM_POLICY })
     .loose(),
 ]);
+
+/** Each upstream server's name must form tool names within MCP's rule (`<server>__<tool>`). */
+function serverNames(context: z.core.ParsePayload<Record<string, unknown>>): void {
+  for (const name of Object.keys(context.value)) {
+    const problem = serverNameProblem(name);
+    if (problem !== undefined) {
+      context.issues.push({ code: "custom", input: name, path: [name], message: problem });
+    }
+  }
+}
 
 /** What toolhost adds to an upstream server's `.mcp.json`-shaped entry. */
 export interface UpstreamPolicy {
@@ -123,6 +134,19 @@ const SHELL = z.object({
   }).strict().optional(),
 }).strict();
 
+/** The `http` section: how `--http` serves (where it listens is the command line's). */
+const HTTP = z.object({
+  idleTimeoutS: z.number().int().min(1).max(7 * 86_400).optional().describe(
+    "An HTTP session idle this long is closed, in seconds (default 1800)",
+  ),
+  drainS: z.number().int().min(0).max(600).optional().describe(
+    "On SIGTERM, calls in flight get this long to finish, in seconds (default 10)",
+  ),
+  maxSessions: z.number().int().min(1).max(100_000).optional().describe(
+    "Most HTTP sessions open at once (default 1000)",
+  ),
+}).strict();
+
 /** The shape of `toolhost.json`. */
 export const CONFIG_SCHEMA = z.object({
   roots: z.array(z.string().min(1)).optional().describe(
@@ -156,10 +180,12 @@ export const CONFIG_SCHEMA = z.object({
   landlock: z.boolean().optional().describe(
     "Confine tool workers with Linux Landlock (default true)",
   ),
-  upstream: z.object({ mcpServers: z.record(z.string(), MCP_SERVER) }).optional(),
+  upstream: z.object({ mcpServers: z.record(z.string(), MCP_SERVER).check(serverNames) })
+    .optional(),
   sinks: z.object({ mcpJson: z.string().optional() }).strict().optional(),
   log: LOG.optional(),
   shell: SHELL.optional(),
+  http: HTTP.optional(),
 }).strict();
 
 /** `toolhost.json` as written. */
@@ -176,3 +202,6 @@ export type SessionLogSection = NonNullable<LogSection["sessions"]>;
 
 /** The `shell` section as parsed. */
 export type ShellSection = z.output<typeof SHELL>;
+
+/** The `http` section as parsed. */
+export type HttpSection = z.output<typeof HTTP>;

@@ -106,7 +106,7 @@ export class Dispatcher {
     this.#observers.push(observer);
   }
 
-  /** Every tool of every provider. */
+  /** Every tool of every provider: the providers in the order given, each one's tools in its own order. */
   list(): ToolDescriptor[] {
     return this.#providers.flatMap((provider) => provider.list());
   }

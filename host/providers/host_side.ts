@@ -62,6 +62,7 @@ export async function hostSideTools(
     // Programs' own time limits may add up to more than a call's; the sandbox stops them.
     deadlines: deadlines(tools, sandbox.status.timeoutS),
     listed: (name) => shown.listed(HOST_TOOL_FAMILIES[name]),
+    iconOf: (name) => familyNamed(HOST_TOOL_FAMILIES[name])?.icon,
     services: {
       ...services,
       sessions: services.sessions.reader(),

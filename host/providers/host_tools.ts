@@ -10,7 +10,13 @@ import { Anchor as DirAnchor } from "../../security/anchored.ts";
 import type { Policy } from "../../security/policy.ts";
 import { Resolver } from "../../security/resolver.ts";
 import { SafeFs } from "../../security/safe_fs.ts";
-import { errorResult, Registry, type RegistryOptions } from "../../tools/registry.ts";
+import { type ToolIcon, withIcons } from "../../tools/icons.ts";
+import {
+  errorResult,
+  Registry,
+  type RegistryOptions,
+  type ToolDescriptor,
+} from "../../tools/registry.ts";
 import { type Tool, type ToolContext, ToolError, type ToolResult } from "../../tools/tool.ts";
 import type { CallContext, ProviderResult, ToolProvider } from "./dispatcher.ts";
 import type { HostLogger } from "../logger.ts";
@@ -31,6 +37,8 @@ export interface HostToolOptions {
   services: Record<string, unknown>;
   /** Which of them are on, and whether output schemas are listed (default: all, none). */
   registry?: RegistryOptions;
+  /** Each tool's icon by name, as its family declares it (default: none). */
+  iconOf?: (name: string) => ToolIcon | undefined;
 }
 
 /**
@@ -48,6 +56,7 @@ export class HostToolProvider implements ToolProvider {
   /** For logs. */
   readonly name = "host";
   #registry: Registry;
+  #described: ToolDescriptor[];
   #policy: Policy;
   #fs: SafeFs;
   #logger: HostLogger;
@@ -64,6 +73,7 @@ export class HostToolProvider implements ToolProvider {
    */
   constructor(tools: readonly Tool[], options: HostToolOptions) {
     this.#registry = new Registry(tools, options.registry);
+    this.#described = withIcons(this.#registry.list(), options.iconOf ?? (() => undefined));
     this.#policy = options.policy;
     this.#fs = new SafeFs(new Resolver({ ...options.policy, roots: [] }), new DirAnchor([]));
     this.#logger = options.logger;
@@ -73,9 +83,9 @@ export class HostToolProvider implements ToolProvider {
     this.#listed = options.listed ?? (() => true);
   }
 
-  /** The tools. */
-  list(): ReturnType<Registry["list"]> {
-    return this.#registry.list().filter((tool) => this.#listed(tool.name));
+  /** The tools listed now, in the order they were given, each with its icon. */
+  list(): ToolDescriptor[] {
+    return this.#described.filter((tool) => this.#listed(tool.name));
   }
 
   /**

@@ -8,6 +8,7 @@
  * @module
  */
 
+import { withIcons } from "../../tools/icons.ts";
 import type { ReadTracker } from "../state/mod.ts";
 import type { PoolResult, WorkerPool } from "../workers/mod.ts";
 import type { HostLogger } from "../logger.ts";
@@ -23,16 +24,17 @@ const DETECT_TOOL = "detect_languages";
  * @param pool The tool workers.
  * @param reads The sessions' reads.
  * @param shown Which families are listed (and which calls may run).
- * @returns The provider.
+ * @returns The provider: its tools in the workers' order (the families' in `tools/families.ts`), each with its family's icon.
  */
 export function localTools(
   pool: WorkerPool,
   reads: ReadTracker,
   shown: ShownFamilies,
 ): ToolProvider {
+  const described = withIcons(pool.tools, (name) => pool.familyOf(name)?.icon);
   return {
     name: "local",
-    list: () => pool.tools.filter((tool) => shown.listed(pool.families[tool.name])),
+    list: () => described.filter((tool) => shown.listed(pool.families[tool.name])),
     serves: (name) =>
       pool.tools.some((tool) => tool.name === name) && shown.callable(pool.families[name]),
     call: async (name, args, ctx) => {

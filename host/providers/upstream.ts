@@ -1,18 +1,16 @@
 /**
  * Layer 3: an upstream MCP server that the host reaches as a client, offered
- * as a {@linkcode ToolProvider}. Its tools appear as `<server>__<tool>` with
- * their descriptions, schemas and annotations intact; calls keep their
- * `_meta`, cancellation reaches the upstream and its progress comes back; a
- * crashed server is restarted with backoff.
+ * as a {@linkcode ToolProvider}. Its tools appear as `<server>__<tool>` (made
+ * to fit MCP's name rule where they would not: `tools/tool_names.ts`),
+ * sorted by name, with their descriptions, schemas and annotations intact;
+ * calls keep their `_meta`, cancellation reaches the upstream and its
+ * progress comes back; a crashed server is restarted with backoff.
  *
  * @module
  */
 
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import {
-  type Tool as McpTool,
-  ToolListChangedNotificationSchema,
-} from "@modelcontextprotocol/sdk/types.js";
+import { ToolListChangedNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
 import { Backoff } from "../../sinks/backoff.ts";
 import { clientTransport } from "../../sinks/mcp_transport.ts";
 import type { PeerEntry } from "../../sinks/peers.ts";
@@ -21,6 +19,8 @@ import { type ToolDescriptor, UnknownToolError } from "../../tools/registry.ts";
 import type { ToolResult } from "../../tools/tool.ts";
 import type { CallContext, ProviderResult, ToolProvider } from "./dispatcher.ts";
 import { callUpstream, describeError, failureResult, listAllTools } from "./_upstream_calls.ts";
+import { listUpstream, type UpstreamListing } from "./_upstream_list.ts";
+import { serverNameProblem, UPSTREAM_SEPARATOR } from "../../tools/tool_names.ts";
 import type { HostLogger } from "../logger.ts";
 import type { SubprocessLog } from "../../tools/sandbox.ts";
 
@@ -50,7 +50,7 @@ export interface UpstreamOptions {
 }
 
 /** The separator between a server's name and its tool's name. */
-export const SEPARATOR = "__";
+export const SEPARATOR: typeof UPSTREAM_SEPARATOR = UPSTREAM_SEPARATOR;
 const DEFAULT_TIMEOUT_MS = 60_000;
 /** How long start-up waits for an upstream before serving without it. */
 const STARTUP_WAIT_MS = 10_000;
@@ -68,6 +68,8 @@ export interface UpstreamStatus {
   tools: number;
   /** Why it is down (the last failure). */
   error?: string;
+  /** The server's own name of each tool listed under a name made to fit MCP's rule, by listed name. */
+  renamed?: Record<string, string>;
 }
 
 /** An upstream MCP server as a tool provider. */
@@ -78,7 +80,7 @@ export class UpstreamProvider implements ToolProvider {
   #client: Client | undefined;
   #lastError: string | undefined;
   #connecting: Promise<Client> | undefined;
-  #tools: McpTool[] = [];
+  #listing: UpstreamListing;
   #restarts = new Backoff(FIRST_RESTART_MS, MAX_RESTART_MS);
   #closed = false;
   #restart: ReturnType<typeof setTimeout> | undefined;
@@ -86,6 +88,7 @@ export class UpstreamProvider implements ToolProvider {
   private constructor(options: UpstreamOptions) {
     this.name = options.name;
     this.#options = options;
+    this.#listing = this.#listed([]);
   }
 
   /**
@@ -93,13 +96,11 @@ export class UpstreamProvider implements ToolProvider {
    *
    * @param options The server and its policy.
    * @returns The provider (connected, or reconnecting in the background when the first attempt failed).
+   * @throws {TypeError} When the server's name cannot form valid tool names.
    */
   static async connect(options: UpstreamOptions): Promise<UpstreamProvider> {
-    if (options.name.includes(SEPARATOR)) {
-      throw new TypeError(
-        `Cannot use upstream "${options.name}": server names may not contain "${SEPARATOR}"`,
-      );
-    }
+    const problem = serverNameProblem(options.name);
+    if (problem !== undefined) throw new TypeError(problem);
     const provider = new UpstreamProvider(options);
     const connecting = provider.#connect().then(
       () => "connected" as const,
@@ -127,35 +128,24 @@ export class UpstreamProvider implements ToolProvider {
     return provider;
   }
 
-  /** The upstream's tools, renamed `<server>__<tool>`, filtered by allow/deny. */
+  /** The upstream's tools, renamed `<server>__<tool>`, filtered by allow/deny, sorted by name. */
   list(): ToolDescriptor[] {
-    return this.#tools.filter((tool) => this.#allowed(tool.name)).map((tool) => {
-      const descriptor: ToolDescriptor = {
-        name: `${this.name}${SEPARATOR}${tool.name}`,
-        description: tool.description ?? "",
-        inputSchema: tool.inputSchema as Record<string, unknown>,
-        annotations: { ...(tool.annotations ?? {}) },
-      };
-      if (tool.outputSchema) descriptor.outputSchema = tool.outputSchema as Record<string, unknown>;
-      return descriptor;
-    });
+    return [...this.#listing.descriptors];
   }
 
   /**
    * Call an upstream tool.
    *
-   * @param name The listed name (`<server>__<tool>`).
+   * @param name The listed name (`<server>__<tool>`, or the name made to fit).
    * @param args The raw arguments.
    * @param ctx Cancellation, progress, session.
    * @returns The upstream's result, unchanged; failures as `upstream_error` or `timeout` results.
    * @throws {UnknownToolError} When the upstream lists no such tool.
    */
   async call(name: string, args: unknown, ctx: CallContext): Promise<ProviderResult> {
-    const own = name.slice(this.name.length + SEPARATOR.length);
-    const tool = this.#tools.find((each) => each.name === own);
-    if (!name.startsWith(`${this.name}${SEPARATOR}`) || !tool || !this.#allowed(own)) {
-      throw new UnknownToolError(name);
-    }
+    const tool = this.#listing.tools.get(name);
+    if (!tool) throw new UnknownToolError(name);
+    const own = tool.name;
     const retries = tool.annotations?.idempotentHint ? 1 : 0;
     for (let attempt = 0;; attempt++) {
       try {
@@ -163,7 +153,7 @@ export class UpstreamProvider implements ToolProvider {
       } catch (error) {
         const lost = isConnectionLoss(error);
         if (lost && attempt < retries && !ctx.signal?.aborted) continue;
-        return { result: this.#failure(own, error, ctx.signal), paths: [] };
+        return { result: this.#failure(name, error, ctx.signal), paths: [] };
       }
     }
   }
@@ -176,6 +166,8 @@ export class UpstreamProvider implements ToolProvider {
       tools: this.list().length,
     };
     if (!this.#client) status.error = this.#lastError ?? "not connected yet";
+    const renamed = this.#listing.renamed;
+    if (Object.keys(renamed).length > 0) status.renamed = { ...renamed };
     return status;
   }
 
@@ -199,8 +191,9 @@ export class UpstreamProvider implements ToolProvider {
     );
   }
 
-  #failure(name: string, error: unknown, signal: AbortSignal | undefined): ToolResult {
-    return failureResult(`${this.name}${SEPARATOR}${name}`, error, {
+  /** A failed call's result, naming the tool as listed. */
+  #failure(listed: string, error: unknown, signal: AbortSignal | undefined): ToolResult {
+    return failureResult(listed, error, {
       server: this.name,
       timeoutMs: this.#options.timeoutMs ?? DEFAULT_TIMEOUT_MS,
       cancelled: signal?.aborted === true,
@@ -261,7 +254,12 @@ export class UpstreamProvider implements ToolProvider {
   }
 
   async #refresh(client: Client): Promise<void> {
-    this.#tools = await listAllTools(client);
+    this.#listing = this.#listed(await listAllTools(client));
+  }
+
+  #listed(tools: Parameters<typeof listUpstream>[1]): UpstreamListing {
+    const allowed = (name: string) => this.#allowed(name);
+    return listUpstream(this.name, tools, { allowed, logger: this.#options.logger });
   }
 
   #lost(client: Client): void {

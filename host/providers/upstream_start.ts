@@ -1,5 +1,6 @@
 /**
- * The configured upstream servers (`upstream.mcpServers`), started together.
+ * The configured upstream servers (`upstream.mcpServers`), started together,
+ * in the order clients list their tools: by server name.
  *
  * @module
  */
@@ -17,7 +18,7 @@ import { type UpstreamOptions, UpstreamProvider } from "./upstream.ts";
  * @param config The configuration (`upstream.mcpServers`).
  * @param logger Where events go.
  * @param options Called when any upstream's tool list changes; where their processes are recorded.
- * @returns The providers, in configuration order.
+ * @returns The providers, sorted by server name (code-unit order, as their tools are).
  */
 export async function startUpstreams(
   config: HostConfig,
@@ -25,8 +26,9 @@ export async function startUpstreams(
   options: { onListChanged: () => void; subprocesses?: SubprocessLog },
 ): Promise<UpstreamProvider[]> {
   const { onListChanged, subprocesses } = options;
+  const servers = Object.entries(config.upstream).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
   return await Promise.all(
-    Object.entries(config.upstream).map(([name, entry]) => {
+    servers.map(([name, entry]) => {
       const { timeoutMs, allowTools, denyTools, ...spec } = entry;
       const each: UpstreamOptions = {
         name,

@@ -6,7 +6,7 @@
  * @module
  */
 
-import type { RequestId } from "@modelcontextprotocol/sdk/types.js";
+import type { RequestId } from "@modelcontextprotocol/server";
 
 /** How much of a refused line's start and end is kept to find its `id`. */
 const EDGE_BYTES = 512;

@@ -1,10 +1,20 @@
 /**
  * The MCP edge: the server that lists the host's tools and runs calls, and
- * the transports it is served over, one file each (stdio). Other folders
+ * the transports it is served over, one file each (stdio, Streamable HTTP). Other folders
  * import from here.
  *
  * @module
  */
 
-export { createGateway, instructions, serve, SERVER_INFO } from "./server.ts";
+export {
+  createGateway,
+  type GatewayOptions,
+  instructions,
+  serve,
+  type ServeOptions,
+  SERVER_INFO,
+} from "./server.ts";
+export { type HttpServeOptions, type HttpServing, MCP_PATH, serveHttp } from "./http.ts";
+export type { GatewayExtras } from "./extras.ts";
 export { LineTransport, type LineTransportOptions, MAX_MESSAGE_DEPTH } from "./stdio.ts";
+export { conformanceFixtures } from "./conformance_fixtures.ts";

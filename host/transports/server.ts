@@ -10,27 +10,22 @@
  * @module
  */
 
-import { Server } from "@modelcontextprotocol/sdk/server/index.js";
-import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
-import type { RequestHandlerExtra } from "@modelcontextprotocol/sdk/shared/protocol.js";
 import {
   type CallToolRequest,
-  CallToolRequestSchema,
   type CallToolResult,
-  ErrorCode,
-  ListResourcesRequestSchema,
-  ListToolsRequestSchema,
-  ReadResourceRequestSchema,
-  type ServerNotification,
-  type ServerRequest,
-  SubscribeRequestSchema,
-  UnsubscribeRequestSchema,
-} from "@modelcontextprotocol/sdk/types.js";
+  ProtocolErrorCode,
+  Server,
+  type ServerContext,
+  type Tool,
+  type Transport,
+} from "@modelcontextprotocol/server";
 import { UnknownToolError } from "../../tools/registry.ts";
 import { DIRECTIVES_META_KEY } from "../../tools/directives.ts";
 import type { ToolResult } from "../../tools/tool.ts";
 import { ANCHOR_URI } from "../state/mod.ts";
 import type { Host } from "../host.ts";
+import type { GatewayExtras } from "./extras.ts";
+import { Inflight } from "./_inflight.ts";
 import { LineTransport } from "./stdio.ts";
 
 /** The server's name and version as clients see them. */
@@ -56,13 +51,30 @@ export function instructions(host: Host): string {
   ].join("\n");
 }
 
+/** Options for {@linkcode createGateway}. */
+export interface GatewayOptions {
+  /** The session a call belongs to when the transport has none (default: the host's). */
+  session?: string;
+  /** Extra surface (the conformance suite's fixtures). */
+  extras?: GatewayExtras;
+  /**
+   * Whether the server lives on and relays list changes and subscribed
+   * updates (default: yes); a stateless request's server does not.
+   */
+  relay?: boolean;
+  /** Counts calls in flight (a shutdown waits for them). */
+  calls?: Inflight;
+}
+
 /**
- * Make the MCP server for a host (not yet connected).
+ * Make the MCP server for a host (not yet connected): one per stdio
+ * connection, HTTP session or stateless HTTP request, all over one host.
  *
  * @param host The host.
+ * @param options The session when the transport has none, and extras.
  * @returns The SDK server.
  */
-export function createGateway(host: Host): Server {
+export function createGateway(host: Host, options: GatewayOptions = {}): Server {
   const server = new Server(SERVER_INFO, {
     capabilities: {
       tools: { listChanged: true },
@@ -71,53 +83,67 @@ export function createGateway(host: Host): Server {
     },
     instructions: instructions(host),
   });
-  server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: host.list() }));
-  server.setRequestHandler(CallToolRequestSchema, async (
-    request: CallToolRequest,
-    extra: RequestHandlerExtra<ServerRequest, ServerNotification>,
-  ) => {
+  const { extras } = options;
+  const extraTools = new Set(extras?.tools.map((tool) => tool.name));
+  // The descriptors' input schemas are the workers' JSON Schemas: objects, typed loosely here.
+  server.setRequestHandler("tools/list", () => ({
+    tools: [...(host.list() as unknown as Tool[]), ...(extras?.tools ?? [])],
+  }));
+  server.setRequestHandler("tools/call", async (request, ctx) => {
     const { name, arguments: args } = request.params;
-    const token = request.params._meta?.progressToken;
-    const client = server.getClientVersion();
+    const ended = options.calls?.begin();
     try {
-      const result = await host.call(name, args ?? {}, {
-        signal: extra.signal,
-        session: extra.sessionId ?? host.sessions.id,
-        client: client ? `${client.name}/${client.version}` : "unknown",
-        ...(request.params._meta ? { meta: request.params._meta as Record<string, unknown> } : {}),
-        ...(token === undefined ? {} : {
-          onProgress: (progress: number, total?: number, message?: string) => {
-            void extra.sendNotification({
-              method: "notifications/progress",
-              params: {
-                progressToken: token,
-                progress,
-                ...(total === undefined ? {} : { total }),
-                ...(message === undefined ? {} : { message }),
-              },
-            }).catch(() => {
-              // The client is gone: progress for a call it cannot receive is moot.
-            });
-          },
-        }),
-      });
-      return toWire(result);
+      if (extras && extraTools.has(name)) return await extras.call(name, args ?? {}, ctx);
+      return toWire(
+        await host.call(name, args ?? {}, callContext(host, server, request, ctx, options)),
+      );
     } catch (error) {
       if (error instanceof UnknownToolError) {
-        throw protocolError(ErrorCode.InvalidParams, error.message);
+        throw protocolError(ProtocolErrorCode.InvalidParams, error.message);
       }
       throw error;
+    } finally {
+      // After this turn: the SDK writes the answer when the handler's promise settles.
+      if (ended) setTimeout(ended, 0);
     }
   });
-  serveAnchors(host, server);
-  // A notification to a client that is gone is moot: dropped.
-  const stopRelay = host.onToolsChanged(() => void server.sendToolListChanged().catch(() => {}));
-  const closed = server.onclose;
-  server.onclose = () => {
-    stopRelay();
-    closed?.();
-  };
+  serveAnchors(host, server, extras);
+  if (options.relay !== false) relayAnchors(host, server);
+  extras?.install(server);
   return server;
+}
+
+/** A call's session, client, cancellation and progress, from the SDK's request context. */
+function callContext(
+  host: Host,
+  server: Server,
+  request: CallToolRequest,
+  ctx: ServerContext,
+  options: GatewayOptions,
+): Parameters<Host["call"]>[2] {
+  const token = request.params._meta?.progressToken;
+  const client = server.getClientVersion();
+  return {
+    signal: ctx.mcpReq.signal,
+    session: ctx.sessionId ?? options.session ?? host.sessions.id,
+    client: client ? `${client.name}/${client.version}` : "unknown",
+    ...(request.params._meta ? { meta: request.params._meta as Record<string, unknown> } : {}),
+    ...(token === undefined ? {} : {
+      onProgress: (progress: number, total?: number, message?: string) => {
+        void ctx.mcpReq.notify({
+          method: "notifications/progress",
+          params: {
+            progressToken: token,
+            progress,
+            ...(total === undefined ? {} : { total }),
+            ...(message === undefined ? {} : { message }),
+          },
+        }).catch(() => {
+          // The client is gone: progress for a call it cannot receive is moot.
+        });
+      },
+    }),
+  };
 }
 
 /** Directives travel in `_meta["toolhost/directives"]`; everything else is the result as it is. */
@@ -130,29 +156,40 @@ function toWire(result: ToolResult): CallToolResult {
   } as CallToolResult;
 }
 
-/** Context anchors as resources: list, read, subscribe (updates are notified). */
-function serveAnchors(host: Host, server: Server): void {
-  const subscribed = new Set<string>();
-  server.setRequestHandler(ListResourcesRequestSchema, () => ({
-    resources: host.anchors.list().map((anchor) => ({
-      uri: `${ANCHOR_URI}${encodeURIComponent(anchor.key)}`,
-      name: anchor.key,
-      title: `Context anchor "${anchor.key}"`,
-      description: `Pushed by a tool; updated ${anchor.updated_at}`,
-      mimeType: "text/plain",
-    })),
+/** Context anchors (and the extras' resources) as resources: list, read, subscribe. */
+function serveAnchors(host: Host, server: Server, extras: GatewayExtras | undefined): void {
+  server.setRequestHandler("resources/list", () => ({
+    resources: [
+      ...host.anchors.list().map((anchor) => ({
+        uri: `${ANCHOR_URI}${encodeURIComponent(anchor.key)}`,
+        name: anchor.key,
+        title: `Context anchor "${anchor.key}"`,
+        description: `Pushed by a tool; updated ${anchor.updated_at}`,
+        mimeType: "text/plain",
+      })),
+      ...(extras?.resources ?? []),
+    ],
   }));
-  server.setRequestHandler(ReadResourceRequestSchema, (request: { params: { uri: string } }) => {
-    const anchor = anchorOf(host, request.params.uri);
-    return {
-      contents: [{ uri: request.params.uri, mimeType: "text/plain", text: anchor.content }],
-    };
+  server.setRequestHandler("resources/read", (request) => {
+    const { uri } = request.params;
+    const extra = extras?.read(uri);
+    if (extra) return extra;
+    return { contents: [{ uri, mimeType: "text/plain", text: anchorOf(host, uri).content }] };
   });
-  server.setRequestHandler(SubscribeRequestSchema, (request: { params: { uri: string } }) => {
+}
+
+/**
+ * Subscriptions to anchors, and the list-changed and updated notifications
+ * of a connection that lives on (stdio, an HTTP session): a stateless
+ * request's server has no one to notify later.
+ */
+function relayAnchors(host: Host, server: Server): void {
+  const subscribed = new Set<string>();
+  server.setRequestHandler("resources/subscribe", (request) => {
     subscribed.add(request.params.uri);
     return {};
   });
-  server.setRequestHandler(UnsubscribeRequestSchema, (request: { params: { uri: string } }) => {
+  server.setRequestHandler("resources/unsubscribe", (request) => {
     subscribed.delete(request.params.uri);
     return {};
   });
@@ -162,9 +199,12 @@ function serveAnchors(host: Host, server: Server): void {
     if (created) void server.sendResourceListChanged().catch(() => {});
     if (subscribed.has(uri)) void server.sendResourceUpdated({ uri }).catch(() => {});
   });
+  // A notification to a client that is gone is moot: dropped.
+  const stopTools = host.onToolsChanged(() => void server.sendToolListChanged().catch(() => {}));
   const closed = server.onclose;
   server.onclose = () => {
     stop();
+    stopTools();
     closed?.();
   };
 }
@@ -174,7 +214,7 @@ function anchorOf(host: Host, uri: string): { content: string } {
     ? decodeURIComponent(uri.slice(ANCHOR_URI.length))
     : undefined;
   const anchor = key === undefined ? undefined : host.anchors.get(key);
-  if (!anchor) throw protocolError(ErrorCode.InvalidParams, `Unknown resource "${uri}"`);
+  if (!anchor) throw protocolError(ProtocolErrorCode.InvalidParams, `Unknown resource "${uri}"`);
   return anchor;
 }
 
@@ -188,8 +228,16 @@ function anchorOf(host: Host, uri: string): { content: string } {
  * @param message What went wrong, without a prefix.
  * @returns The error to throw from a request handler.
  */
-function protocolError(code: ErrorCode, message: string): Error & { code: number } {
+function protocolError(code: ProtocolErrorCode, message: string): Error & { code: number } {
   return Object.assign(new Error(message), { code });
+}
+
+/** Options for {@linkcode serve}. */
+export interface ServeOptions {
+  /** When it aborts (SIGTERM), calls in flight get up to `drainMs`, then the transport closes. */
+  stop?: AbortSignal;
+  /** The longest wait for calls in flight once `stop` aborts (default 10 s). */
+  drainMs?: number;
 }
 
 /**
@@ -198,27 +246,36 @@ function protocolError(code: ErrorCode, message: string): Error & { code: number
  *
  * @param host The host.
  * @param transport The transport (stdio by default).
+ * @param options When to stop, and how long calls in flight get then.
  * @returns Resolves when the transport closes.
  */
-export async function serve(host: Host, transport?: Transport): Promise<void> {
-  const server = createGateway(host);
+export async function serve(
+  host: Host,
+  transport?: Transport,
+  options: ServeOptions = {},
+): Promise<void> {
+  const calls = new Inflight();
+  const server = createGateway(host, { calls });
   const closed = new Promise<void>((resolve) => {
     server.onclose = () => resolve();
   });
-  if (transport !== undefined) {
-    await server.connect(transport);
-  } else {
-    await server.connect(
-      new LineTransport({
-        maxMessageBytes: host.policy.limits.maxRequestBytes,
-        endGraceMs: host.config.callTimeoutMs,
-        onRefused: (why) => {
-          host.logger.log("warn", why);
-          host.sessions.refused(why);
-        },
-        onTraffic: (direction, message) => host.sessions.comms(direction, message),
-      }),
-    );
-  }
+  await server.connect(transport ?? stdioTransport(host));
+  options.stop?.addEventListener("abort", async () => {
+    await calls.settled(options.drainMs ?? 10_000);
+    await server.close();
+  }, { once: true });
   await closed;
+}
+
+/** MCP over stdio, bounded, with every message in the session log. */
+function stdioTransport(host: Host): Transport {
+  return new LineTransport({
+    maxMessageBytes: host.policy.limits.maxRequestBytes,
+    endGraceMs: host.config.callTimeoutMs,
+    onRefused: (why) => {
+      host.logger.log("warn", why);
+      host.sessions.refused(why);
+    },
+    onTraffic: (direction, message) => host.sessions.comms(direction, message),
+  });
 }

@@ -15,13 +15,13 @@
  * @module
  */
 
-import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import {
-  ErrorCode,
   type JSONRPCMessage,
-  JSONRPCMessageSchema,
+  parseJSONRPCMessage,
+  ProtocolErrorCode,
   type RequestId,
-} from "@modelcontextprotocol/sdk/types.js";
+  type Transport,
+} from "@modelcontextprotocol/server";
 import { type FinishedLine, idIn, idOf, LineAccumulator, nestingDepth } from "./_lines.ts";
 
 /** The deepest nesting of arrays and objects a message may have. */
@@ -68,7 +68,7 @@ export class LineTransport implements Transport {
   /** @inheritdoc */
   onerror?: (error: Error) => void;
   /** @inheritdoc */
-  onmessage?: (message: JSONRPCMessage) => void;
+  onmessage?: <T extends JSONRPCMessage>(message: T) => void;
   #options: LineTransportOptions;
   #output: { write(bytes: Uint8Array): Promise<number> };
   #reader: ReadableStreamDefaultReader<Uint8Array> | undefined;
@@ -157,7 +157,11 @@ export class LineTransport implements Transport {
   #handle(line: FinishedLine): void {
     if (line.kind === "over") {
       const why = `it is ${line.bytes} bytes, over the limit of ${this.#options.maxMessageBytes}`;
-      this.#refuse(line.id, ErrorCode.InvalidRequest, `Cannot read the request: ${why}; send less`);
+      this.#refuse(
+        line.id,
+        ProtocolErrorCode.InvalidRequest,
+        `Cannot read the request: ${why}; send less`,
+      );
       return;
     }
     const text = line.text.endsWith("\r") ? line.text.slice(0, -1) : line.text;
@@ -165,23 +169,28 @@ export class LineTransport implements Transport {
     const depth = nestingDepth(text);
     if (depth > MAX_MESSAGE_DEPTH) {
       const why = `it is nested ${depth} levels deep, over the limit of ${MAX_MESSAGE_DEPTH}`;
-      this.#refuse(idIn(text), ErrorCode.InvalidRequest, `Cannot read the request: ${why}`);
+      this.#refuse(idIn(text), ProtocolErrorCode.InvalidRequest, `Cannot read the request: ${why}`);
       return;
     }
     let json: unknown;
     try {
       json = JSON.parse(text);
     } catch {
-      this.#refuse(null, ErrorCode.ParseError, "Cannot parse the request: it is not JSON");
+      this.#refuse(null, ProtocolErrorCode.ParseError, "Cannot parse the request: it is not JSON");
       return;
     }
-    const parsed = JSONRPCMessageSchema.safeParse(json);
-    if (!parsed.success) {
+    let message: JSONRPCMessage;
+    try {
+      message = parseJSONRPCMessage(json);
+    } catch {
       const id = idOf(json);
-      this.#refuse(id, ErrorCode.InvalidRequest, "Cannot read the request: it is not JSON-RPC 2.0");
+      this.#refuse(
+        id,
+        ProtocolErrorCode.InvalidRequest,
+        "Cannot read the request: it is not JSON-RPC 2.0",
+      );
       return;
     }
-    const message = parsed.data;
     if ("method" in message && "id" in message) this.#unanswered.add(message.id);
     this.#options.onTraffic?.("in", message);
     this.onmessage?.(message);

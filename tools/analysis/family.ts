@@ -6,11 +6,13 @@
  */
 
 import { defineFamily, type ToolFamily } from "../family.ts";
+import { ICONS } from "../icons.ts";
 
 /** The analysis tools' declaration. */
 export const ANALYSIS: ToolFamily = defineFamily({
   name: "analysis",
   runs: "worker",
+  icon: ICONS.analysis,
   load: async () => (await import("./mod.ts")).ANALYSIS_TOOLS,
   prefersCodeWorker: true,
   pathArgs: ["path"],

@@ -8,11 +8,13 @@
  */
 
 import { defineFamily, type ToolFamily } from "../family.ts";
+import { ICONS } from "../icons.ts";
 
 /** The Beads tools' declaration. */
 export const BEADS: ToolFamily = defineFamily({
   name: "beads",
   runs: "host",
+  icon: ICONS.beads,
   load: async () => (await import("./mod.ts")).BEADS_TOOLS,
   runsPrograms: ["bd"],
   // The workspace check (10 s at most), then bd with a shell command's default time limit.

@@ -5,11 +5,13 @@
  */
 
 import { defineFamily, type ToolFamily } from "../family.ts";
+import { ICONS } from "../icons.ts";
 
 /** The C and C++ tools' declaration. */
 export const CFAMILY: ToolFamily = defineFamily({
   name: "cfamily",
   runs: "worker",
+  icon: ICONS.cfamily,
   load: async () => (await import("./cfamily.ts")).CFAMILY_TOOLS,
   grammars: [{
     name: "c",

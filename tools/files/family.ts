@@ -5,11 +5,13 @@
  */
 
 import { defineFamily, type ToolFamily } from "../family.ts";
+import { ICONS } from "../icons.ts";
 
 /** The file tools' declaration. */
 export const FILES: ToolFamily = defineFamily({
   name: "files",
   runs: "worker",
+  icon: ICONS.files,
   load: async () => (await import("./mod.ts")).FILE_TOOLS,
   pathArgs: ["path", "source", "destination"],
 });

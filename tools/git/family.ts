@@ -8,6 +8,7 @@
  */
 
 import { defineFamily, type ToolFamily } from "../family.ts";
+import { ICONS } from "../icons.ts";
 
 /** How long one git program may run. */
 export const GIT_TIMEOUT_MS = 30_000;
@@ -19,6 +20,7 @@ const GIT_RUNS_PER_CALL = 5;
 export const GIT: ToolFamily = defineFamily({
   name: "git",
   runs: "host",
+  icon: ICONS.git,
   load: async () => (await import("./mod.ts")).GIT_TOOLS,
   runsPrograms: ["git"],
   marker: ".git",

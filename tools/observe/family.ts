@@ -7,11 +7,13 @@
  */
 
 import { defineFamily, type ToolFamily } from "../family.ts";
+import { ICONS } from "../icons.ts";
 
 /** The observation tools' declaration. */
 export const OBSERVE: ToolFamily = defineFamily({
   name: "observe",
   runs: "host",
+  icon: ICONS.observe,
   load: async () => (await import("./mod.ts")).OBSERVE_TOOLS,
   mirrored: false,
 });

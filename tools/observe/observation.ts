@@ -74,8 +74,14 @@ export interface HostStatus {
     held: number;
     held_dropped: number;
   };
-  /** Upstream servers. */
-  upstreams: Array<{ name: string; state: "connected" | "down"; tools: number; error?: string }>;
+  /** Upstream servers; `renamed`: a tool's own name by the name it is listed under to fit MCP's rule. */
+  upstreams: Array<{
+    name: string;
+    state: "connected" | "down";
+    tools: number;
+    error?: string;
+    renamed?: Record<string, string>;
+  }>;
   /** What in the configuration was ignored, and why. */
   warnings: string[];
 }
@@ -131,11 +137,19 @@ export function statusParts(status: HostStatus, mcpJson?: string): string[] {
     ...efferentParts(status.efferent_copy, mcpJson),
     ...status.upstreams.map((upstream) =>
       upstream.state === "connected"
-        ? `upstream "${upstream.name}" connected (${upstream.tools} tools)`
+        ? `upstream "${upstream.name}" connected (${upstream.tools} tools${
+          renamedPhrase(upstream)
+        })`
         : `upstream "${upstream.name}" not connected: ${upstream.error}; retrying in the background`
     ),
     ...status.warnings.map((warning) => `ignored: ${warning}`),
   ];
+}
+
+/** How many of an upstream's tools are listed under names made to fit MCP's rule, if any. */
+function renamedPhrase(upstream: HostStatus["upstreams"][number]): string {
+  const renamed = Object.keys(upstream.renamed ?? {}).length;
+  return renamed === 0 ? "" : `, ${renamed} renamed to fit MCP's name rule: see toolhost doctor`;
 }
 
 /**

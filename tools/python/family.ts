@@ -5,11 +5,13 @@
  */
 
 import { defineFamily, type ToolFamily } from "../family.ts";
+import { ICONS } from "../icons.ts";
 
 /** The Python tools' declaration. */
 export const PYTHON: ToolFamily = defineFamily({
   name: "python",
   runs: "worker",
+  icon: ICONS.python,
   load: async () => (await import("./mod.ts")).PYTHON_TOOLS,
   grammars: [{
     name: "python",

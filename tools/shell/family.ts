@@ -7,11 +7,13 @@
  */
 
 import { defineFamily, type ToolFamily } from "../family.ts";
+import { ICONS } from "../icons.ts";
 
 /** The shell's declaration. */
 export const SHELL: ToolFamily = defineFamily({
   name: "shell",
   runs: "host",
+  icon: ICONS.shell,
   load: async () => [(await import("./run_shell.ts")).runShell],
   runsPrograms: [],
   // A command may ask for up to the longest time limit.

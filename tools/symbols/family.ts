@@ -7,6 +7,7 @@
  */
 
 import { defineFamily, type ToolFamily } from "../family.ts";
+import { ICONS } from "../icons.ts";
 import { CFAMILY } from "../cfamily/family.ts";
 import { PYTHON } from "../python/family.ts";
 import { TYPESCRIPT } from "../typescript/family.ts";
@@ -15,6 +16,7 @@ import { TYPESCRIPT } from "../typescript/family.ts";
 export const SYMBOLS: ToolFamily = defineFamily({
   name: "symbols",
   runs: "worker",
+  icon: ICONS.symbols,
   load: async () => (await import("./mod.ts")).SYMBOL_TOOLS,
   // The grammars of the languages `_resolvers.ts` lists (the family is shown once one is in the roots).
   grammars: [PYTHON, TYPESCRIPT, CFAMILY].flatMap((family) => family.grammars ?? []),

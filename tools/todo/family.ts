@@ -5,11 +5,13 @@
  */
 
 import { defineFamily, type ToolFamily } from "../family.ts";
+import { ICONS } from "../icons.ts";
 
 /** The todo tools' declaration. */
 export const TODO: ToolFamily = defineFamily({
   name: "todo",
   runs: "host",
+  icon: ICONS.todo,
   load: async () => {
     const { todoWrite, todoRead } = await import("./todo.ts");
     return [todoWrite, todoRead];

@@ -7,6 +7,7 @@
  */
 
 import { defineFamily, type ToolFamily } from "../family.ts";
+import { ICONS } from "../icons.ts";
 
 const PACKAGE = "../../node_modules/tree-sitter-typescript/";
 
@@ -14,6 +15,7 @@ const PACKAGE = "../../node_modules/tree-sitter-typescript/";
 export const TYPESCRIPT: ToolFamily = defineFamily({
   name: "typescript",
   runs: "worker",
+  icon: ICONS.typescript,
   load: async () => (await import("./typescript.ts")).TYPESCRIPT_TOOLS,
   grammars: [{
     name: "typescript",

@@ -3,21 +3,33 @@
  * JSON-RPC result the served host writes, started as `mcp-config` prints
  * it), in tokens at four characters each: a Python-only project within
  * 6,000, with the git tools of a repository within 7,000, every language
- * within 11,000.
+ * within 11,000. The tools' `icons` are left out of that count: a client
+ * draws them and a model never reads them. Their own wire cost is bounded
+ * apart: one small icon per family (each `src` under 400 characters), the
+ * same for every tool of the family.
  */
 
 import { assert, assertEquals, assertFalse } from "../../_assert.ts";
 import { canRun, tempDir } from "../../_helpers.ts";
 import { connectStdio } from "../../_mcp.ts";
+import { HOST_TOOL_FAMILIES } from "../../../tools/host_tools.ts";
+import { TOOL_FAMILIES } from "../../../tools/mod.ts";
 import { initialize, startRaw, waitFor } from "../transports/stdio_raw.ts";
 
 /** Characters per token, as the budgets count them. */
 const CHARS_PER_TOKEN = 4;
 
 interface Listed {
-  /** The JSON text of the `tools/list` result, as written on the wire. */
+  /** The JSON text of the `tools/list` result as written on the wire, without the tools' `icons`. */
   text: string;
-  tools: Array<{ name: string; outputSchema?: unknown; inputSchema: unknown }>;
+  /** How many characters the `icons` add on the wire. */
+  iconChars: number;
+  tools: Array<{ name: string; outputSchema?: unknown; inputSchema: unknown; icons?: Icon[] }>;
+}
+
+interface Icon {
+  src: string;
+  mimeType?: string;
 }
 
 /** Start the served host, initialize it with raw lines, send tools/list, and read its result. */
@@ -31,7 +43,12 @@ async function rawList(root: string): Promise<Listed> {
       Listed,
       "tools"
     >;
-    return { text: JSON.stringify(result), tools: result.tools };
+    const wire = JSON.stringify(result);
+    const text = JSON.stringify({
+      ...result,
+      tools: result.tools.map(({ icons: _icons, ...tool }) => tool),
+    });
+    return { text, iconChars: wire.length - text.length, tools: result.tools };
   } finally {
     await server.closeInput();
     await server.child.status;
@@ -44,7 +61,7 @@ function tokens(listed: Listed): number {
 
 function report(what: string, listed: Listed): string {
   const line = `${what}: ${listed.tools.length} tools, ${listed.text.length} characters, ` +
-    `${tokens(listed)} tokens`;
+    `${tokens(listed)} tokens (icons add ${listed.iconChars} characters on the wire)`;
   // deno-lint-ignore no-console
   console.log(line);
   return line;
@@ -64,7 +81,26 @@ Deno.test("tool budget: a Python-only project's tools/list is within 6,000 token
   assertEquals(names.filter((name) => name.startsWith("ts_")), []);
   for (const tool of listed.tools) assertFalse("outputSchema" in tool, tool.name);
   assertFalse(listed.text.includes(String(Number.MAX_SAFE_INTEGER)), "no zod integer bounds");
+  assertFamilyIcons(listed);
 });
+
+/** Every tool has one small icon; a family's tools share it, and no two families' are alike. */
+function assertFamilyIcons(listed: Listed): void {
+  const families: Record<string, string> = { ...TOOL_FAMILIES, ...HOST_TOOL_FAMILIES };
+  const byFamily = new Map<string, Set<string>>();
+  for (const tool of listed.tools) {
+    assertEquals(tool.icons?.length, 1, tool.name);
+    const src = tool.icons![0]!.src;
+    assert(src.length < 400, `${tool.name}: an icon of ${src.length} characters`);
+    assert(src.startsWith("data:image/svg+xml;base64,"), tool.name);
+    const family = families[tool.name]!;
+    byFamily.set(family, new Set([...(byFamily.get(family) ?? []), src]));
+  }
+  for (const [family, icons] of byFamily) assertEquals(icons.size, 1, family);
+  const distinct = new Set([...byFamily.values()].flatMap((icons) => [...icons]));
+  assertEquals(distinct.size, byFamily.size, "one distinct icon per family");
+  assert(byFamily.size >= 4, [...byFamily.keys()].join(" "));
+}
 
 Deno.test("tool budget: a project in every language lists every family within 11,000 tokens", async () => {
   await using root = await tempDir();
@@ -86,6 +122,7 @@ Deno.test("tool budget: a project in every language lists every family within 11
   for (const prefix of ["py_", "ts_c_", "ts_cpp_", "ts_js_"]) {
     assert(names.some((name) => name.startsWith(prefix)), `${prefix} tools are listed`);
   }
+  assertFamilyIcons(listed);
 });
 
 Deno.test("tool budget: a Python project that is a git repository adds the git tools, within 7,000 tokens", async () => {

@@ -1,0 +1,170 @@
+/**
+ * Side by side over Streamable HTTP: a small `read_file` through the whole
+ * toolhost (started as a user starts it: `toolhost start --http`, scoped
+ * flags, Landlock, token checked, dispatcher, worker, resolver) against bare
+ * SDK servers that only read the file — the v2 SDK (what toolhost serves
+ * with) and the v1 SDK — all under Deno, all reached by the same v1 SDK
+ * client (2025-11-25 sessions), in interleaved turns. An extra row calls
+ * toolhost with the v2 client at 2026-07-28 (one stateless request per call).
+ * Also: each server's start time (spawn to listening) and resident memory
+ * after the run.
+ *
+ * Usage: deno run -A bench/http_read_compare.ts [CALLS]
+ * Target (issue 14): toolhost's p50 at most 1.5x the bare v2 server's; aim: p50 under 1 ms.
+ *
+ * @module
+ */
+
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import {
+  Client as ModernClient,
+  StreamableHTTPClientTransport as ModernTransport,
+} from "@modelcontextprotocol/client";
+import { launchHttp } from "../tests/_mcp.ts";
+
+const CALLS = Number(Deno.args[0] ?? 4000);
+/** Calls per turn: the servers take turns, so drift on the machine hits them all. */
+const BLOCK = 250;
+const root = await Deno.realPath(await Deno.makeTempDir({ prefix: "toolhost-bench-http-" }));
+await Deno.writeTextFile(`${root}/small.txt`, "hello, toolhost\n".repeat(8));
+
+interface Caller {
+  callTool(params: { name: string; arguments: Record<string, unknown> }): Promise<unknown>;
+  close(): Promise<void>;
+}
+
+interface Row {
+  label: string;
+  caller: Caller;
+  times: number[];
+  pid: number;
+  startMs: number;
+}
+
+/** Start a bare server; its URL, process and start time. */
+async function startBare(sdk: "v1" | "v2") {
+  const started = performance.now();
+  const child = new Deno.Command(Deno.execPath(), {
+    args: [
+      "run",
+      `--allow-read=${root}`,
+      "--allow-net=127.0.0.1",
+      new URL("../fixtures/bare_read_http_server.ts", import.meta.url).pathname,
+      root,
+      sdk,
+    ],
+    stdout: "piped",
+    stderr: "inherit",
+  }).spawn();
+  const reader = child.stdout.pipeThrough(new TextDecoderStream()).getReader();
+  const { value } = await reader.read();
+  reader.releaseLock();
+  return { url: value!.trim(), child, startMs: performance.now() - started };
+}
+
+async function legacyCaller(url: string, headers: Record<string, string> = {}): Promise<Caller> {
+  const client = new Client({ name: "bench", version: "1" });
+  await client.connect(
+    new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers } }),
+  );
+  return client as unknown as Caller;
+}
+
+async function modernCaller(url: string, headers: Record<string, string>): Promise<Caller> {
+  const client = new ModernClient({ name: "bench", version: "1" }, {
+    versionNegotiation: { mode: { pin: "2026-07-28" } },
+  });
+  await client.connect(new ModernTransport(new URL(url), { requestInit: { headers } }));
+  return client as unknown as Caller;
+}
+
+async function run(row: Row, calls: number, keep: boolean): Promise<void> {
+  for (let i = 0; i < calls; i++) {
+    const start = performance.now();
+    const result = await row.caller.callTool({
+      name: "read_file",
+      arguments: { path: "small.txt" },
+    }) as { isError?: boolean };
+    if (keep) row.times.push(performance.now() - start);
+    if (result.isError) throw new Error(`${row.label}: ${JSON.stringify(result)}`);
+  }
+}
+
+function stats(times: number[]) {
+  const sorted = [...times].sort((a, b) => a - b);
+  const at = (q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]!;
+  const mean = sorted.reduce((a, b) => a + b, 0) / sorted.length;
+  return { mean, p50: at(0.5), p99: at(0.99) };
+}
+
+/** Resident memory of a process, in MB. */
+async function rssMb(pid: number): Promise<number> {
+  const status = await Deno.readTextFile(`/proc/${pid}/status`);
+  return Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? NaN) / 1024;
+}
+
+const rows: Row[] = [];
+const stops: Array<() => Promise<unknown>> = [];
+try {
+  for (const sdk of ["v2", "v1"] as const) {
+    const bare = await startBare(sdk);
+    stops.push(async () => {
+      bare.child.kill("SIGTERM");
+      await bare.child.status;
+    });
+    const caller = await legacyCaller(bare.url);
+    rows.push({
+      label: `bare ${sdk} SDK server`,
+      caller,
+      times: [],
+      pid: bare.child.pid,
+      startMs: bare.startMs,
+    });
+  }
+  const started = performance.now();
+  const host = await launchHttp([root]);
+  const startMs = performance.now() - started;
+  stops.push(() => host.stop());
+  rows.push({
+    label: "toolhost (scoped, 2025-11-25)",
+    caller: await legacyCaller(host.url, host.headers),
+    times: [],
+    pid: host.process.pid,
+    startMs,
+  });
+  rows.push({
+    label: "toolhost (2026-07-28)",
+    caller: await modernCaller(host.url, host.headers),
+    times: [],
+    pid: host.process.pid,
+    startMs,
+  });
+  for (const row of rows) await run(row, 300, false); // warm up
+  for (let done = 0, turn = 0; done < CALLS; done += BLOCK, turn++) {
+    const block = Math.min(BLOCK, CALLS - done);
+    for (const row of turn % 2 === 0 ? rows : [...rows].reverse()) await run(row, block, true);
+  }
+  const line = (row: Row, s: ReturnType<typeof stats>, rss: number) =>
+    `${row.label.padEnd(32)} ${s.mean.toFixed(3).padStart(7)} ${s.p50.toFixed(3).padStart(7)} ${
+      s.p99.toFixed(3).padStart(7)
+    } ${row.startMs.toFixed(0).padStart(8)} ${rss.toFixed(0).padStart(7)}`;
+  const all = rows.map((row) => stats(row.times));
+  const rss = await Promise.all(rows.map((row) => rssMb(row.pid)));
+  const [bareV2, , ours] = all;
+  const lines = [
+    `read_file round trip over Streamable HTTP, ${CALLS} sequential calls each, in turns of ${BLOCK}`,
+    `${"".padEnd(32)} ${"mean".padStart(7)} ${"p50".padStart(7)} ${"p99".padStart(7)} ${
+      "start ms".padStart(8)
+    } ${"RSS MB".padStart(7)}`,
+    ...rows.map((row, i) => line(row, all[i]!, rss[i]!)),
+    `toolhost / bare v2 (2025-11-25 rows): p50 ${(ours!.p50 / bareV2!.p50).toFixed(2)}x, mean ${
+      (ours!.mean / bareV2!.mean).toFixed(2)
+    }x, p99 ${(ours!.p99 / bareV2!.p99).toFixed(2)}x — target p50 <= 1.5x; aim p50 < 1 ms`,
+  ];
+  Deno.stdout.writeSync(new TextEncoder().encode(`${lines.join("\n")}\n`));
+} finally {
+  await Promise.all(rows.map((row) => row.caller.close().catch(() => {})));
+  await Promise.all(stops.map((stop) => stop()));
+  await Deno.remove(root, { recursive: true });
+}

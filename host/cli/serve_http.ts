@@ -1,0 +1,80 @@
+/**
+ * Serving over Streamable HTTP (`toolhost start --http [HOST:]PORT`): the
+ * token, the start-up line and its warnings, and SIGTERM's drain.
+ *
+ * @module
+ */
+
+import { type HostConfig, httpToken, TOKEN_FILE } from "../config/mod.ts";
+import type { Host } from "../host.ts";
+import { conformanceFixtures, serveHttp } from "../transports/mod.ts";
+import type { Printer } from "./printer.ts";
+import { hostPort } from "./scoped_command.ts";
+
+/**
+ * Serve over HTTP until SIGTERM or SIGINT, then drain the calls in flight
+ * (at most `http.drainS`) and stop.
+ *
+ * @param host The host.
+ * @param config The configuration (`config.http.listen` is set).
+ * @param printer Where the start-up line goes.
+ * @param status The start-up line's status part.
+ * @returns Resolves when the server has stopped.
+ */
+export async function serveOverHttp(
+  host: Host,
+  config: HostConfig,
+  printer: Printer,
+  status: string,
+): Promise<void> {
+  const settings = config.http;
+  const listen = settings.listen!;
+  const fixtures = settings.conformanceFixtures;
+  const token = fixtures ? null : await httpToken(config.policy.stateDir);
+  const extras = fixtures ? conformanceFixtures : undefined;
+  const http = await serveHttp(host, {
+    hostname: listen.hostname,
+    port: listen.port,
+    token,
+    idleTimeoutMs: settings.idleTimeoutMs,
+    maxSessions: settings.maxSessions,
+    ...(extras ? { extras } : {}),
+  });
+  const where = `${http.url} (${
+    token === null ? "no token" : `bearer token in ${config.policy.stateDir}/${TOKEN_FILE}`
+  })`;
+  printer.err(`toolhost: ${status}; MCP over Streamable HTTP at ${where}`);
+  for (const line of warnings(config, http.url)) printer.err(`toolhost: WARNING: ${line}`);
+  const stop = () => void stopOnce();
+  let stopping: Promise<void> | undefined;
+  const stopOnce = () =>
+    stopping ??= http.shutdown(settings.drainMs).then((settled) => {
+      if (!settled) host.logger.log("warn", "Stopping: calls still running were cancelled");
+    });
+  Deno.addSignalListener("SIGTERM", stop);
+  Deno.addSignalListener("SIGINT", stop);
+  try {
+    await http.finished;
+  } finally {
+    Deno.removeSignalListener("SIGTERM", stop);
+    Deno.removeSignalListener("SIGINT", stop);
+  }
+}
+
+/** What the start-up line warns of: fixtures without a token, an address beyond loopback. */
+function warnings(config: HostConfig, url: string): string[] {
+  const lines: string[] = [];
+  if (config.http.conformanceFixtures) {
+    lines.push(
+      `--conformance-fixtures: serving the MCP conformance suite's test tools WITHOUT a token at ${url}; for the conformance suite only, never for a project`,
+    );
+  }
+  if (config.http.allowRemote) {
+    lines.push(
+      `serving on ${
+        hostPort(config.http.listen!)
+      }, reachable from other machines: only the bearer token guards it, and the traffic is not encrypted (put a TLS proxy in front)`,
+    );
+  }
+  return lines;
+}

@@ -1,0 +1,147 @@
+/**
+ * Serving over Streamable HTTP: where (`--http [HOST:]PORT`, the command
+ * line's alone, so that a config file in a cloned repository cannot open a
+ * port), how (the `http` section) and with which bearer token.
+ *
+ * @module
+ */
+
+import type { HttpSection } from "./schema.ts";
+
+/** The token file's name in the state directory (mode 0600; tools and the shell never see it). */
+export const TOKEN_FILE = "http-token";
+
+/** Where to listen. */
+export interface Listen {
+  /** The address bound. */
+  hostname: string;
+  /** The port (0: the system picks one). */
+  port: number;
+}
+
+/** How the host serves over HTTP, resolved. */
+export interface HttpSettings {
+  /** Where to listen, or null: over stdio. */
+  listen: Listen | null;
+  /** `--allow-remote`: bind an address other than loopback. */
+  allowRemote: boolean;
+  /** `--conformance-fixtures`: the conformance suite's fixtures, no token, loopback only. */
+  conformanceFixtures: boolean;
+  /** An HTTP session idle this long is closed. */
+  idleTimeoutMs: number;
+  /** On SIGTERM, calls in flight get this long. */
+  drainMs: number;
+  /** Most HTTP sessions open at once. */
+  maxSessions: number;
+}
+
+/** The command line's HTTP options. */
+export interface HttpFlags {
+  /** `--http [HOST:]PORT`. */
+  http?: string;
+  /** `--allow-remote`. */
+  allowRemote?: boolean;
+  /** `--conformance-fixtures`. */
+  conformanceFixtures?: boolean;
+}
+
+const LOOPBACK = new Set(["127.0.0.1", "localhost", "::1", "[::1]"]);
+
+/**
+ * Whether an address is loopback.
+ *
+ * @param hostname The address.
+ * @returns True for 127.0.0.1, localhost and ::1.
+ */
+export function isLoopback(hostname: string): boolean {
+  return LOOPBACK.has(hostname) || /^127\.\d+\.\d+\.\d+$/.test(hostname);
+}
+
+/**
+ * Parse `[HOST:]PORT` (HOST defaults to 127.0.0.1; `[::1]:PORT` for IPv6).
+ *
+ * @param text What `--http` was given.
+ * @returns The address and port.
+ * @throws {TypeError} When it is not `[HOST:]PORT` with a port from 0 to 65535.
+ */
+export function parseListen(text: string): Listen {
+  const match = /^(?:(\[[0-9a-fA-F:]+\]|[^:\s]+):)?(\d{1,5})$/.exec(text.trim());
+  const port = match ? Number(match[2]) : NaN;
+  if (!match || port > 65_535) {
+    throw new TypeError(`Cannot serve over HTTP at "${text}": give [HOST:]PORT, e.g. 8765`);
+  }
+  const host = match[1] ?? "127.0.0.1";
+  return { hostname: host.startsWith("[") ? host.slice(1, -1) : host, port };
+}
+
+/**
+ * Resolve the HTTP settings from the command line and the `http` section.
+ *
+ * @param flags The command line's options.
+ * @param section The config file's `http` section.
+ * @returns The settings.
+ * @throws {TypeError} On a remote address without `--allow-remote`, or fixtures off loopback.
+ */
+export function httpSettings(flags: HttpFlags, section: HttpSection = {}): HttpSettings {
+  const listen = flags.http === undefined ? null : parseListen(flags.http);
+  const fixtures = flags.conformanceFixtures ?? false;
+  if (fixtures && listen === null) {
+    throw new TypeError("--conformance-fixtures serves over HTTP only: give --http PORT too");
+  }
+  if (listen && !isLoopback(listen.hostname)) {
+    if (fixtures) {
+      throw new TypeError(
+        `--conformance-fixtures serves on loopback only, not "${listen.hostname}"`,
+      );
+    }
+    if (!flags.allowRemote) {
+      throw new TypeError(
+        `Cannot serve on "${listen.hostname}": it is not loopback; pass --allow-remote to bind it`,
+      );
+    }
+  }
+  return {
+    listen,
+    allowRemote: flags.allowRemote ?? false,
+    conformanceFixtures: fixtures,
+    idleTimeoutMs: (section.idleTimeoutS ?? 1800) * 1000,
+    drainMs: (section.drainS ?? 10) * 1000,
+    maxSessions: section.maxSessions ?? 1000,
+  };
+}
+
+/**
+ * The bearer token HTTP clients must send, made at first use: 32 random
+ * bytes, base64url, in `<stateDir>/http-token` with mode 0600.
+ *
+ * @param stateDir The state directory (it exists).
+ * @returns The token.
+ * @throws {Deno.errors.PermissionDenied} When the file is readable by others (its mode is not 0600).
+ */
+export async function httpToken(stateDir: string): Promise<string> {
+  const path = `${stateDir}/${TOKEN_FILE}`;
+  try {
+    const info = await Deno.stat(path);
+    if (info.mode !== null && (info.mode & 0o077) !== 0) {
+      throw new Deno.errors.PermissionDenied(
+        `Cannot use the HTTP token "${path}": others may read it (mode ${
+          (info.mode & 0o777).toString(8)
+        }); run "chmod 600 ${path}"`,
+      );
+    }
+    const token = (await Deno.readTextFile(path)).trim();
+    if (token.length >= 32) return token;
+  } catch (error) {
+    if (!(error instanceof Deno.errors.NotFound)) throw error;
+  }
+  const token = newToken();
+  await Deno.writeTextFile(path, `${token}\n`, { mode: 0o600 });
+  await Deno.chmod(path, 0o600);
+  return token;
+}
+
+function newToken(): string {
+  const bytes = crypto.getRandomValues(new Uint8Array(32));
+  return btoa(String.fromCharCode(...bytes)).replaceAll("+", "-").replaceAll("/", "_")
+    .replace(/=+$/, "");
+}

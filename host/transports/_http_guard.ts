@@ -1,0 +1,105 @@
+/**
+ * What every HTTP request passes before MCP sees it: a `Host` naming the
+ * bound address and an `Origin`, when sent, of that address (DNS
+ * rebinding: 403), then the bearer token (401).
+ *
+ * @module
+ */
+
+/** Options for {@linkcode HttpGuard}. */
+export interface HttpGuardOptions {
+  /** The address bound. */
+  hostname: string;
+  /** The port bound. */
+  port: number;
+  /** The bearer token, or null when none is asked for (the conformance fixtures). */
+  token: string | null;
+}
+
+const LOOPBACK_NAMES = ["127.0.0.1", "localhost", "[::1]"];
+
+/** Addresses that bind every interface: a request may name the machine any way it is reached. */
+const WILDCARDS = ["0.0.0.0", "[::]"];
+
+/**
+ * Checks a request's `Host`, `Origin` and `Authorization` headers. On a
+ * wildcard address (`--allow-remote` on 0.0.0.0) any `Host` is taken, and an
+ * `Origin` must be that host's own.
+ */
+export class HttpGuard {
+  #hosts: Set<string> | null;
+  #origins: Set<string>;
+  #token: Uint8Array | null;
+
+  /** @param options The bound address and the token. */
+  constructor(options: HttpGuardOptions) {
+    const bound = options.hostname.includes(":") ? `[${options.hostname}]` : options.hostname;
+    const names = LOOPBACK_NAMES.includes(bound) || bound === "::1" ? LOOPBACK_NAMES : [bound];
+    const hosts = names.map((name) => `${name}:${options.port}`);
+    this.#hosts = WILDCARDS.includes(bound) ? null : new Set(hosts);
+    this.#origins = new Set(hosts.flatMap((host) => [`http://${host}`, `https://${host}`]));
+    this.#token = options.token === null ? null : new TextEncoder().encode(options.token);
+  }
+
+  /**
+   * The refusal for a request, or undefined when it may go on.
+   *
+   * @param request The request.
+   * @returns A 403 or 401 response, or undefined.
+   */
+  refuse(request: Request): Response | undefined {
+    const host = request.headers.get("host")?.toLowerCase() ?? null;
+    if (host === null || (this.#hosts !== null && !this.#hosts.has(host))) {
+      return refusal(403, `Forbidden: the Host header "${host ?? ""}" is not this server`);
+    }
+    const origin = request.headers.get("origin")?.toLowerCase() ?? null;
+    const origins = this.#hosts === null
+      ? new Set([`http://${host}`, `https://${host}`])
+      : this.#origins;
+    if (origin !== null && !origins.has(origin)) {
+      return refusal(403, `Forbidden: the Origin "${origin}" may not use this server`);
+    }
+    if (this.#token !== null && !this.#authorized(request.headers.get("authorization"))) {
+      return refusal(
+        401,
+        "Unauthorized: send Authorization: Bearer <token> (toolhost mcp-config --http prints it)",
+        {
+          "WWW-Authenticate": 'Bearer realm="toolhost"',
+        },
+      );
+    }
+    return undefined;
+  }
+
+  #authorized(header: string | null): boolean {
+    const match = header === null ? null : /^Bearer\s+(\S+)\s*$/i.exec(header);
+    return match !== null && sameBytes(new TextEncoder().encode(match[1]), this.#token!);
+  }
+}
+
+/** Compare in time that depends on the length only. */
+function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
+  if (a.length !== b.length) return false;
+  let differ = 0;
+  for (let i = 0; i < a.length; i++) differ |= a[i]! ^ b[i]!;
+  return differ === 0;
+}
+
+/**
+ * A JSON-RPC error answer with an HTTP status (no request id: none was read).
+ *
+ * @param status The HTTP status.
+ * @param message What went wrong.
+ * @param headers More headers.
+ * @returns The response.
+ */
+export function refusal(
+  status: number,
+  message: string,
+  headers: Record<string, string> = {},
+): Response {
+  return Response.json(
+    { jsonrpc: "2.0", id: null, error: { code: -32000, message } },
+    { status, headers },
+  );
+}

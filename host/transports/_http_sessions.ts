@@ -1,0 +1,230 @@
+/**
+ * The 2025-era HTTP sessions: each client's own SDK server and Streamable
+ * HTTP transport over the one shared host, found by an unguessable
+ * `Mcp-Session-Id` (404 once closed), closed when idle, all closed at
+ * shutdown. A client that drops a response stream with its calls still
+ * running gets them cancelled; a stream the server itself ended (polling)
+ * stays resumable.
+ *
+ * @module
+ */
+
+import {
+  type JSONRPCMessage,
+  type RequestId,
+  type Server,
+  WebStandardStreamableHTTPServerTransport,
+} from "@modelcontextprotocol/server";
+import { BoundedEventStore } from "./_event_store.ts";
+import { refusal } from "./_http_guard.ts";
+import { tapTransport } from "./_tap.ts";
+
+/** Options for {@linkcode LegacySessions}. */
+export interface LegacySessionsOptions {
+  /** A new gateway for a new session. */
+  open(): Server;
+  /** Most sessions open at once. */
+  maxSessions: number;
+  /** A session idle this long (no request, no message, no call running) is closed. */
+  idleTimeoutMs: number;
+  /** The largest request body read. */
+  maxRequestBodySize: number;
+  /** Told of every message in and out (the session log); must not throw. */
+  onTraffic?: (direction: "in" | "out", message: JSONRPCMessage) => void;
+  /** Told of errors the transports report. */
+  onError?: (error: Error) => void;
+  /** Told of a session closed for being idle. */
+  onIdleClosed?: (id: string) => void;
+}
+
+/** The open sessions, by id. */
+export class LegacySessions {
+  #options: LegacySessionsOptions;
+  #sessions = new Map<string, LegacySession>();
+  #sweep: ReturnType<typeof setInterval>;
+
+  /** @param options How sessions are opened and bounded. */
+  constructor(options: LegacySessionsOptions) {
+    this.#options = options;
+    const every = Math.max(1000, Math.min(options.idleTimeoutMs / 2, 60_000));
+    this.#sweep = setInterval(() => this.#closeIdle(), every);
+    Deno.unrefTimer(this.#sweep as unknown as number);
+  }
+
+  /** How many sessions are open. */
+  get size(): number {
+    return this.#sessions.size;
+  }
+
+  /**
+   * Serve one HTTP request of a session, or the `initialize` that opens one.
+   *
+   * @param request The request (its Host, Origin and token already checked).
+   * @returns The response.
+   */
+  async handle(request: Request): Promise<Response> {
+    const id = request.headers.get("mcp-session-id");
+    if (id !== null) {
+      const session = this.#sessions.get(id);
+      if (!session) return refusal(404, "Session not found: it was closed; initialize a new one");
+      return await session.serve(request);
+    }
+    if (request.method !== "POST") {
+      return refusal(400, "Bad Request: no Mcp-Session-Id; POST an initialize request first");
+    }
+    if (this.#sessions.size >= this.#options.maxSessions) {
+      return refusal(503, `Service Unavailable: ${this.#options.maxSessions} sessions are open`);
+    }
+    const session = await LegacySession.open(this.#options, (opened) => {
+      this.#sessions.set(opened, session);
+    }, (closed) => this.#sessions.delete(closed));
+    const response = await session.serve(request);
+    // Not an initialize (the transport answered 400): nothing was opened.
+    if (session.id === undefined) await session.close();
+    return response;
+  }
+
+  /** Close every session (shutdown). */
+  async closeAll(): Promise<void> {
+    clearInterval(this.#sweep);
+    await Promise.all([...this.#sessions.values()].map((session) => session.close()));
+  }
+
+  #closeIdle(): void {
+    const before = Date.now() - this.#options.idleTimeoutMs;
+    for (const session of this.#sessions.values()) {
+      if (!session.idleSince(before)) continue;
+      this.#options.onIdleClosed?.(session.id!);
+      void session.close();
+    }
+  }
+}
+
+/** One client's session: its server, transport and calls in flight. */
+class LegacySession {
+  #transport: WebStandardStreamableHTTPServerTransport;
+  #deliver: (message: JSONRPCMessage) => void = () => {};
+  /** Calls in flight, and the HTTP request that carried each. */
+  #running = new Map<RequestId, Request>();
+  #lastActive = Date.now();
+  #closed = false;
+
+  private constructor(transport: WebStandardStreamableHTTPServerTransport) {
+    this.#transport = transport;
+  }
+
+  /** Make a session's transport and server, connected. */
+  static async open(
+    options: LegacySessionsOptions,
+    onOpened: (id: string) => void,
+    onClosed: (id: string) => void,
+  ): Promise<LegacySession> {
+    const transport = new WebStandardStreamableHTTPServerTransport({
+      sessionIdGenerator: () => crypto.randomUUID(),
+      onsessioninitialized: (id) => onOpened(id),
+      eventStore: new BoundedEventStore(),
+      maxRequestBodySize: options.maxRequestBodySize,
+    });
+    const session = new LegacySession(transport);
+    const server = options.open();
+    const closed = server.onclose;
+    server.onclose = () => {
+      session.#closed = true;
+      if (transport.sessionId !== undefined) onClosed(transport.sessionId);
+      closed?.();
+    };
+    await server.connect(transport);
+    session.#watch(options);
+    return session;
+  }
+
+  /** The session id, once `initialize` gave it one. */
+  get id(): string | undefined {
+    return this.#transport.sessionId;
+  }
+
+  /**
+   * Whether the session has been idle since before a time.
+   *
+   * @param time The time, in ms since the epoch.
+   * @returns True when nothing happened since and no call runs.
+   */
+  idleSince(time: number): boolean {
+    return this.#running.size === 0 && this.#lastActive < time;
+  }
+
+  /**
+   * Serve one HTTP request.
+   *
+   * @param request The request.
+   * @returns The response; a dropped response stream cancels the calls it was to answer.
+   */
+  async serve(request: Request): Promise<Response> {
+    this.#lastActive = Date.now();
+    const response = await this.#transport.handleRequest(request);
+    if (request.method !== "POST" || response.body === null) return response;
+    return withDropWatch(response, () => this.#dropped(request));
+  }
+
+  /** Close the transport (the server stops with it). */
+  async close(): Promise<void> {
+    if (this.#closed) return;
+    this.#closed = true;
+    await this.#transport.close();
+  }
+
+  /** Follow messages in and out: calls in flight, activity, the session log. */
+  #watch(options: LegacySessionsOptions): void {
+    this.#deliver = tapTransport(this.#transport, {
+      in: (message, extra) => {
+        this.#lastActive = Date.now();
+        if ("method" in message && "id" in message && extra?.request) {
+          this.#running.set(message.id, extra.request);
+        }
+        options.onTraffic?.("in", message);
+      },
+      out: (message) => {
+        this.#lastActive = Date.now();
+        if (!("method" in message) && "id" in message && message.id !== undefined) {
+          this.#running.delete(message.id);
+        }
+        options.onTraffic?.("out", message);
+      },
+    });
+    this.#transport.onerror = (error) => options.onError?.(error);
+  }
+
+  /** The client dropped the stream of `request`: cancel the calls it was to answer. */
+  #dropped(request: Request): void {
+    for (const [id, carrier] of this.#running) {
+      if (carrier !== request) continue;
+      this.#running.delete(id);
+      this.#deliver({
+        jsonrpc: "2.0",
+        method: "notifications/cancelled",
+        params: { requestId: id, reason: "The client closed the connection" },
+      });
+    }
+  }
+}
+
+/**
+ * The same response, told when its reader cancels the body (the client
+ * went away) before it ended; a body that ends (the call answered, or the
+ * server closed the stream for polling) is not a drop.
+ */
+function withDropWatch(response: Response, onDrop: () => void): Response {
+  const reader = response.body!.getReader();
+  const body = new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      const { value, done } = await reader.read();
+      if (done) controller.close();
+      else controller.enqueue(value);
+    },
+    cancel(reason) {
+      onDrop();
+      return reader.cancel(reason);
+    },
+  });
+  return new Response(body, { status: response.status, headers: response.headers });
+}

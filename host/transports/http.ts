@@ -1,0 +1,207 @@
+/**
+ * MCP over Streamable HTTP at `/mcp`, both current revisions on the one
+ * endpoint: 2025-era clients (2025-11-25, 2025-06-18, …) get sessions of
+ * their own (`_http_sessions.ts`); 2026-07-28 requests, which carry their
+ * protocol version in each request's `_meta`, are served one by one by the
+ * SDK's `createMcpHandler`. Every request first passes the guard (Host,
+ * Origin, bearer token).
+ *
+ * @module
+ */
+
+import {
+  createMcpHandler,
+  isLegacyRequest,
+  type JSONRPCMessage,
+  type McpHttpHandler,
+  type Server,
+} from "@modelcontextprotocol/server";
+import { ANCHOR_URI } from "../state/mod.ts";
+import type { Host } from "../host.ts";
+import type { GatewayExtras } from "./extras.ts";
+import { HttpGuard, refusal } from "./_http_guard.ts";
+import { LegacySessions } from "./_http_sessions.ts";
+import { Inflight } from "./_inflight.ts";
+import { tapTransport } from "./_tap.ts";
+import { createGateway } from "./server.ts";
+
+/** The endpoint's path. */
+export const MCP_PATH = "/mcp";
+
+/** The session stateless (2026-07-28) calls share for stale-read tracking and the log. */
+export const STATELESS_SESSION = "http-stateless";
+
+/** Options for {@linkcode serveHttp}. */
+export interface HttpServeOptions {
+  /** The address to bind. */
+  hostname: string;
+  /** The port (0: the system picks). */
+  port: number;
+  /** The bearer token, or null (the conformance fixtures only). */
+  token: string | null;
+  /** An idle session is closed after this long. */
+  idleTimeoutMs: number;
+  /** Most sessions open at once. */
+  maxSessions: number;
+  /** Extras for each new server (the conformance fixtures). */
+  extras?: () => GatewayExtras;
+}
+
+/** A running HTTP server. */
+export interface HttpServing {
+  /** The endpoint's URL (with the port the system picked). */
+  readonly url: string;
+  /** Calls in flight, over every session and request. */
+  readonly inflight: Inflight;
+  /** Open 2025-era sessions. */
+  sessions(): number;
+  /**
+   * Stop: refuse new requests (503), give calls in flight up to `drainMs`,
+   * then close every session and the listener.
+   *
+   * @param drainMs The longest wait for calls in flight.
+   * @returns Whether every call ended within it.
+   */
+  shutdown(drainMs: number): Promise<boolean>;
+  /** Resolves when the listener has closed. */
+  readonly finished: Promise<void>;
+}
+
+/**
+ * Serve a host over Streamable HTTP.
+ *
+ * @param host The host.
+ * @param options Where, the token, the session bounds.
+ * @returns The running server.
+ * @example
+ * ```ts
+ * const http = await serveHttp(host, { hostname: "127.0.0.1", port: 8765, token, idleTimeoutMs: 1_800_000, maxSessions: 1000 });
+ * await http.shutdown(10_000);
+ * ```
+ */
+export function serveHttp(host: Host, options: HttpServeOptions): Promise<HttpServing> {
+  const inflight = new Inflight();
+  const maxRequestBodySize = host.policy.limits.maxRequestBytes;
+  const { sessions, modern } = eraLegs(host, options, inflight);
+  const stopRelay = relayToListeners(host, modern);
+  const state: { draining: boolean; guard?: HttpGuard } = { draining: false };
+  const server: Deno.HttpServer<Deno.NetAddr> = Deno.serve({
+    hostname: options.hostname,
+    port: options.port,
+    onListen: () => {},
+    onError: (error) => {
+      host.logger.log("error", `HTTP: ${String(error)}`);
+      return refusal(500, "Internal Server Error");
+    },
+  }, (request: Request): Promise<Response> | Response => {
+    const { guard } = state;
+    if (state.draining || !guard) {
+      return refusal(503, "Service Unavailable: the server is stopping");
+    }
+    return route(request, { guard, sessions, modern, maxRequestBodySize });
+  });
+  const { port } = server.addr;
+  state.guard = new HttpGuard({ hostname: options.hostname, port, token: options.token });
+  const authority = options.hostname.includes(":") ? `[${options.hostname}]` : options.hostname;
+  return Promise.resolve({
+    url: `http://${authority}:${port}${MCP_PATH}`,
+    inflight,
+    sessions: () => sessions.size,
+    finished: server.finished,
+    async shutdown(drainMs) {
+      state.draining = true;
+      const settled = await inflight.settled(drainMs);
+      stopRelay();
+      await sessions.closeAll();
+      await modern.close();
+      await server.shutdown();
+      return settled;
+    },
+  });
+}
+
+/** The two legs: 2025-era sessions, and the 2026-07-28 per-request handler. */
+function eraLegs(
+  host: Host,
+  options: HttpServeOptions,
+  inflight: Inflight,
+): { sessions: LegacySessions; modern: McpHttpHandler } {
+  const maxRequestBodySize = host.policy.limits.maxRequestBytes;
+  const gateway = (extra: { relay?: boolean; session?: string }) =>
+    createGateway(host, {
+      ...extra,
+      calls: inflight,
+      ...(options.extras ? { extras: options.extras() } : {}),
+    });
+  const sessions = new LegacySessions({
+    open: () => gateway({}),
+    maxSessions: options.maxSessions,
+    idleTimeoutMs: options.idleTimeoutMs,
+    maxRequestBodySize,
+    onTraffic: (direction, message) => traffic(direction, message),
+    onError: (error) => host.logger.log("warn", `HTTP session: ${error.message}`),
+    onIdleClosed: (id) =>
+      host.logger.log(
+        "info",
+        `HTTP session ${id} closed: idle for ${options.idleTimeoutMs / 1000} s`,
+      ),
+  });
+  const traffic = (direction: "in" | "out", message: JSONRPCMessage) =>
+    host.sessions.comms(direction, message);
+  const modern = createMcpHandler(
+    () => logged(gateway({ relay: false, session: STATELESS_SESSION }), traffic),
+    {
+      legacy: "reject",
+      maxRequestBodySize,
+      onerror: (error) => host.logger.log("warn", `HTTP request: ${error.message}`),
+    },
+  );
+  return { sessions, modern };
+}
+
+/** One request: the endpoint, the guard, then the era's leg. */
+async function route(request: Request, parts: {
+  guard: HttpGuard;
+  sessions: LegacySessions;
+  modern: McpHttpHandler;
+  maxRequestBodySize: number;
+}): Promise<Response> {
+  if (new URL(request.url).pathname !== MCP_PATH) {
+    return refusal(404, `Not Found: the MCP endpoint is ${MCP_PATH}`);
+  }
+  const refused = parts.guard.refuse(request);
+  if (refused) return refused;
+  const legacy = await isLegacyRequest(request, undefined, {
+    maxRequestBodySize: parts.maxRequestBodySize,
+  });
+  return legacy ? await parts.sessions.handle(request) : await parts.modern.fetch(request);
+}
+
+/** A server whose messages, once it is connected, go to the session log. */
+function logged(
+  server: Server,
+  traffic: (direction: "in" | "out", message: JSONRPCMessage) => void,
+): Server {
+  const connect = server.connect.bind(server);
+  server.connect = async (transport) => {
+    await connect(transport);
+    tapTransport(transport, {
+      in: (message) => traffic("in", message),
+      out: (message) => traffic("out", message),
+    });
+  };
+  return server;
+}
+
+/** Tool-list and anchor changes reach open 2026-07-28 `subscriptions/listen` streams. */
+function relayToListeners(host: Host, modern: McpHttpHandler): () => void {
+  const stopTools = host.onToolsChanged(() => modern.notify.toolsChanged());
+  const stopAnchors = host.anchors.onChange((anchor, created) => {
+    if (created) modern.notify.resourcesChanged();
+    modern.notify.resourceUpdated(`${ANCHOR_URI}${encodeURIComponent(anchor.key)}`);
+  });
+  return () => {
+    stopTools();
+    stopAnchors();
+  };
+}

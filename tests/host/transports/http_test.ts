@@ -1,0 +1,353 @@
+/**
+ * The host over Streamable HTTP, black-box: started as a user starts it
+ * (`toolhost start --http`, scoped flags, Landlock), reached with the SDK's
+ * clients — the v1 client (2025-11-25) and the v2 client pinned to
+ * 2026-07-28 — and with raw requests for the guard.
+ */
+
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import {
+  Client as ModernClient,
+  StreamableHTTPClientTransport as ModernTransport,
+} from "@modelcontextprotocol/client";
+import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import { assert, assertEquals, assertMatch, assertStringIncludes } from "../../_assert.ts";
+import { canRun, tempDir } from "../../_helpers.ts";
+import { type HttpHost, launchHttp, resultText } from "../../_mcp.ts";
+import { waitUntil } from "../../security/_shell.ts";
+
+/** A 2025-11-25 client (the v1 SDK's), connected. */
+async function legacyClient(host: HttpHost, name = "legacy"): Promise<Client> {
+  const client = new Client({ name, version: "1.0.0" });
+  await client.connect(
+    new StreamableHTTPClientTransport(new URL(host.url), {
+      requestInit: { headers: host.headers },
+    }),
+  );
+  return client;
+}
+
+/** A 2026-07-28 client (the v2 SDK's, pinned), connected. */
+async function modernClient(host: HttpHost): Promise<ModernClient> {
+  const client = new ModernClient({ name: "modern", version: "1.0.0" }, {
+    versionNegotiation: { mode: { pin: "2026-07-28" } },
+  });
+  await client.connect(
+    new ModernTransport(new URL(host.url), { requestInit: { headers: host.headers } }),
+  );
+  return client;
+}
+
+/** A raw JSON-RPC POST. */
+function post(
+  host: HttpHost,
+  body: unknown,
+  headers: Record<string, string> = {},
+): Promise<Response> {
+  return fetch(host.url, {
+    method: "POST",
+    headers: {
+      "content-type": "application/json",
+      accept: "application/json, text/event-stream",
+      ...headers,
+    },
+    body: JSON.stringify(body),
+  });
+}
+
+const INITIALIZE = (version: string) => ({
+  jsonrpc: "2.0",
+  id: 1,
+  method: "initialize",
+  params: { protocolVersion: version, capabilities: {}, clientInfo: { name: "raw", version: "1" } },
+});
+
+/** The status of an initialize sent over a bare TCP connection with a chosen Host header. */
+async function rawStatus(host: HttpHost, hostHeader: string): Promise<number> {
+  const { hostname, port } = new URL(host.url);
+  const body = JSON.stringify(INITIALIZE("2025-11-25"));
+  const request = [
+    "POST /mcp HTTP/1.1",
+    `Host: ${hostHeader}`,
+    `Authorization: ${host.headers.Authorization}`,
+    "Content-Type: application/json",
+    "Accept: application/json, text/event-stream",
+    `Content-Length: ${new TextEncoder().encode(body).length}`,
+    "Connection: close",
+    "",
+    body,
+  ].join("\r\n");
+  const conn = await Deno.connect({ hostname, port: Number(port) });
+  try {
+    await conn.write(new TextEncoder().encode(request));
+    const buffer = new Uint8Array(256);
+    const read = await conn.read(buffer);
+    const status = /^HTTP\/1\.1 (\d{3})/.exec(
+      new TextDecoder().decode(buffer.subarray(0, read ?? 0)),
+    );
+    if (!status) throw new Error("No HTTP status line");
+    return Number(status[1]);
+  } finally {
+    conn.close();
+  }
+}
+
+/** The interaction log's lines. */
+async function logLines(root: string): Promise<Array<Record<string, unknown>>> {
+  const dir = `${root}/.toolhost/interactions`;
+  const lines: Array<Record<string, unknown>> = [];
+  for await (const entry of Deno.readDir(dir)) {
+    if (!entry.name.endsWith(".jsonl")) continue;
+    const text = await Deno.readTextFile(`${dir}/${entry.name}`);
+    for (const line of text.split("\n")) if (line) lines.push(JSON.parse(line));
+  }
+  return lines;
+}
+
+async function projectWith(files: Record<string, string>) {
+  const root = await tempDir();
+  for (const [name, text] of Object.entries(files)) {
+    await Deno.writeTextFile(`${root.path}/${name}`, text);
+  }
+  return root;
+}
+
+Deno.test("http: a 2025-11-25 client and a 2026-07-28 client list and call file tools on one endpoint", async () => {
+  await using root = await projectWith({ "a.txt": "alpha\nbeta\n" });
+  await using host = await launchHttp([root.path]);
+  const legacy = await legacyClient(host);
+  try {
+    const tools = (await legacy.listTools()).tools.map((tool: { name: string }) => tool.name);
+    assert(tools.includes("read_file") && tools.includes("edit_file"), tools.join(", "));
+    const read = await legacy.callTool({ name: "read_file", arguments: { path: "a.txt" } });
+    assertEquals(resultText(read as CallToolResult), "alpha\nbeta\n");
+  } finally {
+    await legacy.close();
+  }
+  const modern = await modernClient(host);
+  try {
+    const tools = (await modern.listTools()).tools.map((tool) => tool.name);
+    assert(tools.includes("read_file"), tools.join(", "));
+    await modern.callTool({
+      name: "edit_file",
+      arguments: { path: "a.txt", old_string: "beta", new_string: "gamma" },
+    });
+    const read = await modern.callTool({ name: "read_file", arguments: { path: "a.txt" } });
+    assertEquals(resultText(read as CallToolResult), "alpha\ngamma\n");
+  } finally {
+    await modern.close();
+  }
+  assertEquals(await Deno.readTextFile(`${root.path}/a.txt`), "alpha\ngamma\n");
+  const lines = await logLines(root.path);
+  assert(lines.some((line) => line.client === "legacy/1.0.0" && line.tool === "read_file"));
+  assert(lines.some((line) => line.client === "modern/1.0.0" && line.tool === "edit_file"));
+});
+
+Deno.test("http: a 2025-06-18 client is still admitted, and a revision the server lacks is refused", async () => {
+  await using root = await tempDir();
+  await using host = await launchHttp([root.path]);
+  const old = await post(host, INITIALIZE("2025-06-18"), host.headers);
+  assertEquals(old.status, 200);
+  assertStringIncludes(await old.text(), `"protocolVersion":"2025-06-18"`);
+  const modern = await post(host, {
+    jsonrpc: "2.0",
+    id: 7,
+    method: "tools/list",
+    params: {
+      _meta: {
+        "io.modelcontextprotocol/protocolVersion": "2031-01-01",
+        "io.modelcontextprotocol/clientInfo": { name: "raw", version: "1" },
+        "io.modelcontextprotocol/clientCapabilities": {},
+      },
+    },
+  }, { ...host.headers, "mcp-protocol-version": "2031-01-01" });
+  const text = await modern.text();
+  assertMatch(text, /-32022|nsupported protocol version/, text);
+});
+
+Deno.test("http: no token or a wrong one is 401, a foreign Origin or Host is 403, the token file is 0600 and hidden from tools", async () => {
+  await using root = await tempDir();
+  await using host = await launchHttp([root.path]);
+  const none = await post(host, INITIALIZE("2025-11-25"));
+  assertEquals(none.status, 401);
+  assertEquals(none.headers.get("www-authenticate"), 'Bearer realm="toolhost"');
+  await none.body?.cancel();
+  const wrong = await post(host, INITIALIZE("2025-11-25"), { Authorization: "Bearer nope" });
+  assertEquals(wrong.status, 401);
+  await wrong.body?.cancel();
+  const origin = await post(host, INITIALIZE("2025-11-25"), {
+    ...host.headers,
+    Origin: "http://attacker.example",
+  });
+  assertEquals(origin.status, 403);
+  await origin.body?.cancel();
+  assertEquals(await rawStatus(host, "attacker.example"), 403);
+  assertEquals(await rawStatus(host, new URL(host.url).host), 200);
+  const ownOrigin = await post(host, INITIALIZE("2025-11-25"), {
+    ...host.headers,
+    Origin: new URL(host.url).origin,
+  });
+  assertEquals(ownOrigin.status, 200);
+  await ownOrigin.body?.cancel();
+  const info = await Deno.stat(`${root.path}/.toolhost/http-token`);
+  assertEquals(info.mode! & 0o777, 0o600);
+  const client = await legacyClient(host);
+  try {
+    const read = await client.callTool({
+      name: "read_file",
+      arguments: { path: ".toolhost/http-token" },
+    }) as CallToolResult;
+    assert(read.isError, resultText(read));
+    assertMatch(resultText(read), /^path_denied/);
+    if (canRun("bwrap")) {
+      const shell = await client.callTool({
+        name: "run_shell",
+        arguments: { command: "cat .toolhost/http-token; ls -a .toolhost" },
+      }) as CallToolResult;
+      assert(!resultText(shell).includes(host.token!), "the shell read the token");
+    }
+  } finally {
+    await client.close();
+  }
+});
+
+Deno.test("http: two clients calling at once never see each other's results or progress", async () => {
+  await using root = await projectWith({ "a.txt": "from a\n", "b.txt": "from b\n" });
+  await using host = await launchHttp([root.path]);
+  const [a, b] = [await legacyClient(host, "a"), await legacyClient(host, "b")];
+  try {
+    const rounds = await Promise.all(
+      [a, b].map((client, i) =>
+        Promise.all(
+          Array.from({ length: 40 }, () =>
+            client.callTool({
+              name: "read_file",
+              arguments: { path: i === 0 ? "a.txt" : "b.txt" },
+            })),
+        )
+      ),
+    );
+    for (const result of rounds[0]!) assertEquals(resultText(result as CallToolResult), "from a\n");
+    for (const result of rounds[1]!) assertEquals(resultText(result as CallToolResult), "from b\n");
+    if (!canRun("bwrap")) return;
+    const seen: Record<string, string[]> = { a: [], b: [] };
+    const both = await Promise.all([a, b].map((client, i) => {
+      const me = i === 0 ? "a" : "b";
+      return client.callTool(
+        {
+          name: "run_shell",
+          arguments: { command: `for n in 1 2 3; do echo ${me}-line-$n; sleep 1.2; done` },
+        },
+        undefined,
+        {
+          onprogress: (progress: { message?: string }) =>
+            void seen[me]!.push(progress.message ?? ""),
+          timeout: 60_000,
+        },
+      );
+    }));
+    assertStringIncludes(resultText(both[0] as CallToolResult), "a-line-3");
+    assertStringIncludes(resultText(both[1] as CallToolResult), "b-line-3");
+    assert(seen.a!.length > 0 && seen.b!.length > 0, JSON.stringify(seen));
+    assert(seen.a!.every((message) => !message.includes("b-line")), JSON.stringify(seen));
+    assert(seen.b!.every((message) => !message.includes("a-line")), JSON.stringify(seen));
+  } finally {
+    await a.close();
+    await b.close();
+  }
+});
+
+Deno.test("http: sessions have unguessable ids, are 404 after DELETE, and are closed when idle", async () => {
+  await using root = await tempDir();
+  await using host = await launchHttp([root.path], { file: { http: { idleTimeoutS: 1 } } });
+  const opened = await post(host, INITIALIZE("2025-11-25"), host.headers);
+  const id = opened.headers.get("mcp-session-id")!;
+  await opened.body?.cancel();
+  assertMatch(id, /^[0-9a-f-]{36}$/);
+  const headers = { ...host.headers, "mcp-session-id": id, "mcp-protocol-version": "2025-11-25" };
+  const gone = await fetch(host.url, { method: "DELETE", headers });
+  assertEquals(gone.status, 200);
+  await gone.body?.cancel();
+  const after = await post(host, { jsonrpc: "2.0", id: 2, method: "tools/list" }, headers);
+  assertEquals(after.status, 404);
+  await after.body?.cancel();
+  const idle = await post(host, INITIALIZE("2025-11-25"), host.headers);
+  const idleId = idle.headers.get("mcp-session-id")!;
+  await idle.body?.cancel();
+  assert(idleId !== id);
+  await waitUntil(
+    () => Promise.resolve(host.stderr().includes(`HTTP session ${idleId} closed: idle`)),
+    "the idle session to be closed",
+  );
+  const probe = await post(host, { jsonrpc: "2.0", id: 3, method: "ping" }, {
+    ...host.headers,
+    "mcp-session-id": idleId,
+    "mcp-protocol-version": "2025-11-25",
+  });
+  assertEquals(probe.status, 404);
+  await probe.body?.cancel();
+});
+
+Deno.test({
+  name:
+    "http: a client that disconnects mid-call gets the call cancelled, and another client is not disturbed",
+  ignore: !canRun("bwrap"),
+  async fn() {
+    await using root = await projectWith({ "a.txt": "steady\n" });
+    await using host = await launchHttp([root.path]);
+    const leaving = await legacyClient(host, "leaving");
+    const staying = await legacyClient(host, "staying");
+    try {
+      let started = false;
+      const call = leaving.callTool(
+        {
+          name: "run_shell",
+          arguments: { command: "echo started; sleep 120", timeout_s: 300 },
+        },
+        undefined,
+        { onprogress: () => void (started = true), timeout: 300_000 },
+      ).catch((error: unknown) => error);
+      await waitUntil(() => Promise.resolve(started), "the long call's first progress");
+      await leaving.close();
+      await call;
+      await waitUntil(
+        async () =>
+          (await logLines(root.path)).some((line) =>
+            line.tool === "run_shell" && line.client === "leaving/1.0.0" &&
+            line.outcome === "cancelled"
+          ),
+        "the dropped call to be cancelled in the log",
+      );
+      const read = await staying.callTool({ name: "read_file", arguments: { path: "a.txt" } });
+      assertEquals(resultText(read as CallToolResult), "steady\n");
+    } finally {
+      await staying.close();
+    }
+  },
+});
+
+Deno.test({
+  name: "http: SIGTERM lets a call in flight finish, then the server exits 0",
+  ignore: !canRun("bwrap"),
+  async fn() {
+    await using root = await tempDir();
+    await using host = await launchHttp([root.path]);
+    const client = await legacyClient(host);
+    let started = false;
+    const call = client.callTool(
+      {
+        name: "run_shell",
+        arguments: { command: "echo started; sleep 3; echo finished" },
+      },
+      undefined,
+      { onprogress: () => void (started = true), timeout: 60_000 },
+    );
+    await waitUntil(() => Promise.resolve(started), "the call's first progress");
+    const stopped = host.stop();
+    assertStringIncludes(resultText(await call as CallToolResult), "finished");
+    assertEquals((await stopped).code, 0);
+    const refused = await post(host, INITIALIZE("2025-11-25"), host.headers).catch(() => null);
+    assert(refused === null || refused.status === 503);
+  },
+});
