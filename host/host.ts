@@ -10,12 +10,12 @@ import type { Policy } from "../security/policy.ts";
 import type { ToolDescriptor } from "../tools/registry.ts";
 import type { ToolResult } from "../tools/tool.ts";
 import type { CallObserver } from "../tools/calls.ts";
-import type { Directive } from "../tools/directives.ts";
 import { FAMILIES, familyNamed } from "../tools/families.ts";
 import type { ToolFamily } from "../tools/family.ts";
 import { HOST_TOOL_FAMILIES } from "../tools/host_tools.ts";
 import type { HostStatus } from "../tools/observe/observation.ts";
 import { hostCall } from "./call.ts";
+import { applyDirectives, reportCollisions, writeHints } from "./_host_wiring.ts";
 import { assetPaths } from "./workers/mod.ts";
 import {
   type ConfigOverrides,
@@ -132,11 +132,7 @@ export async function createHost(options: HostOptions = {}): Promise<Host> {
   shown.onChange(listChanged);
   const upstreams = await loadUpstreams(config, logger, listChanged, sessions);
   const reads = new ReadTracker(config.policy.roots[0]!);
-  // Over its caps, the log keeps calls of tools that may change things longest (a local
-  // tool's hints count whether its family is listed yet or not).
-  const writes = (tool: string) =>
-    [...pool.tools, ...dispatcher.list()].find((each) => each.name === tool)?.annotations
-      .readOnlyHint !== true;
+  const writes = writeHints(() => [...pool.tools, ...dispatcher.list()], toolsChanged);
   const mirrored = (tool: string) => familyOf(pool, tool)?.mirrored !== false;
   const { efferentCopy } = options;
   const sinks = openSinks(config, logger, { now, efferentCopy, writes, mirrored, sessions });
@@ -261,32 +257,4 @@ async function loadUpstreams(
   if (Object.keys(config.upstream).length === 0) return [];
   const { startUpstreams } = await import("./providers/upstream_start.ts");
   return await startUpstreams(config, logger, { onListChanged, subprocesses });
-}
-
-/** The host's part of directives: anchors are kept (the todo list is an anchor too). */
-function applyDirectives(anchors: AnchorStore, directives: Directive[]): void {
-  const anchored = new Set<string>();
-  for (const directive of directives) {
-    if (directive.kind === "ContextAnchor") {
-      anchored.add(directive.key);
-      // A failed save is logged by the anchor store's file; the anchor stays set in memory.
-      void anchors.set(directive.key, directive.content);
-    }
-  }
-  for (const directive of directives) {
-    if (directive.kind === "TodoStateChanged" && !anchored.has("todo_state")) {
-      void anchors.set("todo_state", directive.formatted_state);
-    }
-  }
-}
-
-/** Two providers offering one name: the first wins; say so once at start-up. */
-function reportCollisions(dispatcher: Dispatcher, logger: HostLogger): void {
-  const seen = new Set<string>();
-  for (const tool of dispatcher.list()) {
-    if (seen.has(tool.name)) {
-      logger.log("warn", `Two tools are named "${tool.name}"; the first one listed serves calls`);
-    }
-    seen.add(tool.name);
-  }
 }

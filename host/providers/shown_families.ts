@@ -28,6 +28,8 @@ export class ShownFamilies {
   #forced: Readonly<Record<string, boolean>>;
   /** Extension → the families it shows, for families that wait for their language. */
   #waiting = new Map<string, string[]>();
+  /** Every family in {@linkcode ShownFamilies.#waiting}'s lists (fixed once made). */
+  #waitingFamilies = new Set<string>();
   #present = new Set<string>();
   #listeners = new Set<() => void>();
 
@@ -44,6 +46,7 @@ export class ShownFamilies {
       if (family.marker !== undefined) keys.push(markerKey(family.marker));
       for (const key of keys) {
         this.#waiting.set(key, [...(this.#waiting.get(key) ?? []), family.name]);
+        this.#waitingFamilies.add(family.name);
       }
     }
   }
@@ -58,7 +61,7 @@ export class ShownFamilies {
     if (family === undefined) return true;
     const forced = this.#forced[family];
     if (forced !== undefined) return forced;
-    return this.#present.has(family) || !this.#waitingFamilies().has(family);
+    return this.#present.has(family) || !this.#waitingFamilies.has(family);
   }
 
   /**
@@ -121,9 +124,5 @@ export class ShownFamilies {
   onChange(listener: () => void): () => void {
     this.#listeners.add(listener);
     return () => this.#listeners.delete(listener);
-  }
-
-  #waitingFamilies(): Set<string> {
-    return new Set([...this.#waiting.values()].flat());
   }
 }

@@ -7,7 +7,6 @@
  */
 
 import {
-  type ContentBlock,
   type ElicitRequestFormParams,
   type GetPromptResult,
   type Prompt,
@@ -96,30 +95,6 @@ export const JSON_SCHEMA_2020_12: Tool["inputSchema"] = {
   properties: { name: { type: "string" }, address: { $ref: "#/$defs/address" } },
   additionalProperties: false,
 };
-
-/** `test_embedded_resource`'s answer. */
-export const EMBEDDED: ContentBlock = {
-  type: "resource",
-  resource: {
-    uri: "test://embedded-resource",
-    mimeType: "text/plain",
-    text: "This is an embedded resource content.",
-  },
-};
-
-/** `test_multiple_content_types`'s answer. */
-export const MIXED: ContentBlock[] = [
-  { type: "text", text: "Multiple content types test:" },
-  { type: "image", data: PNG, mimeType: "image/png" },
-  {
-    type: "resource",
-    resource: {
-      uri: "test://mixed-content-resource",
-      mimeType: "application/json",
-      text: JSON.stringify({ test: "data", value: 123 }),
-    },
-  },
-];
 
 /** A listed resource and what reading it gives. */
 export type FixtureResource = Resource & { contents: ReadResourceResult["contents"][number] };

@@ -123,6 +123,8 @@ class LegacySession {
       sessionIdGenerator: () => crypto.randomUUID(),
       onsessioninitialized: (id) => onOpened(id),
       eventStore: new BoundedEventStore(),
+      // How long a client waits before it resumes a stream the server closed (SSE polling).
+      retryInterval: 1000,
       maxRequestBodySize: options.maxRequestBodySize,
     });
     const session = new LegacySession(transport);
@@ -154,16 +156,21 @@ class LegacySession {
   }
 
   /**
-   * Serve one HTTP request.
+   * Serve one HTTP request; a client that goes away before its response
+   * ended gets the calls that response was to answer cancelled.
    *
    * @param request The request.
-   * @returns The response; a dropped response stream cancels the calls it was to answer.
+   * @returns The response.
    */
   async serve(request: Request): Promise<Response> {
     this.#lastActive = Date.now();
-    const response = await this.#transport.handleRequest(request);
-    if (request.method !== "POST" || response.body === null) return response;
-    return withDropWatch(response, () => this.#dropped(request));
+    // With Deno's --unstable-no-legacy-abort (the served process has it), the signal aborts only
+    // when the client goes away before its response ended; a response that ended (the call
+    // answered, or a stream the server closed for polling) never aborts it.
+    if (request.method === "POST") {
+      request.signal.addEventListener("abort", () => this.#dropped(request), { once: true });
+    }
+    return await this.#transport.handleRequest(request);
   }
 
   /** Close the transport (the server stops with it). */
@@ -206,25 +213,4 @@ class LegacySession {
       });
     }
   }
-}
-
-/**
- * The same response, told when its reader cancels the body (the client
- * went away) before it ended; a body that ends (the call answered, or the
- * server closed the stream for polling) is not a drop.
- */
-function withDropWatch(response: Response, onDrop: () => void): Response {
-  const reader = response.body!.getReader();
-  const body = new ReadableStream<Uint8Array>({
-    async pull(controller) {
-      const { value, done } = await reader.read();
-      if (done) controller.close();
-      else controller.enqueue(value);
-    },
-    cancel(reason) {
-      onDrop();
-      return reader.cancel(reason);
-    },
-  });
-  return new Response(body, { status: response.status, headers: response.headers });
 }

@@ -32,18 +32,21 @@ export class Inflight {
   }
 
   /**
-   * Wait until no call is in flight, or at most `ms`.
+   * Wait until no call is in flight, or at most `ms`; then one more turn of
+   * the event loop, in which the answers of the last calls are written.
    *
    * @param ms The longest wait.
    * @returns True when every call ended, false when the wait ran out.
    */
   async settled(ms: number): Promise<boolean> {
-    if (this.#count === 0) return true;
     let timer: ReturnType<typeof setTimeout> | undefined;
-    const done = new Promise<boolean>((resolve) => this.#waiters.push(() => resolve(true)));
+    const done = this.#count === 0
+      ? Promise.resolve(true)
+      : new Promise<boolean>((resolve) => this.#waiters.push(() => resolve(true)));
     const late = new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(false), ms)));
     const settled = await Promise.race([done, late]);
     clearTimeout(timer);
+    await new Promise((resolve) => setTimeout(resolve, 0));
     return settled;
   }
 }

@@ -171,9 +171,9 @@ async function route(request: Request, parts: {
   }
   const refused = parts.guard.refuse(request);
   if (refused) return refused;
-  const legacy = await isLegacyRequest(request, undefined, {
-    maxRequestBodySize: parts.maxRequestBodySize,
-  });
+  // A session's requests are 2025-era (2026-07-28 has no sessions): no need to read the body.
+  const legacy = request.headers.has("mcp-session-id") ||
+    await isLegacyRequest(request, undefined, { maxRequestBodySize: parts.maxRequestBodySize });
   return legacy ? await parts.sessions.handle(request) : await parts.modern.fetch(request);
 }
 

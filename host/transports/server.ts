@@ -103,8 +103,7 @@ export function createGateway(host: Host, options: GatewayOptions = {}): Server 
       }
       throw error;
     } finally {
-      // After this turn: the SDK writes the answer when the handler's promise settles.
-      if (ended) setTimeout(ended, 0);
+      ended?.();
     }
   });
   serveAnchors(host, server, extras);
