@@ -25,6 +25,8 @@ export { type HostLogger, stderrLogger } from "./host/logger.ts";
 export {
   type ConfigOverrides,
   type HostConfig,
+  type HttpFlags,
+  type HttpSettings,
   loadConfig,
   type LogSettings,
   type RipgrepSetting,
@@ -32,7 +34,17 @@ export {
   type UpstreamEntry,
   type UpstreamPolicy,
 } from "./host/config/mod.ts";
-export { createGateway, serve } from "./host/transports/mod.ts";
+export {
+  createGateway,
+  type GatewayExtras,
+  type GatewayOptions,
+  type HttpServeOptions,
+  type HttpServing,
+  Inflight,
+  serve,
+  serveHttp,
+  type ServeOptions,
+} from "./host/transports/mod.ts";
 export {
   type CallContext,
   Dispatcher,
@@ -87,6 +99,7 @@ export type {
 } from "./tools/directives.ts";
 export type { HostStatus, SinkStatus } from "./tools/observe/observation.ts";
 export { Registry, type RegistryOptions, type ToolDescriptor } from "./tools/registry.ts";
+export type { ToolIcon } from "./tools/icons.ts";
 export { defineFamily, type GrammarAsset, type ToolFamily } from "./tools/family.ts";
 export { FAMILIES } from "./tools/families.ts";
 export { TOOLS } from "./tools/mod.ts";

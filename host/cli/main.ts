@@ -23,6 +23,7 @@ import {
   isCompiled,
   isPermissionError,
   scopedCommand,
+  type ScopedLine,
   staleFlagsLine,
 } from "./scoped_command.ts";
 import { serveCommand } from "./serve_command.ts";
@@ -162,7 +163,8 @@ async function runCommand(command: string, run: Invocation): Promise<number> {
       return await toolsCommand(config, output);
     case "flags":
       // Printed once and run later, whatever env the client gives it: grant the sinks' needs.
-      printer.out(shellQuote(await scopedCommand(config, { efferent: "any" })));
+      // The variables it needs (the sandbox's plan) go first, as a shell sets them.
+      printer.out(withEnv(await scopedCommand(config, { efferent: "any" })));
       return 0;
     case "mcp-config":
       if (config.http.listen) return await httpConfigCommand(config, overrides, printer);
@@ -205,6 +207,14 @@ async function httpConfigCommand(
     `toolhost: start the server with: ${shellQuote(launchCommand(config, overrides))}`,
   );
   return 0;
+}
+
+/** A command line for a shell, with the variables it needs set before it. */
+function withEnv(line: ScopedLine): string {
+  const vars = Object.entries(line.env).map(([name, value]) =>
+    `${name}=${shellQuote({ command: value, args: [] })}`
+  );
+  return [...vars, shellQuote(line)].join(" ");
 }
 
 /** The `log` command's filters from its options (`--limit` at least 1, 20 when not a number). */

@@ -51,8 +51,6 @@ export interface HttpServeOptions {
 export interface HttpServing {
   /** The endpoint's URL (with the port the system picked). */
   readonly url: string;
-  /** Calls in flight, over every session and request. */
-  readonly inflight: Inflight;
   /** Open 2025-era sessions. */
   sessions(): number;
   /**
@@ -105,7 +103,6 @@ export function serveHttp(host: Host, options: HttpServeOptions): Promise<HttpSe
   const authority = options.hostname.includes(":") ? `[${options.hostname}]` : options.hostname;
   return Promise.resolve({
     url: `http://${authority}:${port}${MCP_PATH}`,
-    inflight,
     sessions: () => sessions.size,
     finished: server.finished,
     async shutdown(drainMs) {

@@ -18,3 +18,4 @@ export { type HttpServeOptions, type HttpServing, MCP_PATH, serveHttp } from "./
 export type { GatewayExtras } from "./extras.ts";
 export { LineTransport, type LineTransportOptions, MAX_MESSAGE_DEPTH } from "./stdio.ts";
 export { conformanceFixtures } from "./conformance_fixtures.ts";
+export { Inflight } from "./_inflight.ts";

@@ -181,8 +181,14 @@ Deno.test("toolhost install links it onto the PATH, and a --team entry starts fr
   assertStringIncludes(session.stderr(), `toolhost: serving ${project.path};`);
 });
 
-/** The scoped command line `toolhost flags` prints, as words (temp paths need no quoting). */
-async function scopedWords(root: string): Promise<string[]> {
+/**
+ * The scoped command line `toolhost flags` prints, as words (temp paths need
+ * no quoting), after the variables it sets first (`NAME='value' …`, a shell's
+ * quoting), which {@linkcode startWith} sets in the environment.
+ */
+async function scopedWords(
+  root: string,
+): Promise<{ words: string[]; env: Record<string, string> }> {
   const flags = await run(Deno.execPath(), [
     "run",
     "-A",
@@ -192,13 +198,22 @@ async function scopedWords(root: string): Promise<string[]> {
     root,
   ]);
   assertEquals(flags.code, 0, flags.stderr);
-  return flags.stdout.trim().split(" ");
+  const env: Record<string, string> = {};
+  let rest = flags.stdout.trim();
+  for (;;) {
+    const assignment = /^([A-Z_]+)='((?:[^']|'\\'')*)' /.exec(rest);
+    if (!assignment) break;
+    env[assignment[1]!] = assignment[2]!.replaceAll(`'\\''`, "'");
+    rest = rest.slice(assignment[0].length);
+  }
+  return { words: rest.split(" "), env };
 }
 
 /** Run a command line to its end with an MCP initialize on stdin. */
-async function startWith(words: string[]): Promise<Run> {
+async function startWith(words: string[], env: Record<string, string> = {}): Promise<Run> {
   const child = new Deno.Command(words[0]!, {
     args: words.slice(1),
+    env,
     cwd: "/",
     stdin: "piped",
     stdout: "piped",
@@ -219,7 +234,11 @@ async function startWith(words: string[]): Promise<Run> {
 
 Deno.test("an entry whose Deno flags are stale says in one line what to run, no stack trace", async (t) => {
   await using root = await tempDir();
-  const words = await scopedWords(root.path);
+  const { words, env } = await scopedWords(root.path);
+  await t.step("as printed (its variables set as a shell sets them), it serves", async () => {
+    const result = await startWith(words, env);
+    assertStringIncludes(result.stdout, `"serverInfo":{"name":"toolhost"`, result.stderr);
+  });
   const stale: Record<string, (word: string) => string> = {
     // Printed before a dependency update: the grammar's version directory moved.
     "a dependency updated": (word) =>
@@ -236,7 +255,7 @@ Deno.test("an entry whose Deno flags are stale says in one line what to run, no 
     await t.step(why, async () => {
       const changed = words.map(change);
       assertFalse(changed.join(" ") === words.join(" "), "the flags changed");
-      const result = await startWith(changed);
+      const result = await startWith(changed, env);
       assert(result.code !== 0, "it exits non-zero");
       assertEquals(result.stdout, "", "no MCP answer");
       const lines = result.stderr.trim().split("\n");
