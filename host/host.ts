@@ -86,6 +86,13 @@ export interface Host {
    */
   list(): ToolDescriptor[];
   /**
+   * A session ended (an HTTP session closed, a stateless request answered):
+   * forget what it read.
+   *
+   * @param session The session.
+   */
+  endSession(session: string): void;
+  /**
    * Call a tool through the dispatcher.
    *
    * @param name The tool.
@@ -164,6 +171,7 @@ export async function createHost(options: HostOptions = {}): Promise<Host> {
       return () => toolsChanged.delete(listener);
     },
     list: () => dispatcher.list(),
+    endSession: (session) => reads.forget(session),
     call: (name, args, ctx) => hostCall(parts, name, args, ctx),
     flush: () => (dispatcher.settle(), sinks.flush().then(() => sessions.flush())),
     sinksReady: () => sinks.ready,

@@ -11,7 +11,8 @@
 
 import { fileURLToPath as fromFileUrl } from "node:url";
 import { parseArgs } from "node:util";
-import { type ConfigOverrides, type HostConfig, httpToken, loadConfig } from "../config/mod.ts";
+import { type ConfigOverrides, type HostConfig, hostPort, loadConfig } from "../config/mod.ts";
+import { httpToken } from "../state/mod.ts";
 import { MCP_PATH } from "../transports/mod.ts";
 import { doctorCommand } from "./doctor.ts";
 import { startScoped } from "./launcher.ts";
@@ -19,7 +20,6 @@ import { logCommand, type LogFilters } from "./log_command.ts";
 import { launchCommand, mcpConfig, mcpHttpConfig, shellQuote, TOOLHOST_BIN } from "./mcp_config.ts";
 import { type Printer, terminalPrinter } from "./printer.ts";
 import {
-  hostPort,
   isCompiled,
   isPermissionError,
   scopedCommand,
@@ -201,13 +201,26 @@ async function httpConfigCommand(
     printer.err("toolhost: mcp-config --http needs a port: the entry names it (e.g. --http 8765)");
     return 2;
   }
-  const url = `http://${hostPort(listen)}${MCP_PATH}`;
+  if (config.http.conformanceFixtures) {
+    printer.err(
+      "toolhost: mcp-config --http prints an entry for a project; the conformance fixtures are for the suite only",
+    );
+    return 2;
+  }
+  // A wildcard address is no place to connect to: the entry names this machine.
+  const reach = WILDCARDS.includes(listen.hostname)
+    ? { ...listen, hostname: Deno.hostname() }
+    : listen;
+  const url = `http://${hostPort(reach)}${MCP_PATH}`;
   printer.out(JSON.stringify(mcpHttpConfig(url, await httpToken(config.policy.stateDir)), null, 2));
   printer.err(
     `toolhost: start the server with: ${shellQuote(launchCommand(config, overrides))}`,
   );
   return 0;
 }
+
+/** Addresses that bind every interface. */
+const WILDCARDS = ["0.0.0.0", "::"];
 
 /** A command line for a shell, with the variables it needs set before it. */
 function withEnv(line: ScopedLine): string {

@@ -11,7 +11,7 @@ import { processFlags } from "../../security/permissions.ts";
 import { findLibc } from "../../security/landlock.ts";
 import { commandPath, peerNeeds, sinkCommands } from "../../sinks/peers.ts";
 import { EFFERENT_ENV, efferentCopyEnabled, selfEntries } from "../config/mod.ts";
-import { type HostConfig, type Listen, RIPGREP_NOT_FOUND } from "../config/mod.ts";
+import { bracketed, type HostConfig, hostPort, RIPGREP_NOT_FOUND } from "../config/mod.ts";
 import { assetPaths } from "../workers/mod.ts";
 import { computePlan, PLAN_ENV } from "../sandbox/mod.ts";
 
@@ -202,23 +202,11 @@ function serveArgs(config: HostConfig): string[] {
   return args;
 }
 
-/**
- * An address and port as a URL authority writes them (`[::1]:8765`).
- *
- * @param listen The address and port.
- * @returns `host:port`.
- */
-export function hostPort(listen: Listen): string {
-  const host = listen.hostname.includes(":") ? `[${listen.hostname}]` : listen.hostname;
-  return `${host}:${listen.port}`;
-}
-
 /** What serving over HTTP needs: to listen on exactly its address and port (any port for 0). */
 function listenNet(config: HostConfig): string[] {
   const { listen } = config.http;
   if (!listen) return [];
-  if (listen.port !== 0) return [hostPort(listen)];
-  return [listen.hostname.includes(":") ? `[${listen.hostname}]` : listen.hostname];
+  return [listen.port === 0 ? bracketed(listen.hostname) : hostPort(listen)];
 }
 
 /**

@@ -9,7 +9,7 @@
 import { fileURLToPath as fromFileUrl } from "node:url";
 import { type HostStatus, statusParts } from "../../tools/observe/observation.ts";
 import { auditProcess, processFlags } from "../../security/permissions.ts";
-import type { HostConfig } from "../config/mod.ts";
+import { type HostConfig, hostPort } from "../config/mod.ts";
 import { serve } from "../transports/mod.ts";
 import { createHost, type Host } from "../host.ts";
 import type { HostLogger } from "../logger.ts";
@@ -18,7 +18,6 @@ import { shellQuote } from "./mcp_config.ts";
 import { serveOverHttp } from "./serve_http.ts";
 import type { Printer } from "./printer.ts";
 import {
-  hostPort,
   isCompiled,
   isPermissionError,
   scopedCommand,

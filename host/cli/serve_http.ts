@@ -5,11 +5,11 @@
  * @module
  */
 
-import { type HostConfig, httpToken, TOKEN_FILE } from "../config/mod.ts";
+import { type HostConfig, isLoopback } from "../config/mod.ts";
+import { httpToken, TOKEN_FILE } from "../state/mod.ts";
 import type { Host } from "../host.ts";
 import { conformanceFixtures, serveHttp } from "../transports/mod.ts";
 import type { Printer } from "./printer.ts";
-import { hostPort } from "./scoped_command.ts";
 
 /**
  * Serve over HTTP until SIGTERM or SIGINT, then drain the calls in flight
@@ -30,7 +30,7 @@ export async function serveOverHttp(
   const settings = config.http;
   const listen = settings.listen!;
   const fixtures = settings.conformanceFixtures;
-  const token = fixtures ? null : await httpToken(config.policy.stateDir);
+  const token = fixtures ? null : await httpToken(config.policy.stateDir, { logger: host.logger });
   const extras = fixtures ? conformanceFixtures : undefined;
   const http = await serveHttp(host, {
     hostname: listen.hostname,
@@ -66,14 +66,12 @@ function warnings(config: HostConfig, url: string): string[] {
   const lines: string[] = [];
   if (config.http.conformanceFixtures) {
     lines.push(
-      `--conformance-fixtures: serving the MCP conformance suite's test tools WITHOUT a token at ${url}; for the conformance suite only, never for a project`,
+      `--conformance-fixtures: serving the MCP conformance suite's test tools to anyone on this machine, WITHOUT a token, at ${url} (the project's own tools are not served); for the conformance suite only`,
     );
   }
-  if (config.http.allowRemote) {
+  if (!isLoopback(config.http.listen!.hostname)) {
     lines.push(
-      `serving on ${
-        hostPort(config.http.listen!)
-      }, reachable from other machines: only the bearer token guards it, and the traffic is not encrypted (put a TLS proxy in front)`,
+      `serving at ${url}, reachable from other machines: only the bearer token guards it, the traffic is not encrypted, and slow or half-open connections are not timed out (put a TLS reverse proxy in front)`,
     );
   }
   return lines;

@@ -8,9 +8,6 @@
 
 import type { HttpSection } from "./schema.ts";
 
-/** The token file's name in the state directory (mode 0600; tools and the shell never see it). */
-export const TOKEN_FILE = "http-token";
-
 /** Where to listen. */
 export interface Listen {
   /** The address bound. */
@@ -55,6 +52,26 @@ const LOOPBACK = new Set(["127.0.0.1", "localhost", "::1", "[::1]"]);
  */
 export function isLoopback(hostname: string): boolean {
   return LOOPBACK.has(hostname) || /^127\.\d+\.\d+\.\d+$/.test(hostname);
+}
+
+/**
+ * An address as a URL writes it: an IPv6 address in brackets.
+ *
+ * @param hostname The address.
+ * @returns `127.0.0.1`, `[::1]`.
+ */
+export function bracketed(hostname: string): string {
+  return hostname.includes(":") ? `[${hostname}]` : hostname;
+}
+
+/**
+ * An address and port as a URL authority writes them (`[::1]:8765`).
+ *
+ * @param listen The address and port.
+ * @returns `host:port`.
+ */
+export function hostPort(listen: Listen): string {
+  return `${bracketed(listen.hostname)}:${listen.port}`;
 }
 
 /**
@@ -106,42 +123,6 @@ export function httpSettings(flags: HttpFlags, section: HttpSection = {}): HttpS
     conformanceFixtures: fixtures,
     idleTimeoutMs: (section.idleTimeoutS ?? 1800) * 1000,
     drainMs: (section.drainS ?? 10) * 1000,
-    maxSessions: section.maxSessions ?? 1000,
+    maxSessions: section.maxSessions ?? 256,
   };
-}
-
-/**
- * The bearer token HTTP clients must send, made at first use: 32 random
- * bytes, base64url, in `<stateDir>/http-token` with mode 0600.
- *
- * @param stateDir The state directory (it exists).
- * @returns The token.
- * @throws {Deno.errors.PermissionDenied} When the file is readable by others (its mode is not 0600).
- */
-export async function httpToken(stateDir: string): Promise<string> {
-  const path = `${stateDir}/${TOKEN_FILE}`;
-  try {
-    const info = await Deno.stat(path);
-    if (info.mode !== null && (info.mode & 0o077) !== 0) {
-      throw new Deno.errors.PermissionDenied(
-        `Cannot use the HTTP token "${path}": others may read it (mode ${
-          (info.mode & 0o777).toString(8)
-        }); run "chmod 600 ${path}"`,
-      );
-    }
-    const token = (await Deno.readTextFile(path)).trim();
-    if (token.length >= 32) return token;
-  } catch (error) {
-    if (!(error instanceof Deno.errors.NotFound)) throw error;
-  }
-  const token = newToken();
-  await Deno.writeTextFile(path, `${token}\n`, { mode: 0o600 });
-  await Deno.chmod(path, 0o600);
-  return token;
-}
-
-function newToken(): string {
-  const bytes = crypto.getRandomValues(new Uint8Array(32));
-  return btoa(String.fromCharCode(...bytes)).replaceAll("+", "-").replaceAll("/", "_")
-    .replace(/=+$/, "");
 }

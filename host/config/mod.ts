@@ -30,11 +30,11 @@ export {
 } from "./config.ts";
 export { EFFERENT_ENV, efferentCopyEnabled, selfEntries, selfEntry } from "./efferent_env.ts";
 export {
+  bracketed,
+  hostPort,
   type HttpFlags,
   type HttpSettings,
-  httpToken,
   isLoopback,
   type Listen,
   parseListen,
-  TOKEN_FILE,
 } from "./http_settings.ts";

@@ -143,7 +143,7 @@ const HTTP = z.object({
     "On SIGTERM, calls in flight get this long to finish, in seconds (default 10)",
   ),
   maxSessions: z.number().int().min(1).max(100_000).optional().describe(
-    "Most HTTP sessions open at once (default 1000)",
+    "Most HTTP sessions open at once (default 256)",
   ),
 }).strict();
 

@@ -47,12 +47,15 @@ export class PendingMethods {
    *
    * @param direction Which way it went.
    * @param message The message.
+   * @param session The client's session (ids repeat across a host's HTTP sessions).
    * @returns The method, when known.
    */
-  methodOf(direction: Direction, message: unknown): string | undefined {
+  methodOf(direction: Direction, message: unknown, session = ""): string | undefined {
     if (message === null || typeof message !== "object") return undefined;
     const { method, id } = message as { method?: unknown; id?: unknown };
-    const key = typeof id === "string" || typeof id === "number" ? JSON.stringify(id) : undefined;
+    const key = typeof id === "string" || typeof id === "number"
+      ? `${session} ${JSON.stringify(id)}`
+      : undefined;
     if (typeof method === "string") {
       if (key !== undefined) this.#remember(`${direction}${key}`, method);
       return method;
@@ -71,7 +74,8 @@ export class PendingMethods {
 }
 
 /**
- * One line of `comms.jsonl`: when, which way, the JSON-RPC method and id,
+ * One line of `comms.jsonl`: when, which way, the client's session (over
+ * HTTP), the JSON-RPC method and id,
  * the message's size, and the message redacted (cut when over the cap).
  *
  * @param entry When, which way, the message and its method.
@@ -80,7 +84,13 @@ export class PendingMethods {
  * @returns The line, with its newline.
  */
 export function commsLine(
-  entry: { ts: Date; direction: Direction; message: unknown; method: string | undefined },
+  entry: {
+    ts: Date;
+    direction: Direction;
+    message: unknown;
+    method: string | undefined;
+    session?: string;
+  },
   redactor: Redactor,
   maxBytes: number,
 ): string {
@@ -89,6 +99,7 @@ export function commsLine(
   const head = {
     ts: entry.ts.toISOString(),
     dir: entry.direction,
+    ...(entry.session === undefined ? {} : { session: entry.session }),
     ...(entry.method === undefined ? {} : { method: clip(entry.method, 256) }),
     ...(typeof id === "string" || typeof id === "number" ? { id } : {}),
   };

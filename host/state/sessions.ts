@@ -59,7 +59,7 @@ export interface SessionLogOptions {
 
 /** A message or a process waiting for the next write. */
 type Queued =
-  | { ts: Date; direction: Direction; message: unknown }
+  | { ts: Date; direction: Direction; message: unknown; session?: string }
   | { ts: Date; refused: string }
   | { ts: Date; record: SubprocessRecord };
 
@@ -127,9 +127,11 @@ export class SessionLog implements SubprocessLog {
    *
    * @param direction `in` from the client, `out` to it.
    * @param message The JSON-RPC message.
+   * @param session The client's session, where one host serves several (HTTP).
    */
-  comms(direction: Direction, message: unknown): void {
-    if (this.enabled && !this.#commsStopped) this.#enqueue({ ts: this.#now(), direction, message });
+  comms(direction: Direction, message: unknown, session?: string): void {
+    if (!this.enabled || this.#commsStopped) return;
+    this.#enqueue({ ts: this.#now(), direction, message, ...(session ? { session } : {}) });
   }
 
   /**
@@ -221,7 +223,7 @@ export class SessionLog implements SubprocessLog {
         JSON.stringify({ ts: entry.ts.toISOString(), dir: "in", refused: entry.refused })
       }\n`;
     }
-    const method = this.#methods.methodOf(entry.direction, entry.message);
+    const method = this.#methods.methodOf(entry.direction, entry.message, entry.session);
     return commsLine({ ...entry, method }, this.#redactor, this.#settings.maxMessageBytes);
   }
 

@@ -65,6 +65,16 @@ export class ReadTracker {
   }
 
   /**
+   * Forget a session that ended: what it read and its notices not delivered.
+   *
+   * @param session The session.
+   */
+  forget(session: string): void {
+    this.#sessions.delete(session);
+    this.#notices.delete(session);
+  }
+
+  /**
    * The fingerprints an editor must find, for the files a call names.
    *
    * @param session The session.

@@ -42,6 +42,7 @@ export const STATE_ENTRIES: readonly string[] = Object.freeze([
   "todos.json",
   "interactions",
   "sessions",
+  "http-token",
 ]);
 
 /** What identifies a directory, as the marker records it. */

@@ -6,6 +6,8 @@
  * @module
  */
 
+import { bracketed } from "../config/mod.ts";
+
 /** Options for {@linkcode HttpGuard}. */
 export interface HttpGuardOptions {
   /** The address bound. */
@@ -33,7 +35,7 @@ export class HttpGuard {
 
   /** @param options The bound address and the token. */
   constructor(options: HttpGuardOptions) {
-    const bound = options.hostname.includes(":") ? `[${options.hostname}]` : options.hostname;
+    const bound = bracketed(options.hostname);
     const names = LOOPBACK_NAMES.includes(bound) || bound === "::1" ? LOOPBACK_NAMES : [bound];
     const hosts = names.map((name) => `${name}:${options.port}`);
     this.#hosts = WILDCARDS.includes(bound) ? null : new Set(hosts);

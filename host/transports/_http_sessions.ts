@@ -21,20 +21,26 @@ import { tapTransport } from "./_tap.ts";
 
 /** Options for {@linkcode LegacySessions}. */
 export interface LegacySessionsOptions {
-  /** A new gateway for a new session. */
-  open(): Server;
+  /**
+   * A new gateway for a new session.
+   *
+   * @param session The session's own id for the log and stale reads (never its `Mcp-Session-Id`).
+   */
+  open(session: string): Server;
+  /** Told when a session closed (DELETE, idle, shutdown), with its own id. */
+  onClosed?: (session: string) => void;
   /** Most sessions open at once. */
   maxSessions: number;
   /** A session idle this long (no request, no message, no call running) is closed. */
   idleTimeoutMs: number;
   /** The largest request body read. */
   maxRequestBodySize: number;
-  /** Told of every message in and out (the session log); must not throw. */
-  onTraffic?: (direction: "in" | "out", message: JSONRPCMessage) => void;
+  /** Told of every message in and out, with the session's own id (the session log); must not throw. */
+  onTraffic?: (direction: "in" | "out", message: JSONRPCMessage, session: string) => void;
   /** Told of errors the transports report. */
   onError?: (error: Error) => void;
-  /** Told of a session closed for being idle. */
-  onIdleClosed?: (id: string) => void;
+  /** Told of a session closed for being idle, with its own id. */
+  onIdleClosed?: (session: string) => void;
 }
 
 /** The open sessions, by id. */
@@ -75,9 +81,10 @@ export class LegacySessions {
     if (this.#sessions.size >= this.#options.maxSessions) {
       return refusal(503, `Service Unavailable: ${this.#options.maxSessions} sessions are open`);
     }
-    const session = await LegacySession.open(this.#options, (opened) => {
-      this.#sessions.set(opened, session);
-    }, (closed) => this.#sessions.delete(closed));
+    const session = await LegacySession.open(this.#options, {
+      opened: (id) => this.#sessions.set(id, session),
+      closed: (id) => this.#sessions.delete(id),
+    });
     const response = await session.serve(request);
     // Not an initialize (the transport answered 400): nothing was opened.
     if (session.id === undefined) await session.close();
@@ -87,21 +94,23 @@ export class LegacySessions {
   /** Close every session (shutdown). */
   async closeAll(): Promise<void> {
     clearInterval(this.#sweep);
-    await Promise.all([...this.#sessions.values()].map((session) => session.close()));
+    await Promise.allSettled([...this.#sessions.values()].map((session) => session.close()));
   }
 
   #closeIdle(): void {
     const before = Date.now() - this.#options.idleTimeoutMs;
     for (const session of this.#sessions.values()) {
       if (!session.idleSince(before)) continue;
-      this.#options.onIdleClosed?.(session.id!);
-      void session.close();
+      this.#options.onIdleClosed?.(session.name);
+      session.close().catch((error) => this.#options.onError?.(error));
     }
   }
 }
 
 /** One client's session: its server, transport and calls in flight. */
 class LegacySession {
+  /** The session's own id: in the log, for stale reads; never the `Mcp-Session-Id`. */
+  readonly name: string = crypto.randomUUID();
   #transport: WebStandardStreamableHTTPServerTransport;
   #deliver: (message: JSONRPCMessage) => void = () => {};
   /** Calls in flight, and the HTTP request that carried each. */
@@ -116,23 +125,23 @@ class LegacySession {
   /** Make a session's transport and server, connected. */
   static async open(
     options: LegacySessionsOptions,
-    onOpened: (id: string) => void,
-    onClosed: (id: string) => void,
+    table: { opened: (id: string) => void; closed: (id: string) => void },
   ): Promise<LegacySession> {
     const transport = new WebStandardStreamableHTTPServerTransport({
       sessionIdGenerator: () => crypto.randomUUID(),
-      onsessioninitialized: (id) => onOpened(id),
+      onsessioninitialized: (id) => table.opened(id),
       eventStore: new BoundedEventStore(),
       // How long a client waits before it resumes a stream the server closed (SSE polling).
       retryInterval: 1000,
       maxRequestBodySize: options.maxRequestBodySize,
     });
     const session = new LegacySession(transport);
-    const server = options.open();
+    const server = options.open(session.name);
     const closed = server.onclose;
     server.onclose = () => {
       session.#closed = true;
-      if (transport.sessionId !== undefined) onClosed(transport.sessionId);
+      if (transport.sessionId !== undefined) table.closed(transport.sessionId);
+      options.onClosed?.(session.name);
       closed?.();
     };
     await server.connect(transport);
@@ -188,14 +197,18 @@ class LegacySession {
         if ("method" in message && "id" in message && extra?.request) {
           this.#running.set(message.id, extra.request);
         }
-        options.onTraffic?.("in", message);
+        // A cancelled request is never answered: it no longer keeps the session busy.
+        if ("method" in message && message.method === "notifications/cancelled") {
+          this.#running.delete((message.params as { requestId?: RequestId }).requestId ?? "");
+        }
+        options.onTraffic?.("in", message, this.name);
       },
+      // What the server sends is not the client's activity: a client gone idle lets its session close.
       out: (message) => {
-        this.#lastActive = Date.now();
         if (!("method" in message) && "id" in message && message.id !== undefined) {
           this.#running.delete(message.id);
         }
-        options.onTraffic?.("out", message);
+        options.onTraffic?.("out", message, this.name);
       },
     });
     this.#transport.onerror = (error) => options.onError?.(error);

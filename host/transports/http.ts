@@ -16,6 +16,7 @@ import {
   type McpHttpHandler,
   type Server,
 } from "@modelcontextprotocol/server";
+import { hostPort } from "../config/mod.ts";
 import { ANCHOR_URI } from "../state/mod.ts";
 import type { Host } from "../host.ts";
 import type { GatewayExtras } from "./extras.ts";
@@ -28,7 +29,10 @@ import { createGateway } from "./server.ts";
 /** The endpoint's path. */
 export const MCP_PATH = "/mcp";
 
-/** The session stateless (2026-07-28) calls share for stale-read tracking and the log. */
+/**
+ * How a 2026-07-28 request's session begins: each request is a session of
+ * its own (that revision has none), forgotten once it is answered.
+ */
 export const STATELESS_SESSION = "http-stateless";
 
 /** Options for {@linkcode serveHttp}. */
@@ -80,7 +84,7 @@ export interface HttpServing {
 export function serveHttp(host: Host, options: HttpServeOptions): Promise<HttpServing> {
   const inflight = new Inflight();
   const maxRequestBodySize = host.policy.limits.maxRequestBytes;
-  const { sessions, modern } = eraLegs(host, options, inflight);
+  const { sessions, modern } = eraLegs(host, options, { inflight, maxRequestBodySize });
   const stopRelay = relayToListeners(host, modern);
   const state: { draining: boolean; guard?: HttpGuard } = { draining: false };
   const server: Deno.HttpServer<Deno.NetAddr> = Deno.serve({
@@ -93,68 +97,97 @@ export function serveHttp(host: Host, options: HttpServeOptions): Promise<HttpSe
     },
   }, (request: Request): Promise<Response> | Response => {
     const { guard } = state;
-    if (state.draining || !guard) {
-      return refusal(503, "Service Unavailable: the server is stopping");
-    }
-    return route(request, { guard, sessions, modern, maxRequestBodySize });
+    if (state.draining || !guard) return stopping();
+    return route(request, {
+      guard,
+      sessions,
+      modern,
+      maxRequestBodySize,
+      draining: () => state.draining,
+    });
   });
   const { port } = server.addr;
   state.guard = new HttpGuard({ hostname: options.hostname, port, token: options.token });
-  const authority = options.hostname.includes(":") ? `[${options.hostname}]` : options.hostname;
   return Promise.resolve({
-    url: `http://${authority}:${port}${MCP_PATH}`,
+    url: `http://${hostPort({ hostname: options.hostname, port })}${MCP_PATH}`,
     sessions: () => sessions.size,
     finished: server.finished,
     async shutdown(drainMs) {
       state.draining = true;
       const settled = await inflight.settled(drainMs);
       stopRelay();
-      await sessions.closeAll();
-      await modern.close();
-      await server.shutdown();
+      try {
+        await sessions.closeAll();
+        await modern.close();
+      } finally {
+        await server.shutdown();
+      }
       return settled;
     },
   });
+}
+
+/** The answer to a request that comes while the server stops. */
+function stopping(): Response {
+  return refusal(503, "Service Unavailable: the server is stopping");
 }
 
 /** The two legs: 2025-era sessions, and the 2026-07-28 per-request handler. */
 function eraLegs(
   host: Host,
   options: HttpServeOptions,
-  inflight: Inflight,
+  parts: { inflight: Inflight; maxRequestBodySize: number },
 ): { sessions: LegacySessions; modern: McpHttpHandler } {
-  const maxRequestBodySize = host.policy.limits.maxRequestBytes;
-  const gateway = (extra: { relay?: boolean; session?: string }) =>
+  const traffic = (direction: "in" | "out", message: JSONRPCMessage, session: string) =>
+    host.sessions.comms(direction, message, session);
+  const gateway = (extra: { relay?: boolean; session: string }) =>
     createGateway(host, {
       ...extra,
-      calls: inflight,
-      ...(options.extras ? { extras: options.extras() } : {}),
+      calls: parts.inflight,
+      ...(options.extras ? { extras: options.extras(), extrasOnly: true } : {}),
     });
   const sessions = new LegacySessions({
-    open: () => gateway({}),
+    open: (session) => gateway({ session }),
+    onClosed: (session) => host.endSession(session),
     maxSessions: options.maxSessions,
     idleTimeoutMs: options.idleTimeoutMs,
-    maxRequestBodySize,
-    onTraffic: (direction, message) => traffic(direction, message),
+    maxRequestBodySize: parts.maxRequestBodySize,
+    onTraffic: traffic,
     onError: (error) => host.logger.log("warn", `HTTP session: ${error.message}`),
-    onIdleClosed: (id) =>
+    onIdleClosed: (session) =>
       host.logger.log(
         "info",
-        `HTTP session ${id} closed: idle for ${options.idleTimeoutMs / 1000} s`,
+        `HTTP session ${session} closed: idle for ${options.idleTimeoutMs / 1000} s`,
       ),
   });
-  const traffic = (direction: "in" | "out", message: JSONRPCMessage) =>
-    host.sessions.comms(direction, message);
-  const modern = createMcpHandler(
-    () => logged(gateway({ relay: false, session: STATELESS_SESSION }), traffic),
-    {
-      legacy: "reject",
-      maxRequestBodySize,
-      onerror: (error) => host.logger.log("warn", `HTTP request: ${error.message}`),
-    },
-  );
+  const modern = createMcpHandler(() => {
+    // A request of its own: what it read is forgotten once it is answered.
+    const session = `${STATELESS_SESSION}-${crypto.randomUUID().slice(0, 8)}`;
+    const server = gateway({ relay: false, session });
+    endsWith(server, () => host.endSession(session));
+    return logged(server, (direction, message) => traffic(direction, message, session));
+  }, {
+    legacy: "reject",
+    // Answered as a stream from the start: a client that goes away is noticed (and its call
+    // cancelled) while a response is being written, not while the handler still works on it.
+    responseMode: "sse",
+    maxRequestBodySize: parts.maxRequestBodySize,
+    onerror: (error) => host.logger.log("warn", `HTTP request: ${error.message}`),
+  });
   return { sessions, modern };
 }
+
+/** When a 2026-07-28 request's server closes (its exchange ended, or the client went away). */
+function endsWith(server: Server, ended: () => void): void {
+  const closed = server.onclose;
+  server.onclose = () => {
+    ended();
+    closed?.();
+  };
+}
+
+/** The methods the endpoint answers. */
+const METHODS = ["GET", "POST", "DELETE"];
 
 /** One request: the endpoint, the guard, then the era's leg. */
 async function route(request: Request, parts: {
@@ -162,15 +195,20 @@ async function route(request: Request, parts: {
   sessions: LegacySessions;
   modern: McpHttpHandler;
   maxRequestBodySize: number;
+  draining: () => boolean;
 }): Promise<Response> {
   if (new URL(request.url).pathname !== MCP_PATH) {
     return refusal(404, `Not Found: the MCP endpoint is ${MCP_PATH}`);
   }
   const refused = parts.guard.refuse(request);
   if (refused) return refused;
+  if (!METHODS.includes(request.method)) {
+    return refusal(405, `Method Not Allowed: ${METHODS.join(", ")}`, { Allow: METHODS.join(", ") });
+  }
   // A session's requests are 2025-era (2026-07-28 has no sessions): no need to read the body.
   const legacy = request.headers.has("mcp-session-id") ||
     await isLegacyRequest(request, undefined, { maxRequestBodySize: parts.maxRequestBodySize });
+  if (parts.draining()) return stopping();
   return legacy ? await parts.sessions.handle(request) : await parts.modern.fetch(request);
 }
 

@@ -53,13 +53,21 @@ export function instructions(host: Host): string {
 
 /** Options for {@linkcode createGateway}. */
 export interface GatewayOptions {
-  /** The session a call belongs to when the transport has none (default: the host's). */
+  /**
+   * The session its calls belong to, in the log and for stale reads
+   * (default: the host's). HTTP gives each session an id of its own, never
+   * the `Mcp-Session-Id` (which would let one client end another's session).
+   */
   session?: string;
   /** Extra surface (the conformance suite's fixtures). */
   extras?: GatewayExtras;
+  /** Serve the extras only: no host tool, no anchor (the conformance fixtures, served without a token). */
+  extrasOnly?: boolean;
   /**
    * Whether the server lives on and relays list changes and subscribed
-   * updates (default: yes); a stateless request's server does not.
+   * updates (default: yes). A 2026-07-28 request's server does not, and
+   * declares neither logging nor subscriptions, which that revision moved
+   * elsewhere.
    */
   relay?: boolean;
   /** Counts calls in flight (a shutdown waits for them). */
@@ -71,31 +79,34 @@ export interface GatewayOptions {
  * connection, HTTP session or stateless HTTP request, all over one host.
  *
  * @param host The host.
- * @param options The session when the transport has none, and extras.
+ * @param options The session, extras, and whether the server lives on.
  * @returns The SDK server.
  */
 export function createGateway(host: Host, options: GatewayOptions = {}): Server {
+  const lives = options.relay !== false;
   const server = new Server(SERVER_INFO, {
     capabilities: {
       tools: { listChanged: true },
-      resources: { subscribe: true, listChanged: true },
-      logging: {},
+      resources: lives ? { subscribe: true, listChanged: true } : { listChanged: true },
+      ...(lives ? { logging: {} } : {}),
     },
     instructions: instructions(host),
   });
   const { extras } = options;
+  const served = options.extrasOnly ? undefined : host;
   const extraTools = new Set(extras?.tools.map((tool) => tool.name));
   // The descriptors' input schemas are the workers' JSON Schemas: objects, typed loosely here.
   server.setRequestHandler("tools/list", () => ({
-    tools: [...(host.list() as unknown as Tool[]), ...(extras?.tools ?? [])],
+    tools: [...((served?.list() ?? []) as unknown as Tool[]), ...(extras?.tools ?? [])],
   }));
   server.setRequestHandler("tools/call", async (request, ctx) => {
     const { name, arguments: args } = request.params;
     const ended = options.calls?.begin();
     try {
       if (extras && extraTools.has(name)) return await extras.call(name, args ?? {}, ctx);
+      if (!served) throw new UnknownToolError(name);
       return toWire(
-        await host.call(name, args ?? {}, callContext(host, server, request, ctx, options)),
+        await served.call(name, args ?? {}, callContext(served, server, request, ctx, options)),
       );
     } catch (error) {
       if (error instanceof UnknownToolError) {
@@ -106,8 +117,8 @@ export function createGateway(host: Host, options: GatewayOptions = {}): Server 
       ended?.();
     }
   });
-  serveAnchors(host, server, extras);
-  if (options.relay !== false) relayAnchors(host, server);
+  serveAnchors(host, server, extras, !options.extrasOnly);
+  if (lives) relayAnchors(host, server);
   extras?.install(server);
   return server;
 }
@@ -124,7 +135,7 @@ function callContext(
   const client = server.getClientVersion();
   return {
     signal: ctx.mcpReq.signal,
-    session: ctx.sessionId ?? options.session ?? host.sessions.id,
+    session: options.session ?? host.sessions.id,
     client: client ? `${client.name}/${client.version}` : "unknown",
     ...(request.params._meta ? { meta: request.params._meta as Record<string, unknown> } : {}),
     ...(token === undefined ? {} : {
@@ -155,11 +166,16 @@ function toWire(result: ToolResult): CallToolResult {
   } as CallToolResult;
 }
 
-/** Context anchors (and the extras' resources) as resources: list, read, subscribe. */
-function serveAnchors(host: Host, server: Server, extras: GatewayExtras | undefined): void {
+/** Context anchors (unless only extras are served) and the extras' resources: list and read. */
+function serveAnchors(
+  host: Host,
+  server: Server,
+  extras: GatewayExtras | undefined,
+  anchors: boolean,
+): void {
   server.setRequestHandler("resources/list", () => ({
     resources: [
-      ...host.anchors.list().map((anchor) => ({
+      ...(anchors ? host.anchors.list() : []).map((anchor) => ({
         uri: `${ANCHOR_URI}${encodeURIComponent(anchor.key)}`,
         name: anchor.key,
         title: `Context anchor "${anchor.key}"`,
@@ -173,6 +189,7 @@ function serveAnchors(host: Host, server: Server, extras: GatewayExtras | undefi
     const { uri } = request.params;
     const extra = extras?.read(uri);
     if (extra) return extra;
+    if (!anchors) throw protocolError(ProtocolErrorCode.InvalidParams, `Unknown resource "${uri}"`);
     return { contents: [{ uri, mimeType: "text/plain", text: anchorOf(host, uri).content }] };
   });
 }

@@ -12,7 +12,7 @@ import {
   assertStringIncludes,
 } from "../../_assert.ts";
 import { tempDir, testHost, textOf } from "../../_helpers.ts";
-import { lineDiff } from "../../../host/state/stale_reads.ts";
+import { lineDiff, ReadTracker } from "../../../host/state/stale_reads.ts";
 
 Deno.test("stale reads: an outside change between a read and an edit is refused, and reported", async (t) => {
   await using root = await tempDir();
@@ -146,4 +146,26 @@ Deno.test("stale reads: hunk headers follow unified diff for insertions and dele
   assertEquals(lineDiff("a\nb\nc\n", "a\nc\n"), "@@ -2,1 +1,0 @@\n- b");
   assertEquals(lineDiff("a\nb\n", "x\na\nb\n"), "@@ -0,0 +1,1 @@\n+ x");
   assertEquals(lineDiff("a\nb\n", "a\r\nb\r\n"), "line endings changed (the lines are the same)");
+});
+
+Deno.test("stale reads: a session that ended is forgotten, what it read and its notices, others kept", () => {
+  const reads = new ReadTracker("/srv/project");
+  const seen = (path: string) => ({
+    reads: [{ path, fingerprint: `fp-${path}`, text: "one\n", mtime: 1, size: 4 }],
+    writes: [],
+  });
+  reads.record("gone", seen("a.txt"));
+  reads.record("kept", seen("b.txt"));
+  reads.changed("gone", [{
+    path: "a.txt",
+    fingerprint: "fp-new",
+    mtime: 2,
+    size: 4,
+    text: "two\n",
+  }]);
+  assertEquals(reads.watch("gone").map((file) => file.path), ["a.txt"]);
+  reads.forget("gone");
+  assertEquals(reads.watch("gone"), []);
+  assertEquals(reads.expectations("gone", { path: "a.txt" }, ["path"]), undefined);
+  assertEquals(reads.watch("kept").map((file) => file.path), ["b.txt"]);
 });
