@@ -22,6 +22,7 @@ import {
   StreamableHTTPClientTransport as ModernTransport,
 } from "@modelcontextprotocol/client";
 import { launchHttp } from "../tests/_mcp.ts";
+import { quantile, treeRss } from "./_measure.ts";
 
 const CALLS = Number(Deno.args[0] ?? 4000);
 /** Calls per turn: the servers take turns, so drift on the machine hits them all. */
@@ -92,16 +93,8 @@ async function run(row: Row, calls: number, keep: boolean): Promise<void> {
 }
 
 function stats(times: number[]) {
-  const sorted = [...times].sort((a, b) => a - b);
-  const at = (q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]!;
-  const mean = sorted.reduce((a, b) => a + b, 0) / sorted.length;
-  return { mean, p50: at(0.5), p99: at(0.99) };
-}
-
-/** Resident memory of a process, in MB. */
-async function rssMb(pid: number): Promise<number> {
-  const status = await Deno.readTextFile(`/proc/${pid}/status`);
-  return Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? NaN) / 1024;
+  const mean = times.reduce((a, b) => a + b, 0) / times.length;
+  return { mean, p50: quantile(times, 0.5), p99: quantile(times, 0.99) };
 }
 
 const rows: Row[] = [];
@@ -150,7 +143,8 @@ try {
       s.p99.toFixed(3).padStart(7)
     } ${row.startMs.toFixed(0).padStart(8)} ${rss.toFixed(0).padStart(7)}`;
   const all = rows.map((row) => stats(row.times));
-  const rss = await Promise.all(rows.map((row) => rssMb(row.pid)));
+  // The toolhost rows' process tree holds its sandbox's processes too (none run here).
+  const rss = rows.map((row) => treeRss(row.pid) / (1024 * 1024));
   const [bareV2, , ours] = all;
   const lines = [
     `read_file round trip over Streamable HTTP, ${CALLS} sequential calls each, in turns of ${BLOCK}`,

@@ -11,7 +11,13 @@
 
 import { fileURLToPath as fromFileUrl } from "node:url";
 import { parseArgs } from "node:util";
-import { type ConfigOverrides, type HostConfig, hostPort, loadConfig } from "../config/mod.ts";
+import {
+  type ConfigOverrides,
+  type HostConfig,
+  hostPort,
+  isWildcard,
+  loadConfig,
+} from "../config/mod.ts";
 import { httpToken } from "../state/mod.ts";
 import { MCP_PATH } from "../transports/mod.ts";
 import { doctorCommand } from "./doctor.ts";
@@ -208,9 +214,7 @@ async function httpConfigCommand(
     return 2;
   }
   // A wildcard address is no place to connect to: the entry names this machine.
-  const reach = WILDCARDS.includes(listen.hostname)
-    ? { ...listen, hostname: Deno.hostname() }
-    : listen;
+  const reach = isWildcard(listen.hostname) ? { ...listen, hostname: Deno.hostname() } : listen;
   const url = `http://${hostPort(reach)}${MCP_PATH}`;
   printer.out(JSON.stringify(mcpHttpConfig(url, await httpToken(config.policy.stateDir)), null, 2));
   printer.err(
@@ -218,9 +222,6 @@ async function httpConfigCommand(
   );
   return 0;
 }
-
-/** Addresses that bind every interface. */
-const WILDCARDS = ["0.0.0.0", "::"];
 
 /** A command line for a shell, with the variables it needs set before it. */
 function withEnv(line: ScopedLine): string {

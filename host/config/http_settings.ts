@@ -55,6 +55,16 @@ export function isLoopback(hostname: string): boolean {
 }
 
 /**
+ * Whether an address binds every interface (0.0.0.0, ::).
+ *
+ * @param hostname The address.
+ * @returns True for a wildcard.
+ */
+export function isWildcard(hostname: string): boolean {
+  return hostname === "0.0.0.0" || hostname === "::" || hostname === "[::]";
+}
+
+/**
  * An address as a URL writes it: an IPv6 address in brackets.
  *
  * @param hostname The address.

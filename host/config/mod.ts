@@ -35,6 +35,7 @@ export {
   type HttpFlags,
   type HttpSettings,
   isLoopback,
+  isWildcard,
   type Listen,
   parseListen,
 } from "./http_settings.ts";

@@ -6,7 +6,7 @@
  * @module
  */
 
-import { bracketed } from "../config/mod.ts";
+import { bracketed, isWildcard } from "../config/mod.ts";
 
 /** Options for {@linkcode HttpGuard}. */
 export interface HttpGuardOptions {
@@ -19,9 +19,6 @@ export interface HttpGuardOptions {
 }
 
 const LOOPBACK_NAMES = ["127.0.0.1", "localhost", "[::1]"];
-
-/** Addresses that bind every interface: a request may name the machine any way it is reached. */
-const WILDCARDS = ["0.0.0.0", "[::]"];
 
 /**
  * Checks a request's `Host`, `Origin` and `Authorization` headers. On a
@@ -38,7 +35,7 @@ export class HttpGuard {
     const bound = bracketed(options.hostname);
     const names = LOOPBACK_NAMES.includes(bound) || bound === "::1" ? LOOPBACK_NAMES : [bound];
     const hosts = names.map((name) => `${name}:${options.port}`);
-    this.#hosts = WILDCARDS.includes(bound) ? null : new Set(hosts);
+    this.#hosts = isWildcard(options.hostname) ? null : new Set(hosts);
     this.#origins = new Set(hosts.flatMap((host) => [`http://${host}`, `https://${host}`]));
     this.#token = options.token === null ? null : new TextEncoder().encode(options.token);
   }

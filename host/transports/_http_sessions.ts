@@ -57,11 +57,6 @@ export class LegacySessions {
     Deno.unrefTimer(this.#sweep as unknown as number);
   }
 
-  /** How many sessions are open. */
-  get size(): number {
-    return this.#sessions.size;
-  }
-
   /**
    * Serve one HTTP request of a session, or the `initialize` that opens one.
    *

@@ -33,7 +33,7 @@ export const MCP_PATH = "/mcp";
  * How a 2026-07-28 request's session begins: each request is a session of
  * its own (that revision has none), forgotten once it is answered.
  */
-export const STATELESS_SESSION = "http-stateless";
+const STATELESS_SESSION = "http-stateless";
 
 /** Options for {@linkcode serveHttp}. */
 export interface HttpServeOptions {
@@ -55,8 +55,6 @@ export interface HttpServeOptions {
 export interface HttpServing {
   /** The endpoint's URL (with the port the system picked). */
   readonly url: string;
-  /** Open 2025-era sessions. */
-  sessions(): number;
   /**
    * Stop: refuse new requests (503), give calls in flight up to `drainMs`,
    * then close every session and the listener.
@@ -110,7 +108,6 @@ export function serveHttp(host: Host, options: HttpServeOptions): Promise<HttpSe
   state.guard = new HttpGuard({ hostname: options.hostname, port, token: options.token });
   return Promise.resolve({
     url: `http://${hostPort({ hostname: options.hostname, port })}${MCP_PATH}`,
-    sessions: () => sessions.size,
     finished: server.finished,
     async shutdown(drainMs) {
       state.draining = true;

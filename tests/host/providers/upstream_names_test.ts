@@ -14,20 +14,11 @@ import { connectStdio, resultText, type StdioSession } from "../../_mcp.ts";
 import { loadConfig } from "../../../host/config/mod.ts";
 import { ICONS } from "../../../tools/icons.ts";
 import { TOOL_NAME_PATTERN } from "../../../tools/tool_names.ts";
+// The fixture's tools' own names.
+import { NAMES as OWN } from "../../../fixtures/upstream/_names.ts";
 
 const NAMES = new URL("../../../fixtures/upstream/names_server.ts", import.meta.url).pathname;
 const ENTRY = new URL("../../../mod.ts", import.meta.url).pathname;
-
-/** The fixture's tools' own names. */
-const OWN = [
-  "plain",
-  "dotted.name",
-  "has space",
-  "slash/name",
-  "x".repeat(70),
-  `shared_prefix_${"y".repeat(60)}_one`,
-  `shared_prefix_${"y".repeat(60)}_two`,
-];
 
 /** Write a toolhost.json naming the fixture as upstream "odd"; returns its path. */
 async function oddConfig(dir: string): Promise<string> {
