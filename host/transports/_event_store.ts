@@ -31,7 +31,13 @@ export class BoundedEventStore implements EventStore {
   #events: Kept[] = [];
   #bytes = 0;
   #next = 0;
-  /** Streams whose answer was sent, and when. */
+  /** How many kept events each stream has. */
+  #perStream = new Map<StreamId, number>();
+  /**
+   * Streams whose answer was sent, and when, oldest first: expiry looks only
+   * at the front, so a store costs the same however many streams a long
+   * session has answered.
+   */
   #answered = new Map<StreamId, number>();
   #now: () => number;
 
@@ -52,11 +58,15 @@ export class BoundedEventStore implements EventStore {
     const bytes = JSON.stringify(message).length;
     this.#events.push({ id, stream, message, bytes });
     this.#bytes += bytes;
-    if (isAnswer(message)) this.#answered.set(stream, this.#now());
+    this.#perStream.set(stream, (this.#perStream.get(stream) ?? 0) + 1);
+    if (isAnswer(message)) {
+      this.#answered.delete(stream);
+      this.#answered.set(stream, this.#now());
+    }
     while (
       this.#events.length > MAX_EVENTS || (this.#bytes > MAX_BYTES && this.#events.length > 1)
     ) {
-      this.#bytes -= this.#events.shift()!.bytes;
+      this.#forget(this.#events.shift()!);
     }
     return Promise.resolve(id);
   }
@@ -82,17 +92,34 @@ export class BoundedEventStore implements EventStore {
     return stream;
   }
 
+  /** An event left the store: its bytes and its stream's count go with it. */
+  #forget(event: Kept): void {
+    this.#bytes -= event.bytes;
+    const left = (this.#perStream.get(event.stream) ?? 1) - 1;
+    if (left > 0) {
+      this.#perStream.set(event.stream, left);
+    } else {
+      this.#perStream.delete(event.stream);
+      this.#answered.delete(event.stream);
+    }
+  }
+
   /** Drop the events of streams answered over a minute ago. */
   #dropAnswered(): void {
     const before = this.#now() - ANSWERED_KEEP_MS;
     const expired = new Set<StreamId>();
     for (const [stream, at] of this.#answered) {
-      if (at < before) expired.add(stream);
+      if (at >= before) break;
+      expired.add(stream);
     }
     if (expired.size === 0) return;
+    const kept: Kept[] = [];
+    for (const event of this.#events) {
+      if (expired.has(event.stream)) this.#forget(event);
+      else kept.push(event);
+    }
+    this.#events = kept;
     for (const stream of expired) this.#answered.delete(stream);
-    this.#events = this.#events.filter((event) => !expired.has(event.stream));
-    this.#bytes = this.#events.reduce((sum, event) => sum + event.bytes, 0);
   }
 }
 

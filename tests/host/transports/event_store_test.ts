@@ -70,3 +70,21 @@ Deno.test("event store: at most 256 events and 1 MiB are kept, the oldest going 
   assertEquals(await store.getStreamIdForEventId(ids[299]!), undefined);
   assertEquals(await replay(store, bigIds[2]!), [big(3)]);
 });
+
+Deno.test("event store: streams expire in the order they were answered, also after thousands of them", async () => {
+  let now = 0;
+  const store = new BoundedEventStore(() => now);
+  for (let n = 0; n < 5_000; n++) await store.storeEvent(`old${n}`, answer(n));
+  now = 30_000;
+  const recent = await store.storeEvent("recent", progress(1));
+  await store.storeEvent("recent", answer(1));
+  now = 61_000;
+  const open = await store.storeEvent("open", progress(1));
+  // Every "old" stream is past its minute; "recent" was answered 31 s ago.
+  assertEquals(store.size, 3);
+  assertEquals(await store.getStreamIdForEventId(recent), "recent");
+  now = 91_000;
+  await store.storeEvent("open", progress(2));
+  assertEquals(await store.getStreamIdForEventId(recent), undefined);
+  assertEquals(await replay(store, open), [progress(2)]);
+});
