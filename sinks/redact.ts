@@ -112,10 +112,12 @@ export class Redactor {
   }
 
   /**
-   * A copy of a value with its secrets redacted (the value itself is left alone).
+   * A value with its secrets redacted: a copy where anything was redacted,
+   * the value itself where nothing was (never changed either way: treat what
+   * comes back as read-only).
    *
    * @param value Arguments (any JSON value).
-   * @returns The redacted copy.
+   * @returns The redacted copy, or `value` when it holds no secret.
    */
   apply(value: unknown): unknown {
     return this.#walk(value, OUTSIDE, 0, { left: MAX_NODES });
@@ -160,20 +162,35 @@ export class Redactor {
     if (typeof (value as { toJSON?: unknown }).toJSON === "function") {
       return this.#walk((value as { toJSON(): unknown }).toJSON(), under, depth + 1, budget);
     }
+    // Copied only from the first item or key that changes: most arguments and messages hold no
+    // secret, and then the value itself comes back, with nothing allocated for it.
     if (Array.isArray(value)) {
-      return value.map((each, i) => {
+      let out: unknown[] | undefined;
+      for (let i = 0; i < value.length; i++) {
+        const each: unknown = value[i];
         const paired = typeof each === "string" && !under.secret &&
           this.#paired(value[i - 1], each);
-        return paired === false ? this.#walk(each, under, depth + 1, budget) : paired;
-      });
+        const walked = paired === false ? this.#walk(each, under, depth + 1, budget) : paired;
+        if (out === undefined && walked !== each) out = value.slice(0, i);
+        out?.push(walked);
+      }
+      return out ?? value;
     }
-    const out: Record<string, unknown> = {};
-    for (const [key, each] of Object.entries(value)) {
+    const entries = Object.entries(value);
+    let out: Record<string, unknown> | undefined;
+    for (let i = 0; i < entries.length; i++) {
+      const [key, each] = entries[i]!;
       const own = this.#verdict(key);
       const verdict = under.secret ? { secret: true, quantity: own.quantity } : own;
-      put(out, this.text(key), this.#walk(each, verdict, depth + 1, budget));
+      const name = this.text(key);
+      const walked = this.#walk(each, verdict, depth + 1, budget);
+      if (out === undefined && (name !== key || walked !== each)) {
+        out = {};
+        for (const [before, kept] of entries.slice(0, i)) put(out, before, kept);
+      }
+      if (out !== undefined) put(out, name, walked);
     }
-    return out;
+    return out ?? value;
   }
 
   #verdict(key: string): Verdict {

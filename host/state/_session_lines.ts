@@ -111,7 +111,12 @@ export function commsLine(
     return `${JSON.stringify({ ...head, message: { _unloggable: why } })}\n`;
   }
   if (json.length <= maxBytes) {
-    return `${JSON.stringify({ ...head, bytes: json.length, message: redactor.apply(message) })}\n`;
+    const redacted = redactor.apply(message);
+    // Nothing redacted: the message's JSON is already made, and goes in as it is.
+    if (redacted === message) {
+      return `${JSON.stringify({ ...head, bytes: json.length }).slice(0, -1)},"message":${json}}\n`;
+    }
+    return `${JSON.stringify({ ...head, bytes: json.length, message: redacted })}\n`;
   }
   return `${
     JSON.stringify({

@@ -19,11 +19,35 @@ Deno.test("redactor: no secret survives, by key at depths 1 to 20 and by shape a
   }
 });
 
-Deno.test("redactor: ordinary arguments come back unchanged", async (t) => {
+Deno.test("redactor: ordinary arguments come back unchanged, as the same value", async (t) => {
   const redactor = new Redactor();
   for (const { name, args } of ORDINARY_CASES) {
-    await t.step(name, () => assertEquals(redactor.apply(args), args));
+    await t.step(name, () => assert(redactor.apply(args) === args));
   }
+});
+
+Deno.test("redactor: a value with a secret comes back as a copy, the original untouched", () => {
+  const redactor = new Redactor();
+  const shared = { path: "src/a.py" };
+  const args = {
+    first: shared,
+    list: ["ls", "--password", "hunter2", { ok: true }],
+    deep: { env: { API_TOKEN: "abc123def456" }, keep: [1, 2, 3] },
+    last: "plain",
+  };
+  const before = structuredClone(args);
+  const out = redactor.apply(args) as typeof args;
+  assertEquals(args, before);
+  assertEquals(out, {
+    first: shared,
+    list: ["ls", "--password", REDACTED, { ok: true }],
+    deep: { env: { API_TOKEN: REDACTED }, keep: [1, 2, 3] },
+    last: "plain",
+  });
+  assert(out !== args && out.list !== args.list && out.deep.env !== args.deep.env);
+  // What holds no secret is shared, not copied.
+  assert(out.first === shared && out.list[3] === args.list[3] && out.deep.keep === args.deep.keep);
+  assertEquals(Object.keys(out), Object.keys(args));
 });
 
 Deno.test("redactor: only the secret part of a string is replaced", async (t) => {

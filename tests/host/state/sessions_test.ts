@@ -99,6 +99,11 @@ Deno.test("comms.jsonl keeps each message in order, redacted, an answer named by
     undefined,
   ]);
   assertEquals([answer?.dir, answer?.method, answer?.id], ["out", "tools/call", 7]);
+  // A message with nothing to redact is kept exactly, its size that of its JSON.
+  const plain = { jsonrpc: "2.0", id: 7, result: { content: [{ type: "text", text: "done" }] } };
+  assertEquals(answer?.message, plain);
+  assertEquals(answer?.bytes, JSON.stringify(plain).length);
+  assertEquals(Object.keys(answer ?? {}), ["ts", "dir", "method", "id", "bytes", "message"]);
   assertEquals(refused?.refused, "Cannot parse the request: it is not JSON");
   assertMatch(log.id, /^\d{8}T\d{6}Z-[0-9a-f]{8}$/);
 });
