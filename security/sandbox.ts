@@ -181,7 +181,12 @@ function visible(path: string, plan: SandboxPlan, roots: readonly string[]): boo
  * it needs no fork to do its work.
  *
  * The program is its arguments (`"$@"`), run as its child; the script exits
- * with its status, and the PID namespace dies with the script.
+ * with its status, and the PID namespace dies with the script. Just before
+ * the program starts, the script writes {@linkcode START_MARK} to standard
+ * error (the host cuts it out): until then a kill could land while bwrap is
+ * still setting up, before its namespace's init has asked to die with it,
+ * and would leave that init and the program running unsupervised; so the
+ * host stops a run only once the mark came (`host/sandbox/_spawn.ts`).
  *
  * @param limits The limits.
  * @param how `watch`: watch the process count (only in the sandbox's own PID
@@ -206,9 +211,19 @@ export function limitScript(
       `  read -t 0.02 -u 9; done ) >/dev/null &`,
     );
   }
+  lines.push(`printf '${START_MARK_ESCAPED}' >&2`);
   lines.push(how.nice ? `nice -n ${NICE} "$@"` : `"$@"`);
   return lines.join("\n");
 }
+
+/**
+ * What the limit script writes to standard error just before it starts the
+ * program: a NUL, a name no program prints by chance, a newline.
+ */
+export const START_MARK = "\u0000toolhost:started\n";
+
+/** {@linkcode START_MARK} as a `printf` format (octal escapes, which every shell's printf reads). */
+const START_MARK_ESCAPED = "\\000toolhost:started\\n";
 
 /** How far below the watch a program runs where the watch holds its process count. */
 const NICE = 15;

@@ -2,12 +2,16 @@
  * Running one process for the sandbox: its output read as it comes, kept
  * bounded (head and tail, the middle elided with a count), the last lines
  * reported while it runs, and the whole process stopped (SIGKILL: bwrap's
- * PID namespace dies with it) at its time limit or on cancellation.
+ * PID namespace dies with it) at its time limit or on cancellation — once
+ * the limit script said it started, since a bwrap killed while it sets up
+ * leaves its namespace's init running on, orphaned (bwrap arms that init's
+ * death with its parent only after the setup).
  *
  * @module
  */
 
 import type { SandboxResult } from "../../tools/sandbox.ts";
+import { carefulKill, StartMark } from "./_start_mark.ts";
 
 /** What to run. */
 export interface SpawnSpec {
@@ -29,6 +33,13 @@ export interface SpawnSpec {
   readonly onOutput?: (tail: string) => void;
   /** Standard input. */
   readonly stdin?: Uint8Array;
+  /**
+   * What the process writes to standard error once it may be stopped (the
+   * limit script's `START_MARK`): cut out of the output, and a stop asked
+   * before it came waits for it (or for the process to end, or
+   * `START_WAIT_MS` of `_start_mark.ts`).
+   */
+  readonly startMark?: string;
 }
 
 /** What the process did: a sandbox result less what the sandbox adds (cwd, limits, set-aside files). */
@@ -40,7 +51,6 @@ const REPORT_EVERY_MS = 1000;
 const DRAIN_GRACE_MS = 2000;
 /** How many of the last lines a report carries. */
 const REPORT_LINES = 5;
-
 /**
  * Run one process to its end, within its time limit.
  *
@@ -59,15 +69,13 @@ export async function spawnBounded(spec: SpawnSpec): Promise<Spawned> {
     stdout: "piped",
     stderr: "piped",
   }).spawn();
+  const mark = spec.startMark === undefined ? undefined : new StartMark(spec.startMark);
+  const killer = carefulKill(child, mark);
   let stopped: "timeout" | "cancelled" | null = null;
   const stop = (why: "timeout" | "cancelled") => {
     if (stopped !== null) return;
     stopped = why;
-    try {
-      child.kill("SIGKILL");
-    } catch {
-      // It ended meanwhile: nothing left to stop.
-    }
+    killer.kill();
   };
   const timer = setTimeout(() => stop("timeout"), spec.timeoutMs);
   const onAbort = () => stop("cancelled");
@@ -79,7 +87,10 @@ export async function spawnBounded(spec: SpawnSpec): Promise<Spawned> {
   const readers = [child.stdout.getReader(), child.stderr.getReader()];
   try {
     const writing = feed(child.stdin, spec.stdin);
-    const pumps = Promise.all([pump(readers[0]!, out, reporter), pump(readers[1]!, err, reporter)]);
+    const pumps = Promise.all([
+      pump(readers[0]!, out, reporter),
+      pump(readers[1]!, err, reporter, mark),
+    ]);
     // A read that fails while the process still runs is said once drained() awaits it.
     pumps.catch(() => {});
     const status = await child.status;
@@ -98,6 +109,7 @@ export async function spawnBounded(spec: SpawnSpec): Promise<Spawned> {
     };
   } finally {
     clearTimeout(timer);
+    killer.dispose();
     spec.signal.removeEventListener("abort", onAbort);
     reporter?.stop();
   }
@@ -114,17 +126,23 @@ async function feed(stdin: WritableStream<Uint8Array>, bytes: Uint8Array | undef
   }
 }
 
-/** Read a stream to its end into a capture. */
+/** Read a stream to its end into a capture (less the start mark, when it carries one). */
 async function pump(
   reader: ReadableStreamDefaultReader<Uint8Array>,
   into: Capture,
   reporter: { poke(): void } | undefined,
+  mark?: StartMark,
 ): Promise<void> {
-  for (;;) {
-    const { value, done } = await reader.read();
-    if (done) return;
-    into.add(value);
-    reporter?.poke();
+  try {
+    for (;;) {
+      const { value, done } = await reader.read();
+      if (done) return;
+      into.add(mark ? mark.take(value) : value);
+      reporter?.poke();
+    }
+  } finally {
+    // Bytes held back as a possible start of the mark were output after all.
+    if (mark) into.add(mark.end());
   }
 }
 

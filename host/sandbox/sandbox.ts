@@ -16,6 +16,7 @@ import {
   type HiddenPath,
   limitScript,
   type SandboxPlan,
+  START_MARK,
 } from "../../security/sandbox.ts";
 import type {
   Sandbox,
@@ -97,6 +98,7 @@ export class BwrapSandbox implements Sandbox {
         timeoutMs: request.timeoutMs,
         signal: request.signal,
         maxBytes: request.maxOutputBytes ?? this.#parts.maxOutputBytes,
+        startMark: START_MARK,
         ...(request.onOutput ? { onOutput: request.onOutput } : {}),
         ...(request.stdin ? { stdin: request.stdin } : {}),
       });

@@ -113,8 +113,8 @@ Deno.test("limit script: rlimits always; the watch only in the sandbox's own PID
   assertStringIncludes(watched, "ulimit -d 1048576 -f 16384 -n 256");
   assertStringIncludes(watched, "ulimit -u 64");
   assertStringIncludes(watched, "kill -9 -1");
-  assert(watched.endsWith('nice -n 15 "$@"'), watched);
+  assert(watched.endsWith(`printf '\\000toolhost:started\\n' >&2\nnice -n 15 "$@"`), watched);
   const plain = limitScript(PLAN.limits, { watch: false, nice: false });
   assertFalse(plain.includes("kill"));
-  assert(plain.endsWith('\n"$@"'), plain);
+  assert(plain.endsWith(`printf '\\000toolhost:started\\n' >&2\n"$@"`), plain);
 });

@@ -135,3 +135,42 @@ Deno.test({
     );
   });
 });
+
+Deno.test({
+  name: `run_shell: commands cancelled as they start leave no process behind${
+    bwrapMissing() ? " (skipped: bwrap is not installed)" : ""
+  }`,
+  ignore: bwrapMissing(),
+}, async () => {
+  await using dir = await tempDir();
+  const tag = `4041${crypto.randomUUID().replaceAll("-", "").replace(/\D/g, "").slice(0, 6)}`;
+  {
+    await using host = await launchHost({ roots: [dir.path] });
+    // Cancelled at once, so the host stops each run while bwrap may still be setting up: a kill
+    // then, before the namespace's init has asked to die with its parent, used to leave that init
+    // and the command running, orphaned, for as long as the command ran.
+    const calls = Array.from({ length: 12 }, (_, i) => {
+      const stop = new AbortController();
+      const call = host.session.client.callTool(
+        { name: "run_shell", arguments: { command: `sleep ${tag}${i}` } },
+        undefined,
+        { signal: stop.signal },
+      );
+      stop.abort();
+      return call.then(() => false, () => true);
+    });
+    assert((await Promise.all(calls)).every(Boolean), "a call was not cancelled");
+    // The client gave up at once; the host ends each call once it stopped its run.
+    await waitUntil(async () => {
+      const found = await host.call("read_interactions", { tool: "run_shell", limit: 50 });
+      const page = found.structuredContent as { interactions: Array<{ outcome: string }> };
+      return page.interactions.filter((each) => each.outcome === "cancelled").length === 12;
+    }, "the host to end the twelve cancelled calls");
+    await waitUntil(
+      async () => (await hostProcesses(`sleep ${tag}`)).length === 0,
+      "every run of a cancelled call to be stopped",
+    );
+  }
+  // Closing the host stops any sandbox it still had; only an orphan would run on.
+  assertEquals(await hostProcesses(`sleep ${tag}`), []);
+});
