@@ -20,6 +20,7 @@ import type { LogFiles, Segment } from "./_log_files.ts";
 import type { ReaderLimits } from "./_log_reader.ts";
 import { addDropped, KINDS, mergeDropped, noDrops } from "./_log_records.ts";
 import type { DroppedCalls, Interaction } from "../tools/interactions.ts";
+import { concatBytes } from "../tools/_bytes.ts";
 
 /** A line waiting to be written: a call (with its kind) or a drop record. */
 export interface Queued {
@@ -226,7 +227,7 @@ export class LogWriter {
         if (each.drop) mergeDropped(shed, each.drop);
       }
     }
-    if (size > 0) this.#write(day, concat(parts, size), kinds);
+    if (size > 0) this.#write(day, concatBytes(parts), kinds);
     return waiting;
   }
 
@@ -262,9 +263,7 @@ export class LogWriter {
         this.#open = { day, file, torn: !endsWithNewlineSync(file), segment };
       }
       // A line torn by a crash stays alone on its line: the first append of a day ends it.
-      const bytes = this.#open.torn
-        ? concat([new Uint8Array([0x0a]), data], data.length + 1)
-        : data;
+      const bytes = this.#open.torn ? concatBytes([new Uint8Array([0x0a]), data]) : data;
       this.#open.torn = false;
       let offset = 0;
       while (offset < bytes.length) offset += this.#open.file.writeSync(bytes.subarray(offset));
@@ -379,14 +378,4 @@ function endsWithNewlineSync(file: Deno.FsFile): boolean {
   const last = new Uint8Array(1);
   file.readSync(last);
   return last[0] === 0x0a;
-}
-
-function concat(parts: readonly Uint8Array[], size: number): Uint8Array {
-  const out = new Uint8Array(size);
-  let at = 0;
-  for (const part of parts) {
-    out.set(part, at);
-    at += part.length;
-  }
-  return out;
 }

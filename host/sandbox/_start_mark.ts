@@ -9,6 +9,8 @@
  * @module
  */
 
+import { concatBytes } from "../../tools/_bytes.ts";
+
 /**
  * How long a stop waits for the start mark. A sandbox sets up in
  * milliseconds; one that has not started by then is stopped anyway.
@@ -72,13 +74,13 @@ export class StartMark {
    */
   take(chunk: Uint8Array): Uint8Array {
     if (this.found) return chunk;
-    const bytes = this.#held.length === 0 ? chunk : concat(this.#held, chunk);
+    const bytes = this.#held.length === 0 ? chunk : concatBytes([this.#held, chunk]);
     const at = indexOf(bytes, this.#mark);
     if (at >= 0) {
       this.found = true;
       this.#held = new Uint8Array(0);
       this.onFound?.();
-      return concat(bytes.subarray(0, at), bytes.subarray(at + this.#mark.length));
+      return concatBytes([bytes.subarray(0, at), bytes.subarray(at + this.#mark.length)]);
     }
     const keep = partialMark(bytes, this.#mark);
     this.#held = bytes.slice(bytes.length - keep);
@@ -95,13 +97,6 @@ export class StartMark {
     this.#held = new Uint8Array(0);
     return held;
   }
-}
-
-function concat(a: Uint8Array, b: Uint8Array): Uint8Array {
-  const out = new Uint8Array(a.length + b.length);
-  out.set(a);
-  out.set(b, a.length);
-  return out;
 }
 
 /** Where `needle` first occurs in `bytes`, or -1. */

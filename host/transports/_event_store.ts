@@ -118,8 +118,8 @@ export class BoundedEventStore implements EventStore {
       if (expired.has(event.stream)) this.#forget(event);
       else kept.push(event);
     }
+    // Each expired stream's last event went, and its entry with it (#forget).
     this.#events = kept;
-    for (const stream of expired) this.#answered.delete(stream);
   }
 }
 

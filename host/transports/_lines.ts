@@ -7,6 +7,7 @@
  */
 
 import type { RequestId } from "@modelcontextprotocol/server";
+import { concatBytes } from "../../tools/_bytes.ts";
 
 /** How much of a refused line's start and end is kept to find its `id`. */
 const EDGE_BYTES = 512;
@@ -46,7 +47,7 @@ export class LineAccumulator {
     }
     this.#parts.push(chunk);
     if (this.#bytes <= this.#max) return;
-    const all = concat(this.#parts);
+    const all = concatBytes(this.#parts);
     this.#head = all.subarray(0, EDGE_BYTES).slice();
     this.#tail = all.subarray(Math.max(0, all.length - EDGE_BYTES)).slice();
     this.#parts = [];
@@ -62,7 +63,7 @@ export class LineAccumulator {
     const head = this.#head;
     const line: FinishedLine = head
       ? { kind: "over", bytes, id: overId(this.#decoder, head, this.#tail) }
-      : { kind: "text", text: this.#decoder.decode(concat(this.#parts)) };
+      : { kind: "text", text: this.#decoder.decode(concatBytes(this.#parts)) };
     this.#parts = [];
     this.#bytes = 0;
     this.#head = undefined;
@@ -71,21 +72,10 @@ export class LineAccumulator {
   }
 }
 
-function concat(parts: Uint8Array[]): Uint8Array {
-  if (parts.length === 1) return parts[0]!;
-  const out = new Uint8Array(parts.reduce((sum, part) => sum + part.length, 0));
-  let offset = 0;
-  for (const part of parts) {
-    out.set(part, offset);
-    offset += part.length;
-  }
-  return out;
-}
-
 function lastBytes(tail: Uint8Array, chunk: Uint8Array): Uint8Array {
   if (chunk.length >= EDGE_BYTES) return chunk.subarray(chunk.length - EDGE_BYTES).slice();
   const keep = tail.subarray(Math.max(0, tail.length - (EDGE_BYTES - chunk.length)));
-  return concat([keep, chunk]).slice();
+  return concatBytes([keep, chunk]).slice();
 }
 
 /** The `id` of a line too long to parse: a top-level `"id"` first or last in the object. */

@@ -6,19 +6,10 @@
 import { assert, assertEquals, assertFalse } from "../../_assert.ts";
 import { StartMark } from "../../../host/sandbox/_start_mark.ts";
 import { START_MARK } from "../../../security/sandbox.ts";
+import { concatBytes } from "../../../tools/_bytes.ts";
 
 const bytes = (text: string) => new TextEncoder().encode(text);
-const text = (parts: Uint8Array[]) => new TextDecoder().decode(concatAll(parts));
-
-function concatAll(parts: Uint8Array[]): Uint8Array {
-  const out = new Uint8Array(parts.reduce((sum, part) => sum + part.length, 0));
-  let at = 0;
-  for (const part of parts) {
-    out.set(part, at);
-    at += part.length;
-  }
-  return out;
-}
+const text = (parts: Uint8Array[]) => new TextDecoder().decode(concatBytes(parts));
 
 /** The stream cut into reads at the given offsets, through a mark; what passed, and whether it was found. */
 function through(stream: string, cuts: number[]): { out: string; found: number } {
