@@ -23,6 +23,23 @@
 export { createHost, type Host, type HostOptions } from "./host/host.ts";
 export { type HostLogger, stderrLogger } from "./host/logger.ts";
 export {
+  type DecisionOptions,
+  HookClient,
+  type HookClientOptions,
+  HookError,
+  type HooksOptions,
+  type HooksServing,
+  serveHooks,
+} from "./host/hooks/mod.ts";
+export {
+  type ApprovalAnswer,
+  Approvals,
+  type EventPage,
+  type HookEvent,
+  HookEvents,
+  type PendingApproval,
+} from "./host/approvals/mod.ts";
+export {
   type ConfigOverrides,
   type HostConfig,
   type HttpFlags,
@@ -89,7 +106,14 @@ export {
   type ToolResult,
   type ToolSpec,
 } from "./tools/tool.ts";
-export type { CallObserver, CallOutcome, CallRecord, CallResult, Sink } from "./tools/calls.ts";
+export type {
+  ApprovalNote,
+  CallObserver,
+  CallOutcome,
+  CallRecord,
+  CallResult,
+  Sink,
+} from "./tools/calls.ts";
 export type {
   ContextAnchor,
   Directive,

@@ -36,6 +36,9 @@ import { WorkerPool } from "./workers/mod.ts";
 import type { RipgrepStatus } from "./workers/mod.ts";
 import { type BwrapSandbox, sandboxFor } from "./sandbox/mod.ts";
 import type { SubprocessLog } from "../tools/sandbox.ts";
+import { type HostPerformance, performanceData } from "../tools/observe/get_host_performance.ts";
+import { type Approvals, type AuditFile, HookEvents } from "./approvals/mod.ts";
+import { approvalsFor } from "./_approval_wiring.ts";
 
 /** Options for {@linkcode createHost}. */
 export interface HostOptions extends ConfigOverrides {
@@ -67,6 +70,12 @@ export interface Host {
   readonly ripgrep: RipgrepStatus;
   /** What is in effect and what is not: confinement, ripgrep, efferent copy, upstream servers. */
   status(): HostStatus;
+  /** What `get_host_performance` reports, as data. */
+  performance(): HostPerformance;
+  /** Events a human watches (the Hook API's): approvals asked and answered, and what the Hook API adds. */
+  readonly events: HookEvents;
+  /** The calls that wait for a human, or null when no approval rule is configured. */
+  readonly approvals: Approvals | null;
   /** Context anchors pushed by tools (also MCP resources). */
   readonly anchors: AnchorStore;
   /** This connection's session log (MCP messages, processes); its id is the calls' `session`. */
@@ -147,14 +156,18 @@ export async function createHost(options: HostOptions = {}): Promise<Host> {
   const status = statusOf(config, pool, sinks, upstreams, sandbox);
   const observation = observationOf(sinks, anchors, status, now);
   const hostTools = await hostSideTools(config, logger, { observation, sandbox, sessions }, shown);
+  const events = new HookEvents(now);
+  const approvalParts = { tools: () => dispatcher.list(), upstreams, events, toolsChanged, now };
+  const held = approvalsFor(config, logger, approvalParts);
   const dispatcher = new Dispatcher([localTools(pool, reads, shown), hostTools, ...upstreams], {
+    ...(held ? { gate: (call, ctx) => held.approvals.gate(call, ctx) } : {}),
     observers: [...sinks.observers, ...(options.observers ?? [])],
     onObserverError: (error) => logger.log("warn", "A call observer failed", String(error)),
     onDirectives: (directives) => applyDirectives(anchors, directives),
     now,
   });
   reportCollisions(dispatcher, logger);
-  const close = () => closeParts({ pool, upstreams, dispatcher, sinks, anchors, sessions });
+  const close = () => closeParts({ pool, upstreams, dispatcher, sinks, anchors, sessions, held });
   const parts = { dispatcher, pool, reads, maxReplyBytes: config.policy.limits.maxOutputChars };
   return {
     config,
@@ -164,14 +177,14 @@ export async function createHost(options: HostOptions = {}): Promise<Host> {
     landlock: pool.landlock,
     ripgrep: pool.ripgrep,
     status,
+    performance: () => performanceData(observation),
+    events,
+    approvals: held?.approvals ?? null,
     anchors,
     sessions,
-    onToolsChanged(listener) {
-      toolsChanged.add(listener);
-      return () => toolsChanged.delete(listener);
-    },
+    onToolsChanged: (listener) => (toolsChanged.add(listener), () => toolsChanged.delete(listener)),
     list: () => dispatcher.list(),
-    endSession: (session) => reads.forget(session),
+    endSession: (session) => (reads.forget(session), held?.approvals.endSession(session)),
     call: (name, args, ctx) => hostCall(parts, name, args, ctx),
     flush: () => (dispatcher.settle(), sinks.flush().then(() => sessions.flush())),
     sinksReady: () => sinks.ready,
@@ -200,6 +213,7 @@ async function closeParts(parts: {
   sinks: Sinks;
   anchors: AnchorStore;
   sessions: SessionLog;
+  held: { audit: AuditFile } | null;
 }): Promise<void> {
   parts.pool.close();
   const upstreamsClosed = Promise.all(parts.upstreams.map((upstream) => upstream.close()));
@@ -211,6 +225,7 @@ async function closeParts(parts: {
   await parts.anchors.flush();
   await upstreamsClosed;
   await parts.sessions.close();
+  await parts.held?.audit.flush();
 }
 
 /** What is in effect now: confinement, ripgrep, efferent copy, upstream servers, warnings. */

@@ -20,6 +20,8 @@ export const KINDS: readonly CallKind[] = Object.freeze(["read", "failed", "writ
 
 /** Error codes by which a tool refuses before it acts: such a call of a writing tool changed nothing. */
 const REFUSED = new Set([
+  "approval_denied",
+  "approval_timeout",
   "path_denied",
   "protected_path",
   "invalid_path",

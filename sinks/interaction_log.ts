@@ -172,6 +172,7 @@ export class InteractionLog implements Sink {
       result_bytes: jsonBytes(outcome.result),
       paths: outcome.paths.map(clip),
       args: this.#capArgs(call.args),
+      ...(outcome.approval ? { approval: outcome.approval } : {}),
     });
   }
 

@@ -45,6 +45,26 @@ export interface CallOutcome {
   readonly paths: readonly string[];
   /** Wall time in milliseconds. */
   readonly durationMs: number;
+  /** The human's decision, when the call waited for one. */
+  readonly approval?: ApprovalNote;
+}
+
+/** How a call's approval was decided (in the interaction log and the audit file). */
+export interface ApprovalNote {
+  /** The approval's id. */
+  readonly id: string;
+  /** `approved`, `denied`, `timeout` or `cancelled`. */
+  readonly decision: "approved" | "denied" | "timeout" | "cancelled";
+  /** Through which channel: `hook_api`, `dashboard`, `elicitation`, or `session_grant` (an earlier approval for the session). */
+  readonly via?: string;
+  /** Who answered, as the answer said (the Hook API has one token: a name is what the human gave). */
+  readonly by?: string;
+  /** What the approval covers: this `call` or the tool for the `session`. */
+  readonly scope?: "call" | "session";
+  /** The SHA-256 of the tool and its arguments, as shown to the human. */
+  readonly args_hash: string;
+  /** The reason given with a denial. */
+  readonly reason?: string;
 }
 
 /** Something that watches calls: it must not throw into, or delay, the call. */

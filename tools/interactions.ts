@@ -7,6 +7,8 @@
  * @module
  */
 
+import type { ApprovalNote } from "./calls.ts";
+
 /** One logged call. */
 export interface Interaction {
   /** When the call started (UTC ISO). */
@@ -29,6 +31,8 @@ export interface Interaction {
   paths: string[];
   /** The arguments, size-capped, secrets redacted. */
   args: unknown;
+  /** The human's decision, when the call waited for approval. */
+  approval?: ApprovalNote;
 }
 
 /** Calls the size caps dropped from one day (summed over drop records). */

@@ -18,7 +18,13 @@
  */
 
 import type { ConfigOverrides, HostConfig } from "../config/mod.ts";
-import { configProbes, ripgrepProbe, sinkProbes, toolNameProbes } from "./doctor_capabilities.ts";
+import {
+  approvalProbe,
+  configProbes,
+  ripgrepProbe,
+  sinkProbes,
+  toolNameProbes,
+} from "./doctor_capabilities.ts";
 import { innerProbes } from "./doctor_inner.ts";
 import { outerProbes } from "./doctor_outer.ts";
 import type { DoctorReport, ProbeResult, ProbeTargets } from "./doctor_report.ts";
@@ -72,6 +78,7 @@ async function everyProbe(
     ...(await innerProbes(config, targets)),
     ...(await sinkProbes(config)),
     ...configProbes(config),
+    approvalProbe(config),
     ...toolNameProbes(config, outer.tools),
     await servedProbe(config, overrides, outer),
   ];

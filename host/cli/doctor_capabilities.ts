@@ -129,3 +129,28 @@ export function toolNameProbes(config: HostConfig, workerTools: readonly string[
     detail: `${line}; ignored: the host serves on`,
   }));
 }
+
+/**
+ * The Hook API and the approval rules: where a human answers, or that no
+ * one can but an eliciting client.
+ *
+ * @param config The configuration.
+ * @returns One probe.
+ */
+export function approvalProbe(config: HostConfig): ProbeResult {
+  const rules = config.approvals.length;
+  const hooks = config.hooks;
+  const where = hooks === null
+    ? "the Hook API and dashboard are off"
+    : `Hook API and dashboard on 127.0.0.1:${hooks.port === 0 ? "<chosen at start>" : hooks.port}`;
+  if (rules === 0) return { name: "approvals", ok: true, detail: `none configured; ${where}` };
+  return {
+    name: "approvals",
+    ok: true,
+    detail: `${rules} rule(s), answered through ${
+      hooks === null
+        ? "MCP elicitation only (clients without it time out): the Hook API is off"
+        : `${where}, and MCP elicitation where the client supports it`
+    }`,
+  };
+}

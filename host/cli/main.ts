@@ -56,6 +56,8 @@ Commands:
                --http [HOST:]PORT: the entry that reaches it over HTTP, URL and token)
   install      link ~/.local/bin/toolhost to bin/toolhost (run as "bin/toolhost install")
   doctor       probe both security boundaries live (--json for machine output)
+  dashboard    print the dashboard's URL, with the token in its fragment (it never opens a browser;
+               the Hook API must be on: "hooks" in the config, or --hooks PORT)
   log          recent tool calls from the interaction log, as a table
                (--tool, --outcome, --path, --session, --since, --until, --limit);
                --subprocesses: the processes a session ran (--session, --tool, --limit;
@@ -67,6 +69,7 @@ Options:
   --ripgrep auto|off|PATH     use ripgrep for searches (default: auto)
   --unprotect GLOB            let tools write a protected path (repeatable; see the README)
   --http [HOST:]PORT          serve over Streamable HTTP (HOST defaults to 127.0.0.1)
+  --hooks PORT                serve the Hook API and dashboard on 127.0.0.1:PORT (seed default 8999)
   --allow-remote              let --http bind an address other than loopback (warned at start)
   --conformance-fixtures      add the MCP conformance suite's test tools, with no token
                               (loopback only; for running the suite, never for a project)
@@ -187,6 +190,8 @@ async function runCommand(command: string, run: Invocation): Promise<number> {
       return await doctorCommand(config, overrides, output);
     case "log":
       return await logCommand(config, logFilters(values), printer);
+    case "dashboard":
+      return await dashboardCommand(config, printer);
     default:
       printer.err(`toolhost: unknown command "${command}"\n\n${USAGE}`);
       return 2;
@@ -220,6 +225,29 @@ async function httpConfigCommand(
   printer.err(
     `toolhost: start the server with: ${shellQuote(launchCommand(config, overrides))}`,
   );
+  return 0;
+}
+
+/**
+ * `dashboard`: the URL to open (the token in its fragment, which a browser
+ * never sends to a server). It opens nothing by itself.
+ */
+async function dashboardCommand(config: HostConfig, printer: Printer): Promise<number> {
+  const hooks = config.hooks;
+  if (hooks === null) {
+    printer.err(
+      `toolhost: the Hook API is off: add "hooks": {"port": 8999} to the config (or start with --hooks 8999), then run this again`,
+    );
+    return 2;
+  }
+  if (hooks.port === 0) {
+    printer.err(
+      "toolhost: hooks.port is 0: the port is chosen at start, and the start-up line says it; give a port to have a fixed URL",
+    );
+    return 2;
+  }
+  const token = await httpToken(config.policy.stateDir);
+  printer.out(`http://${hostPort(hooks)}/#token=${encodeURIComponent(token)}`);
   return 0;
 }
 

@@ -55,6 +55,7 @@ export function launchCommand(
   for (const glob of overrides.unprotect ?? []) args.push(`--unprotect=${glob}`);
   if (overrides.http?.http !== undefined) args.push(`--http=${overrides.http.http}`);
   if (overrides.http?.allowRemote) args.push("--allow-remote");
+  if (overrides.hooks !== undefined) args.push(`--hooks=${overrides.hooks}`);
   return { command: options.team ? "toolhost" : fromFileUrl(TOOLHOST_BIN), args };
 }
 

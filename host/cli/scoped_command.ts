@@ -199,14 +199,16 @@ function serveArgs(config: HostConfig): string[] {
   if (listen) args.push(`--http=${hostPort(listen)}`);
   if (allowRemote) args.push("--allow-remote");
   if (conformanceFixtures) args.push("--conformance-fixtures");
+  // The served process reads the config file again; only a port from the command line is passed on.
+  if (config.hooks) args.push(`--hooks=${config.hooks.port}`);
   return args;
 }
 
-/** What serving over HTTP needs: to listen on exactly its address and port (any port for 0). */
+/** What serving over HTTP and the Hook API need: to listen on exactly their address and port (any port for 0). */
 function listenNet(config: HostConfig): string[] {
-  const { listen } = config.http;
-  if (!listen) return [];
-  return [listen.port === 0 ? bracketed(listen.hostname) : hostPort(listen)];
+  return [config.http.listen, config.hooks].filter((listen) => listen !== null).map((listen) =>
+    listen.port === 0 ? bracketed(listen.hostname) : hostPort(listen)
+  );
 }
 
 /**

@@ -16,6 +16,8 @@ import type { HostLogger } from "../logger.ts";
 import { assetPaths } from "../workers/mod.ts";
 import { shellQuote } from "./mcp_config.ts";
 import { serveOverHttp } from "./serve_http.ts";
+import { startHooks } from "./serve_hooks.ts";
+import type { HooksServing } from "../hooks/mod.ts";
 import type { Printer } from "./printer.ts";
 import {
   isCompiled,
@@ -59,7 +61,9 @@ export async function serveCommand(
     return 1;
   }
   const survive = surviveStrayErrors(host.logger);
+  let hooks: HooksServing | undefined;
   try {
+    hooks = await startHooks(host, config, printer);
     if (config.http.listen) {
       await serveOverHttp(host, config, printer, statusLine(config, host.status()));
     } else {
@@ -71,6 +75,7 @@ export async function serveCommand(
     return 1;
   } finally {
     survive();
+    await hooks?.close();
     await closeWithin(host, CLOSE_DEADLINE_MS);
   }
   return 0;
@@ -132,8 +137,8 @@ export async function missingGrants(config: HostConfig): Promise<string[]> {
   }
   const rg = config.ripgrep.path;
   if (rg !== null) need({ name: "run", command: rg }, `run "${rg}"`);
-  const { listen } = config.http;
-  if (listen) {
+  for (const listen of [config.http.listen, config.hooks]) {
+    if (listen === null) continue;
     const at = hostPort(listen);
     need({ name: "net", host: listen.port === 0 ? listen.hostname : at }, `listen on "${at}"`);
   }

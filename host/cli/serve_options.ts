@@ -16,6 +16,7 @@ export const SERVE_OPTIONS = {
   http: { type: "string" },
   "allow-remote": { type: "boolean" },
   "conformance-fixtures": { type: "boolean" },
+  hooks: { type: "string" },
 } as const;
 
 /** The values that parsed {@linkcode SERVE_OPTIONS} give. */
@@ -34,6 +35,8 @@ export interface ServeOptionValues {
   "allow-remote"?: boolean;
   /** `--conformance-fixtures`. */
   "conformance-fixtures"?: boolean;
+  /** `--hooks PORT`. */
+  hooks?: string;
 }
 
 /**
@@ -47,6 +50,7 @@ export function overridesFrom(values: ServeOptionValues): ConfigOverrides {
     ...(values.root ? { roots: values.root } : {}),
     ...(values.config ? { configFile: values.config } : {}),
     ...(values.ripgrep ? { ripgrep: values.ripgrep } : {}),
+    ...(values.hooks === undefined ? {} : { hooks: values.hooks }),
     ...(values.unprotect ? { unprotect: values.unprotect } : {}),
     ...(values.http === undefined && !values["conformance-fixtures"] && !values["allow-remote"]
       ? {}

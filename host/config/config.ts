@@ -6,6 +6,12 @@
  */
 
 import { type HttpFlags, type HttpSettings, httpSettings } from "./http_settings.ts";
+import {
+  type ApprovalRule,
+  approvalRules,
+  type HookSettings,
+  hookSettings,
+} from "./hook_settings.ts";
 import * as posix from "node:path/posix";
 import { isInside, type Policy, type PolicyInput, resolvePolicy } from "../../security/policy.ts";
 import { startedFiles } from "./_started_files.ts";
@@ -42,6 +48,8 @@ export interface ConfigOverrides {
   createStateDir?: boolean;
   /** `--http`, `--allow-remote`, `--conformance-fixtures`. */
   http?: HttpFlags;
+  /** `--hooks PORT`: serve the Hook API and dashboard on this loopback port. */
+  hooks?: string;
 }
 
 /** The resolved configuration. */
@@ -74,6 +82,10 @@ export interface HostConfig {
   readonly shell: Readonly<ShellSection>;
   /** Serving over Streamable HTTP (`--http` and the `http` section), or over stdio. */
   readonly http: Readonly<HttpSettings>;
+  /** Where the Hook API and dashboard listen (loopback), or null when they are off (the default). */
+  readonly hooks: HookSettings | null;
+  /** The calls that wait for a human's approval. */
+  readonly approvals: readonly ApprovalRule[];
 }
 
 /**
@@ -118,6 +130,8 @@ export async function loadConfig(overrides: ConfigOverrides = {}): Promise<HostC
     warnings: Object.freeze(warnings),
     shell: Object.freeze(shell),
     http: Object.freeze(httpSettings(overrides.http ?? {}, file.http)),
+    hooks: hookSettings(overrides.hooks, file.hooks),
+    approvals: approvalRules(file.approvals),
   });
 }
 

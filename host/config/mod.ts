@@ -39,3 +39,10 @@ export {
   type Listen,
   parseListen,
 } from "./http_settings.ts";
+export {
+  type ApprovalClass,
+  type ApprovalRule,
+  DEFAULT_APPROVAL_TIMEOUT_S,
+  DEFAULT_HOOKS_PORT,
+  type HookSettings,
+} from "./hook_settings.ts";

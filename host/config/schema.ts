@@ -147,6 +147,40 @@ const HTTP = z.object({
   ),
 }).strict();
 
+/** The `hooks` section: the Hook API and the dashboard (off unless the section is there). */
+const HOOKS = z.object({
+  enabled: z.boolean().optional().describe(
+    "Serve the Hook API and dashboard (default: true when the section is there)",
+  ),
+  port: z.number().int().min(0).max(65_535).optional().describe(
+    "The loopback port (default 8999; 0: the system picks one, said at start)",
+  ),
+  askTimeoutS: z.number().int().min(1).max(3600).optional().describe(
+    "How long POST /api/ask waits for a response before 504, in seconds (default 60)",
+  ),
+}).strict();
+
+/** The classes of tools an approval rule can name. */
+export const APPROVAL_CLASSES = ["write", "exec", "net", "upstream"] as const;
+
+/** One approval rule: the calls it holds until a human answers. */
+const APPROVAL_RULE = z.object({
+  tools: z.array(z.string().min(1)).optional().describe(
+    "Tool names or globs (* and ?) whose calls wait for a human",
+  ),
+  classes: z.array(z.enum(APPROVAL_CLASSES)).optional().describe(
+    "Classes of tools whose calls wait: write (not read-only), exec (runs programs), net (reaches the network), upstream (an upstream server's)",
+  ),
+  scope: z.enum(["call", "session"]).optional().describe(
+    `"call" (default): each approval is for one call with its exact arguments; "session": the human may also approve the tool for the rest of the session`,
+  ),
+  timeoutS: z.number().int().min(1).max(86_400).optional().describe(
+    "Unanswered this long, the call fails with approval_timeout (default 120)",
+  ),
+}).strict().refine((rule) => (rule.tools?.length ?? 0) + (rule.classes?.length ?? 0) > 0, {
+  message: "an approval rule names tools or classes",
+});
+
 /** The shape of `toolhost.json`. */
 export const CONFIG_SCHEMA = z.object({
   roots: z.array(z.string().min(1)).optional().describe(
@@ -186,6 +220,10 @@ export const CONFIG_SCHEMA = z.object({
   log: LOG.optional(),
   shell: SHELL.optional(),
   http: HTTP.optional(),
+  hooks: HOOKS.optional(),
+  approvals: z.array(APPROVAL_RULE).optional().describe(
+    "Calls that wait for a human's approval (through the Hook API, the dashboard or MCP elicitation)",
+  ),
 }).strict();
 
 /** `toolhost.json` as written. */
@@ -205,3 +243,9 @@ export type ShellSection = z.output<typeof SHELL>;
 
 /** The `http` section as parsed. */
 export type HttpSection = z.output<typeof HTTP>;
+
+/** The `hooks` section as parsed. */
+export type HooksSection = z.output<typeof HOOKS>;
+
+/** One approval rule as parsed. */
+export type ApprovalRuleInput = z.output<typeof APPROVAL_RULE>;

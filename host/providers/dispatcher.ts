@@ -10,7 +10,7 @@ import { clearImmediate, setImmediate } from "node:timers";
 import { type Directive, parseDirectives } from "../../tools/directives.ts";
 import { type ToolDescriptor, UnknownToolError } from "../../tools/registry.ts";
 import type { ToolResult } from "../../tools/tool.ts";
-import type { CallObserver, CallOutcome, CallRecord } from "../../tools/calls.ts";
+import type { ApprovalNote, CallObserver, CallOutcome, CallRecord } from "../../tools/calls.ts";
 
 export type { CallObserver, CallOutcome, CallRecord };
 
@@ -26,7 +26,21 @@ export interface CallContext {
   client: string;
   /** The request's `_meta` (passed through to upstream servers). */
   meta?: Record<string, unknown>;
+  /** Ask the client's user through MCP elicitation (when the client supports it). */
+  elicit?: (
+    message: string,
+    schema: Record<string, unknown>,
+    signal: AbortSignal,
+  ) => Promise<{ action: string; content?: Record<string, unknown> | undefined }>;
 }
+
+/**
+ * What may hold a call before it runs (approvals): undefined lets it run as
+ * it is; a verdict runs it with `args`, or answers with `refusal`.
+ */
+export type CallGate = (call: CallRecord, ctx: CallContext) => Promise<
+  { refusal?: ToolResult; args?: unknown; approval: ApprovalNote } | undefined
+>;
 
 /** What a provider returns: the result and the paths it touched. */
 export interface ProviderResult {
@@ -70,6 +84,8 @@ export interface DispatcherOptions {
   onDirectives?: (directives: Directive[], call: CallRecord) => void;
   /** The clock for `CallRecord.started` (tests inject one). */
   now?: () => Date;
+  /** Holds calls before they run (approvals); none by default. */
+  gate?: CallGate;
 }
 
 /** Routes calls to providers and notifies observers. */
@@ -79,6 +95,7 @@ export class Dispatcher {
   #onObserverError: (error: unknown) => void;
   #onDirectives: (directives: Directive[], call: CallRecord) => void;
   #now: () => Date;
+  #gate: CallGate | undefined;
   /** Observers' `after` of calls that have ended, not yet run (see {@linkcode Dispatcher.settle}). */
   #later: Array<() => void> = [];
   #timer: ReturnType<typeof setImmediate> | undefined;
@@ -95,6 +112,7 @@ export class Dispatcher {
     this.#onObserverError = options.onObserverError ?? (() => {});
     this.#onDirectives = options.onDirectives ?? (() => {});
     this.#now = options.now ?? (() => new Date());
+    this.#gate = options.gate;
   }
 
   /**
@@ -148,24 +166,16 @@ export class Dispatcher {
     };
     this.#notify((observer) => observer.before?.(record));
     const start = performance.now();
-    let result: ToolResult;
-    let paths: string[] = [];
-    try {
-      ({ result, paths } = await provider.call(name, args, ctx));
-    } catch (error) {
-      if (error instanceof UnknownToolError) throw error;
-      // A provider that throws (rather than returning an error result) still yields a logged,
-      // mirrored call, and the client an internal_error without internals.
-      this.#onObserverError(error);
-      result = {
-        content: [{
-          type: "text",
-          text: `internal_error: ${name} failed unexpectedly; the details are in the host's log`,
-        }],
-        isError: true,
-      };
-    }
-    const outcome: CallOutcome = { result, paths, durationMs: performance.now() - start };
+    const verdict = this.#gate ? await this.#held(record, ctx) : undefined;
+    const { result, paths } = verdict?.refusal
+      ? { result: verdict.refusal, paths: [] }
+      : await this.#run(provider, name, verdict ? verdict.args : args, ctx);
+    const outcome: CallOutcome = {
+      result,
+      paths,
+      durationMs: performance.now() - start,
+      ...(verdict ? { approval: verdict.approval } : {}),
+    };
     const directives = result.directives ??
       parseDirectives(
         result._meta,
@@ -185,6 +195,37 @@ export class Dispatcher {
     return result;
   }
 
+  /** The gate's verdict (a gate that throws refuses the call: it never runs unapproved). */
+  async #held(record: CallRecord, ctx: CallContext): ReturnType<CallGate> {
+    try {
+      return await this.#gate!(record, ctx);
+    } catch (error) {
+      this.#onObserverError(error);
+      return {
+        refusal: internalError(record.tool),
+        approval: { id: "", decision: "denied", reason: "the approval failed", args_hash: "" },
+      };
+    }
+  }
+
+  /** Run a call on its provider: a provider that throws gives an internal_error result. */
+  async #run(
+    provider: ToolProvider,
+    name: string,
+    args: unknown,
+    ctx: CallContext,
+  ): Promise<ProviderResult> {
+    try {
+      return await provider.call(name, args, ctx);
+    } catch (error) {
+      if (error instanceof UnknownToolError) throw error;
+      // A provider that throws (rather than returning an error result) still yields a logged,
+      // mirrored call, and the client an internal_error without internals.
+      this.#onObserverError(error);
+      return { result: internalError(name), paths: [] };
+    }
+  }
+
   #notify(fn: (observer: CallObserver) => void): void {
     for (const observer of this.#observers) {
       try {
@@ -194,4 +235,15 @@ export class Dispatcher {
       }
     }
   }
+}
+
+/** What the client gets when a call failed unexpectedly: no internals. */
+function internalError(name: string): ToolResult {
+  return {
+    content: [{
+      type: "text",
+      text: `internal_error: ${name} failed unexpectedly; the details are in the host's log`,
+    }],
+    isError: true,
+  };
 }

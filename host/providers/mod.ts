@@ -9,6 +9,7 @@
 
 export {
   type CallContext,
+  type CallGate,
   type CallObserver,
   type CallOutcome,
   type CallRecord,

@@ -47,6 +47,28 @@ export class HttpGuard {
    * @returns A 403 or 401 response, or undefined.
    */
   refuse(request: Request): Response | undefined {
+    const foreign = this.refuseForeign(request);
+    if (foreign) return foreign;
+    if (this.#token !== null && !this.#authorized(request.headers.get("authorization"))) {
+      return refusal(
+        401,
+        "Unauthorized: send Authorization: Bearer <token> (toolhost mcp-config --http prints it)",
+        {
+          "WWW-Authenticate": 'Bearer realm="toolhost"',
+        },
+      );
+    }
+    return undefined;
+  }
+
+  /**
+   * The refusal for a request from elsewhere (its `Host` or `Origin`), the
+   * token aside: for what holds no data (the dashboard's page and script).
+   *
+   * @param request The request.
+   * @returns A 403 response, or undefined.
+   */
+  refuseForeign(request: Request): Response | undefined {
     const host = request.headers.get("host")?.toLowerCase() ?? null;
     if (host === null || (this.#hosts !== null && !this.#hosts.has(host))) {
       return refusal(403, `Forbidden: the Host header "${host ?? ""}" is not this server`);
@@ -57,15 +79,6 @@ export class HttpGuard {
       : this.#origins;
     if (origin !== null && !origins.has(origin)) {
       return refusal(403, `Forbidden: the Origin "${origin}" may not use this server`);
-    }
-    if (this.#token !== null && !this.#authorized(request.headers.get("authorization"))) {
-      return refusal(
-        401,
-        "Unauthorized: send Authorization: Bearer <token> (toolhost mcp-config --http prints it)",
-        {
-          "WWW-Authenticate": 'Bearer realm="toolhost"',
-        },
-      );
     }
     return undefined;
   }

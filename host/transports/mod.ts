@@ -19,3 +19,4 @@ export type { GatewayExtras } from "./extras.ts";
 export { LineTransport, type LineTransportOptions, MAX_MESSAGE_DEPTH } from "./stdio.ts";
 export { conformanceFixtures } from "./conformance_fixtures.ts";
 export { Inflight } from "./_inflight.ts";
+export { HttpGuard, type HttpGuardOptions, refusal } from "./_http_guard.ts";

@@ -1,11 +1,9 @@
 /**
  * The gateway: the one place where MCP meets the host. It lists the
- * dispatcher's tools and runs calls concurrently, relaying cancellation and
- * progress.
- *
- * The low-level SDK `Server` is used rather than `McpServer`: the tools here
- * are described by JSON Schema that comes from the tool workers (and, later,
- * from upstream servers), not by zod schemas registered in this process.
+ * dispatcher's tools and runs calls concurrently, relaying cancellation,
+ * progress and approvals' elicitations. The low-level SDK `Server` is used:
+ * the tools are described by the workers' and upstream servers' JSON
+ * Schemas, not by zod schemas registered in this process.
  *
  * @module
  */
@@ -27,6 +25,7 @@ import type { Host } from "../host.ts";
 import type { GatewayExtras } from "./extras.ts";
 import { Inflight } from "./_inflight.ts";
 import { LineTransport } from "./stdio.ts";
+import { elicitThrough } from "./_elicit.ts";
 
 /** The server's name and version as clients see them. */
 export const SERVER_INFO = { name: "toolhost", version: "0.1.0" } as const;
@@ -138,6 +137,9 @@ function callContext(
     session: options.session ?? host.sessions.id,
     client: client ? `${client.name}/${client.version}` : "unknown",
     ...(request.params._meta ? { meta: request.params._meta as Record<string, unknown> } : {}),
+    ...(host.approvals && server.getClientCapabilities()?.elicitation
+      ? { elicit: elicitThrough(ctx) }
+      : {}),
     ...(token === undefined ? {} : {
       onProgress: (progress: number, total?: number, message?: string) => {
         void ctx.mcpReq.notify({

@@ -6,7 +6,15 @@
 
 import { z } from "zod";
 import { defineTool } from "../tool.ts";
-import { byteSize, observation, statusParts } from "./observation.ts";
+import {
+  byteSize,
+  type HostStatus,
+  type Observation,
+  observation,
+  statusParts,
+  type ToolStats,
+} from "./observation.ts";
+import type { LogUsage } from "../interactions.ts";
 
 /** Per-tool latency, error rate, memory and sink drops since the host started. */
 export const getHostPerformance = defineTool({
@@ -49,27 +57,9 @@ export const getHostPerformance = defineTool({
   }),
   annotations: { title: "Host performance", readOnlyHint: true },
   run(_input, ctx) {
-    const obs = observation(ctx);
-    const stats = obs.stats();
-    const tools = Object.fromEntries(
-      Object.entries(stats).map((
-        [name, s],
-      ) => [name, { ...s, error_rate: s.count ? s.errors / s.count : 0 }]),
-    );
-    const memory = Deno.memoryUsage();
-    const status = obs.status();
-    const data = {
-      since: obs.startedAt.toISOString(),
-      tools,
-      memory: {
-        rss_bytes: memory.rss,
-        heap_used_bytes: memory.heapUsed,
-        heap_total_bytes: memory.heapTotal,
-      },
-      log: obs.log(),
-      sink_drops: obs.sinks().reduce((sum, sink) => sum + sink.drops, 0),
-      status,
-    };
+    const data = performanceData(observation(ctx));
+    const { tools, status } = data;
+    const memory = { rss: data.memory.rss_bytes, heapUsed: data.memory.heap_used_bytes };
     const rows = Object.entries(tools).sort((a, b) => b[1].count - a[1].count).map(([name, s]) =>
       `${name.padEnd(24)} ${String(s.count).padStart(6)} calls  p50 ${
         s.p50_ms.toFixed(1)
@@ -93,3 +83,48 @@ export const getHostPerformance = defineTool({
     return { content: [{ type: "text", text }], structuredContent: data };
   },
 });
+
+/** What `get_host_performance` reports, as data. */
+export type HostPerformance = {
+  /** When the host started. */
+  since: string;
+  /** Per tool: calls, errors, error rate, latency. */
+  tools: Record<string, ToolStats & { error_rate: number }>;
+  /** The process's memory. */
+  memory: { rss_bytes: number; heap_used_bytes: number; heap_total_bytes: number };
+  /** The interaction log's size and caps, or null when it is off. */
+  log: LogUsage | null;
+  /** Calls the sinks dropped. */
+  sink_drops: number;
+  /** What is in effect, and what not with why. */
+  status: HostStatus;
+};
+
+/**
+ * What `get_host_performance` reports, as data (the Hook API's
+ * `/api/performance` gives the same).
+ *
+ * @param obs The host's observation service.
+ * @returns Per-tool latency and errors, memory, log size, sink drops, status.
+ */
+export function performanceData(obs: Observation): HostPerformance {
+  const stats = obs.stats();
+  const tools = Object.fromEntries(
+    Object.entries(stats).map((
+      [name, s],
+    ) => [name, { ...s, error_rate: s.count ? s.errors / s.count : 0 }]),
+  );
+  const memory = Deno.memoryUsage();
+  return {
+    since: obs.startedAt.toISOString(),
+    tools,
+    memory: {
+      rss_bytes: memory.rss,
+      heap_used_bytes: memory.heapUsed,
+      heap_total_bytes: memory.heapTotal,
+    },
+    log: obs.log(),
+    sink_drops: obs.sinks().reduce((sum, sink) => sum + sink.drops, 0),
+    status: obs.status(),
+  };
+}

@@ -1,0 +1,297 @@
+/**
+ * Approvals: a call that an `approvals` rule names waits, alone (other
+ * calls go on), until a human approves or denies exactly that tool with
+ * exactly those arguments, through the Hook API, the dashboard or MCP
+ * elicitation; unanswered, it fails with `approval_timeout`. An approval
+ * is used by the one call that asked, unless the human approved the tool
+ * for the session (where the rule allows it).
+ *
+ * @module
+ */
+
+import type { ApprovalClass, ApprovalRule } from "../config/mod.ts";
+import type { ApprovalNote, CallRecord } from "../../tools/calls.ts";
+import type { ToolResult } from "../../tools/tool.ts";
+import {
+  argsHash,
+  ELICIT_SCHEMA,
+  globMatcher,
+  keepClientWaiting,
+  refusalFor,
+} from "./_approval_parts.ts";
+
+export { argsHash } from "./_approval_parts.ts";
+
+/** A call waiting for a human. */
+export interface PendingApproval {
+  /** Its id (answer it at `POST /api/approvals/<id>`). */
+  readonly id: string;
+  /** The tool. */
+  readonly tool: string;
+  /** The exact arguments the call runs with when approved. */
+  readonly args: unknown;
+  /** SHA-256 of the tool and arguments (hex). */
+  readonly args_hash: string;
+  /** The session and client that called. */
+  readonly session: string;
+  /** The client's name/version. */
+  readonly client: string;
+  /** The classes that matched, and the tool globs. */
+  readonly matched: readonly string[];
+  /** The widest approval the human may give. */
+  readonly scope_allowed: "call" | "session";
+  /** When it was asked and when it times out (UTC ISO). */
+  readonly asked_at: string;
+  /** When it times out. */
+  readonly expires_at: string;
+}
+
+/** A human's answer. */
+export interface ApprovalAnswer {
+  /** Approve (true) or deny (false). */
+  approve: boolean;
+  /** Why (said to the agent on a denial). */
+  reason?: string;
+  /** `session`: approve the tool for the rest of the session (where the rule allows). */
+  scope?: "call" | "session";
+  /** Who answers (a name the human gives). */
+  by?: string;
+  /** When given, the arguments' hash the human saw: a different one is refused. */
+  args_hash?: string;
+}
+
+/** What answering did: `answered`, or why not. */
+export type AnswerOutcome = "answered" | "unknown" | "mismatch" | "scope";
+
+/** What the gate lets through, or the refusal, with the decision for the log. */
+export interface GateVerdict {
+  /** The refusal the client gets instead of running the tool. */
+  refusal?: ToolResult;
+  /** The arguments to run with: a copy made when the human was asked. */
+  args?: unknown;
+  /** The decision. */
+  approval: ApprovalNote;
+}
+
+/** What a waiting call may use: cancellation, progress, and an elicitation to its client. */
+export interface GateContext {
+  /** Aborted when the client cancels. */
+  signal?: AbortSignal | undefined;
+  /** Progress for the client while it waits. */
+  onProgress?: ((progress: number, total?: number, message?: string) => void) | undefined;
+  /** Ask the client's user (MCP elicitation), when the client supports it. */
+  elicit?: Elicit | undefined;
+}
+
+/** An MCP elicitation: a form with a message and a schema, its answer. */
+export type Elicit = (
+  message: string,
+  schema: Record<string, unknown>,
+  signal: AbortSignal,
+) => Promise<{ action: string; content?: Record<string, unknown> | undefined }>;
+
+/** Options for {@linkcode Approvals}. */
+export interface ApprovalsOptions {
+  /** A tool's classes (write, exec, net, upstream). */
+  classify: (tool: string) => readonly ApprovalClass[];
+  /** Every decision, for the audit file. */
+  audit: (line: Record<string, unknown>) => void;
+  /** An approval asked or answered (the Hook API's events). */
+  onEvent?: (type: "approval_asked" | "approval_answered", data: Record<string, unknown>) => void;
+  /** Arguments as shown in events and the audit (secrets redacted). */
+  redact?: (args: unknown) => unknown;
+  /** The clock. */
+  now?: () => Date;
+}
+
+interface Waiting {
+  request: PendingApproval;
+  settle: (note: ApprovalNote) => void;
+}
+
+/** The approval rules in force, the calls waiting, and the session grants. */
+export class Approvals {
+  #rules: readonly { rule: ApprovalRule; matches: (tool: string) => string[] }[];
+  #options: ApprovalsOptions;
+  #now: () => Date;
+  #waiting = new Map<string, Waiting>();
+  #grants = new Map<string, Map<string, string>>();
+
+  /**
+   * @param rules The rules (`approvals` section).
+   * @param options Classes, audit, events, clock.
+   */
+  constructor(rules: readonly ApprovalRule[], options: ApprovalsOptions) {
+    this.#options = options;
+    this.#now = options.now ?? (() => new Date());
+    this.#rules = rules.map((rule) => {
+      const globs = rule.tools.map((glob) => ({ glob, test: globMatcher(glob) }));
+      return {
+        rule,
+        matches: (tool: string) => [
+          ...globs.filter((each) => each.test(tool)).map((each) => each.glob),
+          ...rule.classes.filter((name) => options.classify(tool).includes(name)),
+        ],
+      };
+    });
+  }
+
+  /** The calls waiting now, oldest first. */
+  pending(): PendingApproval[] {
+    return [...this.#waiting.values()].map((each) => each.request);
+  }
+
+  /**
+   * Hold a call that a rule names until a human answers.
+   *
+   * @param call The call.
+   * @param ctx Cancellation, progress, elicitation.
+   * @returns Undefined when no rule names it; else the verdict.
+   */
+  async gate(call: CallRecord, ctx: GateContext): Promise<GateVerdict | undefined> {
+    const found = this.#ruleFor(call.tool);
+    if (found === undefined) return undefined;
+    const args = structuredClone(call.args);
+    const hash = await argsHash(call.tool, args);
+    const granted = this.#grants.get(call.session)?.get(call.tool);
+    if (granted !== undefined) {
+      return {
+        args,
+        approval: { id: granted, decision: "approved", via: "session_grant", args_hash: hash },
+      };
+    }
+    const request = this.#request(call, args, hash, found);
+    const note = await this.#wait(request, found.rule.timeoutMs, ctx);
+    this.#audit(request, note);
+    if (note.decision === "approved") return { args, approval: note };
+    return { refusal: refusalFor(note, found.rule.timeoutMs), approval: note };
+  }
+
+  /**
+   * Answer a waiting call.
+   *
+   * @param id The approval's id.
+   * @param answer Approve or deny, why, for how long, by whom.
+   * @param via The channel (`hook_api`, `dashboard`, `elicitation`).
+   * @returns `answered`, `unknown` (no such call waits), `mismatch` (another arguments' hash), `scope` (a session approval the rule does not allow).
+   */
+  answer(id: string, answer: ApprovalAnswer, via: string): AnswerOutcome {
+    const waiting = this.#waiting.get(id);
+    if (waiting === undefined) return "unknown";
+    const { request } = waiting;
+    if (answer.args_hash !== undefined && answer.args_hash !== request.args_hash) return "mismatch";
+    const scope = answer.approve ? answer.scope ?? "call" : undefined;
+    if (scope === "session" && request.scope_allowed !== "session") return "scope";
+    if (scope === "session") {
+      const grants = this.#grants.get(request.session) ?? new Map<string, string>();
+      grants.set(request.tool, id);
+      this.#grants.set(request.session, grants);
+    }
+    waiting.settle({
+      id,
+      decision: answer.approve ? "approved" : "denied",
+      via,
+      ...(answer.by ? { by: answer.by.slice(0, 200) } : {}),
+      ...(scope ? { scope } : {}),
+      args_hash: request.args_hash,
+      ...(answer.reason ? { reason: answer.reason.slice(0, 1000) } : {}),
+    });
+    return "answered";
+  }
+
+  /**
+   * A session ended: its grants go.
+   *
+   * @param session The session.
+   */
+  endSession(session: string): void {
+    this.#grants.delete(session);
+  }
+
+  #ruleFor(tool: string): { rule: ApprovalRule; matched: string[] } | undefined {
+    for (const { rule, matches } of this.#rules) {
+      const matched = matches(tool);
+      if (matched.length > 0) return { rule, matched };
+    }
+    return undefined;
+  }
+
+  #request(
+    call: CallRecord,
+    args: unknown,
+    hash: string,
+    found: { rule: ApprovalRule; matched: string[] },
+  ): PendingApproval {
+    const asked = this.#now();
+    return Object.freeze({
+      id: crypto.randomUUID(),
+      tool: call.tool,
+      args,
+      args_hash: hash,
+      session: call.session,
+      client: call.client,
+      matched: found.matched,
+      scope_allowed: found.rule.scope,
+      asked_at: asked.toISOString(),
+      expires_at: new Date(asked.getTime() + found.rule.timeoutMs).toISOString(),
+    });
+  }
+
+  /** Wait for the first of: an answer, the timeout, the client's cancellation. */
+  #wait(request: PendingApproval, timeoutMs: number, ctx: GateContext): Promise<ApprovalNote> {
+    const stop = new AbortController();
+    const base = { id: request.id, args_hash: request.args_hash };
+    const decided = new Promise<ApprovalNote>((resolve) => {
+      const settle = (note: ApprovalNote) => {
+        if (!this.#waiting.delete(request.id)) return;
+        stop.abort();
+        resolve(note);
+      };
+      this.#waiting.set(request.id, { request, settle });
+      const timer = setTimeout(() => settle({ ...base, decision: "timeout" }), timeoutMs);
+      const cancelled = () => settle({ ...base, decision: "cancelled", via: "client" });
+      if (ctx.signal?.aborted) cancelled();
+      ctx.signal?.addEventListener("abort", cancelled, { once: true, signal: stop.signal });
+      stop.signal.addEventListener("abort", () => clearTimeout(timer), { once: true });
+    });
+    this.#options.onEvent?.("approval_asked", this.#shown(request));
+    keepClientWaiting(request, ctx, stop.signal);
+    if (ctx.elicit) this.#elicit(request, ctx.elicit, stop.signal);
+    return decided.then((note) => {
+      this.#options.onEvent?.("approval_answered", { ...note, tool: request.tool });
+      return note;
+    });
+  }
+
+  /** Ask the client's user too; the first answer from any channel counts. */
+  #elicit(request: PendingApproval, elicit: Elicit, signal: AbortSignal): void {
+    const message = `toolhost: allow ${request.tool} with these arguments?\n${
+      JSON.stringify(this.#options.redact?.(request.args) ?? request.args, null, 2).slice(0, 4000)
+    }\nSHA-256 ${request.args_hash}`;
+    elicit(message, ELICIT_SCHEMA, signal).then((result) => {
+      const approve = result.action === "accept" && result.content?.approve === true;
+      const reason = result.action === "accept"
+        ? String(result.content?.reason ?? "") || undefined
+        : `the user chose ${result.action}`;
+      this.answer(request.id, { approve, ...(reason ? { reason } : {}) }, "elicitation");
+    }, () => {
+      // The client failed to ask (or the wait ended first): the other channels still can.
+    });
+  }
+
+  #shown(request: PendingApproval): Record<string, unknown> {
+    return { ...request, args: this.#options.redact?.(request.args) ?? request.args };
+  }
+
+  #audit(request: PendingApproval, note: ApprovalNote): void {
+    this.#options.audit({
+      ts: this.#now().toISOString(),
+      ...note,
+      tool: request.tool,
+      args: this.#options.redact?.(request.args) ?? request.args,
+      session: request.session,
+      client: request.client,
+      asked_at: request.asked_at,
+    });
+  }
+}

@@ -1,0 +1,21 @@
+/**
+ * Approvals and the events a human watches: calls that wait for a human's
+ * decision, the audit of every decision, and the bounded event history the
+ * Hook API and the dashboard read.
+ *
+ * @module
+ */
+
+export {
+  type AnswerOutcome,
+  type ApprovalAnswer,
+  Approvals,
+  type ApprovalsOptions,
+  argsHash,
+  type Elicit,
+  type GateContext,
+  type GateVerdict,
+  type PendingApproval,
+} from "./approvals.ts";
+export { AUDIT_FILE, AuditFile } from "./audit.ts";
+export { type EventPage, type HookEvent, HookEvents, MAX_EVENTS, MAX_PAGE } from "./events.ts";

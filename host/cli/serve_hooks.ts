@@ -1,0 +1,52 @@
+/**
+ * Starting the Hook API and dashboard beside the MCP server (stdio or
+ * HTTP), and saying at start what answers approvals.
+ *
+ * @module
+ */
+
+import type { HostConfig } from "../config/mod.ts";
+import { serveHooks } from "../hooks/mod.ts";
+import type { HooksServing } from "../hooks/mod.ts";
+import type { Host } from "../host.ts";
+import { httpToken, TOKEN_FILE } from "../state/mod.ts";
+import type { Printer } from "./printer.ts";
+
+/**
+ * Serve the Hook API when configured, and say where, and what answers the
+ * approval rules (never a rule with no channel said nothing about).
+ *
+ * @param host The host.
+ * @param config The configuration.
+ * @param printer Where the lines go.
+ * @returns The running Hook API, or undefined when it is off.
+ */
+export async function startHooks(
+  host: Host,
+  config: HostConfig,
+  printer: Printer,
+): Promise<HooksServing | undefined> {
+  const rules = config.approvals.length;
+  const settings = config.hooks;
+  if (settings === null) {
+    if (rules > 0) {
+      printer.err(
+        `toolhost: approvals: ${rules} rule(s); the Hook API is off, so only an MCP client that supports elicitation can answer them (others time out): add "hooks": {"port": 8999} to the config to answer from the dashboard`,
+      );
+    }
+    return undefined;
+  }
+  const token = await httpToken(config.policy.stateDir, { logger: host.logger });
+  const hooks = serveHooks(host, {
+    hostname: settings.hostname,
+    port: settings.port,
+    token,
+    askTimeoutMs: settings.askTimeoutMs,
+  });
+  printer.err(
+    `toolhost: Hook API and dashboard at ${hooks.url} (bearer token in ${config.policy.stateDir}/${TOKEN_FILE}; "toolhost dashboard" prints the dashboard's URL with it); approvals: ${
+      rules === 0 ? "none configured" : `${rules} rule(s)`
+    }`,
+  );
+  return hooks;
+}

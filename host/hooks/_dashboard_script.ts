@@ -1,0 +1,254 @@
+/**
+ * The dashboard's script (served as `/dashboard.js`). Plain browser
+ * JavaScript: it follows the Hook API's events with a cursor, and writes
+ * every value with `textContent` (nothing from the API becomes markup).
+ *
+ * @module
+ */
+
+/** The script's text. */
+export const DASHBOARD_SCRIPT = String.raw`"use strict";
+const $ = (id) => document.getElementById(id);
+const state = { token: null, cursor: 0, calls: [], samples: [], stopped: false };
+const BUCKET_MS = 10000, WINDOW_MS = 600000, MAX_ROWS = 50;
+
+function start() {
+  const match = /(?:^|&)token=([^&]+)/.exec(location.hash.slice(1));
+  if (match) {
+    sessionStorage.setItem("toolhost-token", decodeURIComponent(match[1]));
+    history.replaceState(null, "", location.pathname);
+  }
+  state.token = sessionStorage.getItem("toolhost-token");
+  $("login").addEventListener("submit", (event) => {
+    event.preventDefault();
+    sessionStorage.setItem("toolhost-token", $("token").value.trim());
+    location.reload();
+  });
+  $("plot-tool").addEventListener("change", plot);
+  if (!state.token) return showLogin("");
+  $("main").hidden = false;
+  follow();
+  refresh();
+  setInterval(refresh, 5000);
+}
+
+function showLogin(why) {
+  $("login").hidden = false;
+  $("main").hidden = true;
+  $("state").textContent = why || "sign in";
+  state.stopped = true;
+}
+
+async function api(path, init) {
+  const response = await fetch(path, {
+    ...(init || {}),
+    headers: { Authorization: "Bearer " + state.token, "Content-Type": "application/json" },
+  });
+  if (response.status === 401) {
+    sessionStorage.removeItem("toolhost-token");
+    showLogin("the token was refused");
+    throw new Error("unauthorized");
+  }
+  return response;
+}
+
+async function follow() {
+  while (!state.stopped) {
+    try {
+      const page = await (await api("/api/events?wait=25&after=" + state.cursor)).json();
+      $("state").textContent = "live";
+      for (const event of page.events) take(event);
+      state.cursor = page.cursor;
+      renderCalls();
+    } catch (error) {
+      if (state.stopped) return;
+      $("state").textContent = "disconnected, retrying…";
+      await new Promise((resolve) => setTimeout(resolve, 2000));
+    }
+  }
+}
+
+function take(event) {
+  const data = event.data;
+  if (event.type === "call_started") {
+    state.calls.unshift({ id: data.call, ts: event.ts, tool: data.tool, session: data.session, args: data.args, outcome: "running" });
+    state.calls.length = Math.min(state.calls.length, MAX_ROWS);
+  } else if (event.type === "call_ended") {
+    const call = state.calls.find((each) => each.id === data.call);
+    if (call) { call.outcome = data.outcome; call.ms = data.duration_ms; }
+    state.samples.push({ t: Date.parse(event.ts), tool: data.tool, ms: data.duration_ms, error: data.outcome !== "ok" });
+    soon();
+  } else if (event.type === "approval_asked" || event.type === "approval_answered") {
+    loadApprovals();
+  } else if (event.type === "status_changed") {
+    health(data);
+  }
+}
+
+function cell(row, text, cls) {
+  const td = row.insertCell();
+  td.textContent = text === undefined || text === null ? "" : String(text);
+  if (cls) td.className = cls;
+  return td;
+}
+
+function renderCalls() {
+  const body = $("calls").tBodies[0];
+  body.replaceChildren();
+  for (const call of state.calls) {
+    const row = body.insertRow();
+    cell(row, new Date(call.ts).toLocaleTimeString());
+    cell(row, call.tool);
+    cell(row, call.session);
+    cell(row, JSON.stringify(call.args), "args").title = JSON.stringify(call.args, null, 2);
+    cell(row, call.outcome, call.outcome === "ok" ? "ok" : call.outcome === "running" ? "running" : "bad");
+    cell(row, call.ms === undefined ? "" : call.ms.toFixed(1));
+  }
+  plot();
+}
+
+async function loadApprovals() {
+  const { approvals } = await (await api("/api/approvals")).json();
+  $("approval-count").textContent = String(approvals.length);
+  $("no-approvals").hidden = approvals.length > 0;
+  const list = $("approvals");
+  list.replaceChildren(...approvals.map(approvalCard));
+}
+
+function approvalCard(request) {
+  const card = document.createElement("div");
+  card.className = "approval";
+  card.dataset.id = request.id;
+  const title = document.createElement("h3");
+  title.textContent = request.tool + " — session " + request.session + " (" + request.client + ")";
+  const why = document.createElement("p");
+  why.textContent = "Matched " + request.matched.join(", ") + "; times out at " + new Date(request.expires_at).toLocaleTimeString();
+  const args = document.createElement("pre");
+  args.textContent = JSON.stringify(request.args, null, 2);
+  const hash = document.createElement("p");
+  hash.className = "hash";
+  hash.textContent = "SHA-256 of tool and arguments: " + request.args_hash;
+  const reason = document.createElement("input");
+  reason.placeholder = "reason (told to the agent on a denial)";
+  reason.size = 40;
+  const buttons = document.createElement("p");
+  const button = (label, cls, body) => {
+    const b = document.createElement("button");
+    b.textContent = label;
+    b.className = cls;
+    b.addEventListener("click", () => decide(request, { ...body, reason: reason.value || undefined }, card));
+    buttons.append(b);
+  };
+  button("Approve", "approve", { decision: "approve", scope: "call" });
+  if (request.scope_allowed === "session") button("Approve for this session", "approve", { decision: "approve", scope: "session" });
+  button("Deny", "deny", { decision: "deny" });
+  buttons.append(reason);
+  card.append(title, why, args, hash, buttons);
+  return card;
+}
+
+async function decide(request, body, card) {
+  for (const b of card.querySelectorAll("button")) b.disabled = true;
+  const response = await api("/api/approvals/" + encodeURIComponent(request.id), {
+    method: "POST",
+    body: JSON.stringify({ ...body, args_hash: request.args_hash, via: "dashboard", by: "dashboard" }),
+  });
+  if (!response.ok) alert("Not answered: " + (await response.json()).error);
+  loadApprovals();
+}
+
+function soon() {
+  clearTimeout(state.soon);
+  state.soon = setTimeout(refresh, 300);
+}
+
+async function refresh() {
+  try {
+    const [perf, sessions, project] = await Promise.all([
+      api("/api/performance").then((r) => r.json()),
+      api("/api/session").then((r) => r.json()),
+      state.roots ? null : api("/api/project").then((r) => r.json()),
+    ]);
+    if (project) { state.roots = project.project.roots.join(", "); $("roots").textContent = state.roots; }
+    toolTable(perf.performance.tools);
+    health(perf.performance.status);
+    sessionTable(sessions.session.sessions);
+    loadApprovals();
+  } catch (error) { /* the event loop says the connection's state */ }
+}
+
+function toolTable(tools) {
+  const body = $("tools").tBodies[0];
+  body.replaceChildren();
+  const select = $("plot-tool");
+  const names = Object.keys(tools).sort();
+  const busiest = names.slice().sort((a, b) => tools[b].count - tools[a].count)[0];
+  const chosen = select.value || busiest;
+  select.replaceChildren(...names.map((name) => new Option(name, name, false, name === chosen)));
+  for (const name of names) {
+    const s = tools[name], row = body.insertRow();
+    cell(row, name); cell(row, s.count); cell(row, s.errors);
+    cell(row, (s.error_rate * 100).toFixed(1) + "%", s.errors ? "bad" : "");
+    cell(row, s.p50_ms.toFixed(1)); cell(row, s.p95_ms.toFixed(1)); cell(row, s.max_ms.toFixed(1));
+  }
+  plot();
+}
+
+function health(status) {
+  const lines = ["efferent copy: " + status.efferent_copy.state + (status.efferent_copy.reason ? " (" + status.efferent_copy.reason + ")" : "")];
+  for (const up of status.upstreams || []) lines.push("upstream " + up.name + ": " + up.state + (up.reason ? " (" + up.reason + ")" : ""));
+  if (!status.upstreams || status.upstreams.length === 0) lines.push("no upstream server");
+  $("health").replaceChildren(...lines.map((text) => { const p = document.createElement("p"); p.textContent = text; return p; }));
+}
+
+function sessionTable(sessions) {
+  const body = $("sessions").tBodies[0];
+  body.replaceChildren();
+  for (const s of sessions) {
+    const row = body.insertRow();
+    cell(row, s.session); cell(row, s.client); cell(row, s.calls);
+    cell(row, new Date(s.last_call).toLocaleTimeString());
+    cell(row, s.recent.slice(-5).map((c) => c.tool + " " + c.outcome).join(", "));
+  }
+}
+
+function quantile(sorted, q) {
+  return sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))];
+}
+
+function plot() {
+  const svg = $("plot"), tool = $("plot-tool").value, now = Date.now();
+  state.samples = state.samples.filter((s) => now - s.t < WINDOW_MS);
+  const buckets = new Map();
+  for (const s of state.samples) {
+    if (s.tool !== tool) continue;
+    const key = Math.floor(s.t / BUCKET_MS);
+    (buckets.get(key) || buckets.set(key, []).get(key)).push(s.ms);
+  }
+  const points = [...buckets.entries()].sort((a, b) => a[0] - b[0]).map(([key, values]) => {
+    values.sort((a, b) => a - b);
+    return { t: key * BUCKET_MS, p50: quantile(values, 0.5), p95: quantile(values, 0.95) };
+  });
+  const top = Math.max(1, ...points.map((p) => p.p95));
+  const x = (t) => 30 + ((t - (now - WINDOW_MS)) / WINDOW_MS) * 600;
+  const y = (ms) => 185 - (ms / top) * 170;
+  const line = (key) => points.map((p) => x(p.t).toFixed(1) + "," + y(p[key]).toFixed(1)).join(" ");
+  const ns = "http://www.w3.org/2000/svg";
+  const make = (name, attrs, text) => {
+    const el = document.createElementNS(ns, name);
+    for (const [k, v] of Object.entries(attrs)) el.setAttribute(k, v);
+    if (text) el.textContent = text;
+    return el;
+  };
+  svg.replaceChildren(
+    make("text", { x: 2, y: 14 }, top.toFixed(1) + " ms"),
+    make("text", { x: 2, y: 196 }, "0"),
+    make("polyline", { class: "p95", points: line("p95") }),
+    make("polyline", { class: "p50", points: line("p50") }),
+    ...points.flatMap((p) => ["p95", "p50"].map((key) =>
+      make("circle", { class: key, cx: x(p.t).toFixed(1), cy: y(p[key]).toFixed(1), r: 3 }))),
+  );
+}
+
+start();
+`;

@@ -1,0 +1,75 @@
+/**
+ * Seed 001's blocking ask: `POST /api/ask` waits until someone answers at
+ * `POST /api/ask/respond` with its `request_id` (200 with the response), or
+ * 60 s pass (504). An `ask_received` event carries the id and the data.
+ *
+ * @module
+ */
+
+import type { HookEvents } from "../approvals/mod.ts";
+
+/** How long an ask waits by default (seed 001's). */
+export const ASK_TIMEOUT_MS = 60_000;
+
+/** The most asks waiting at once (more are refused with 429). */
+export const MAX_ASKS = 64;
+
+/** The asks waiting for a response. */
+export class Asks {
+  #waiting = new Map<string, (response: unknown) => void>();
+  #events: HookEvents;
+  #timeoutMs: number;
+
+  /**
+   * @param events Where `ask_received` and `ask_answered` go.
+   * @param timeoutMs How long an ask waits.
+   */
+  constructor(events: HookEvents, timeoutMs = ASK_TIMEOUT_MS) {
+    this.#events = events;
+    this.#timeoutMs = timeoutMs;
+  }
+
+  /** How many asks wait now. */
+  get size(): number {
+    return this.#waiting.size;
+  }
+
+  /**
+   * Ask, and wait for the response.
+   *
+   * @param data What is asked (any JSON).
+   * @param signal Aborted when the asker goes away.
+   * @returns The response, or `timeout` (also when the asker went away).
+   */
+  ask(data: unknown, signal?: AbortSignal): Promise<{ response: unknown } | "timeout"> {
+    const id = crypto.randomUUID();
+    return new Promise((resolve) => {
+      const done = (result: { response: unknown } | "timeout") => {
+        if (!this.#waiting.delete(id)) return;
+        clearTimeout(timer);
+        signal?.removeEventListener("abort", gone);
+        resolve(result);
+      };
+      const gone = () => done("timeout");
+      const timer = setTimeout(gone, this.#timeoutMs);
+      this.#waiting.set(id, (response) => done({ response }));
+      signal?.addEventListener("abort", gone, { once: true });
+      this.#events.emit("ask_received", { request_id: id, data });
+    });
+  }
+
+  /**
+   * Answer an ask.
+   *
+   * @param id Its `request_id`.
+   * @param response The response.
+   * @returns False when no ask has that id (404).
+   */
+  respond(id: string, response: unknown): boolean {
+    const answer = this.#waiting.get(id);
+    if (answer === undefined) return false;
+    answer(response);
+    this.#events.emit("ask_answered", { request_id: id });
+    return true;
+  }
+}

@@ -1,0 +1,148 @@
+/**
+ * Approvals as a module: which calls a rule holds, the arguments' hash, the
+ * answers it refuses, cancellation, and the events' cursors and bounds.
+ *
+ * @module
+ */
+
+import { assert, assertEquals } from "../../_assert.ts";
+import { Approvals, argsHash, HookEvents } from "../../../host/approvals/mod.ts";
+import type { ApprovalRule } from "../../../host/config/mod.ts";
+import type { CallRecord } from "../../../tools/calls.ts";
+import type { ToolResult } from "../../../tools/tool.ts";
+
+const rule = (over: Partial<ApprovalRule>): ApprovalRule => ({
+  tools: [],
+  classes: [],
+  scope: "call",
+  timeoutMs: 60_000,
+  ...over,
+});
+
+function call(tool: string, args: unknown, session = "s1"): CallRecord {
+  return { tool, args, session, client: "test/1", started: new Date() };
+}
+
+function approvals(rules: ApprovalRule[], events = new HookEvents()) {
+  const audit: Array<Record<string, unknown>> = [];
+  const held = new Approvals(rules, {
+    classify: (
+      tool,
+    ) => (tool === "run_shell" ? ["exec", "write"] : tool === "read_file" ? [] : ["write"]),
+    audit: (line) => audit.push(line),
+    onEvent: (type, data) => events.emit(type, data),
+  });
+  return { held, audit, events };
+}
+
+Deno.test("approvals: rules hold tools by glob or class, and nothing else", async () => {
+  const { held, events } = approvals([
+    rule({ tools: ["fs__*", "edit_?ile"] }),
+    rule({ classes: ["exec"] }),
+  ]);
+  assertEquals(await held.gate(call("read_file", {}), {}), undefined);
+  assertEquals(await held.gate(call("fs", {}), {}), undefined);
+  for (const tool of ["fs__write", "edit_file", "run_shell"]) {
+    const cursor = events.cursor;
+    const verdict = held.gate(call(tool, { n: 1 }), {});
+    const asked = await nextAsked(events, cursor);
+    assertEquals(asked.data.tool, tool);
+    assertEquals(held.answer(String(asked.data.id), { approve: true }, "hook_api"), "answered");
+    assertEquals((await verdict)?.approval.decision, "approved");
+  }
+});
+
+Deno.test("approvals: the hash binds the exact tool and arguments, whatever the key order", async () => {
+  assertEquals(
+    await argsHash("t", { a: 1, b: [1, { d: 2, c: 3 }] }),
+    await argsHash("t", { b: [1, { c: 3, d: 2 }], a: 1 }),
+  );
+  assert(await argsHash("t", { a: 1 }) !== await argsHash("t", { a: 2 }));
+  assert(await argsHash("t", { a: 1 }) !== await argsHash("u", { a: 1 }));
+  const { held, events } = approvals([rule({ tools: ["write_file"] })]);
+  const args = { path: "a", content: "x" };
+  const verdict = held.gate(call("write_file", args), {});
+  await nextAsked(events, 0);
+  const [pending] = held.pending();
+  // The call runs with the arguments the human saw, even if the caller's object changes later.
+  args.content = "changed";
+  assertEquals(
+    held.answer(pending!.id, { approve: true, args_hash: "f".repeat(64) }, "hook_api"),
+    "mismatch",
+  );
+  assertEquals(held.answer(pending!.id, { approve: true, scope: "session" }, "hook_api"), "scope");
+  assertEquals(held.answer("nope", { approve: true }, "hook_api"), "unknown");
+  assertEquals(
+    held.answer(pending!.id, { approve: true, args_hash: pending!.args_hash }, "hook_api"),
+    "answered",
+  );
+  assertEquals((await verdict)?.args, { path: "a", content: "x" });
+  assertEquals(
+    held.answer(pending!.id, { approve: false }, "hook_api"),
+    "unknown",
+    "answered once",
+  );
+  assertEquals(events.after(0).events.map((event) => event.type), [
+    "approval_asked",
+    "approval_answered",
+  ]);
+});
+
+Deno.test("approvals: a cancelled call stops waiting, is refused, and is audited", async () => {
+  const { held, audit, events } = approvals([rule({ tools: ["write_file"] })]);
+  const abort = new AbortController();
+  const verdict = held.gate(call("write_file", {}), { signal: abort.signal });
+  await nextAsked(events, 0);
+  assertEquals(held.pending().length, 1);
+  abort.abort();
+  const result = await verdict;
+  assertEquals(result?.approval.decision, "cancelled");
+  assert(refusalText(result?.refusal).startsWith("cancelled:"));
+  assertEquals(held.pending(), []);
+  assertEquals(audit.map((line) => line.decision), ["cancelled"]);
+});
+
+Deno.test("approvals: a denial through elicitation says the user's reason", async () => {
+  const { held } = approvals([rule({ tools: ["write_file"] })]);
+  const result = await held.gate(call("write_file", { a: 1 }), {
+    elicit: () =>
+      Promise.resolve({ action: "accept", content: { approve: false, reason: "not now" } }),
+  });
+  assertEquals(result?.approval.via, "elicitation");
+  assertEquals(refusalText(result?.refusal).split(";")[0], "approval_denied: not now");
+});
+
+Deno.test("events: readers page with their own cursors; the history is bounded and says what a slow reader missed", async () => {
+  const events = new HookEvents(() => new Date(0), 5);
+  for (let i = 1; i <= 8; i++) events.emit("tick", { i });
+  const page = events.after(0, 2);
+  assertEquals(page.events.map((event) => event.seq), [4, 5]);
+  assertEquals(page.missed, 3);
+  assertEquals(events.after(page.cursor).events.map((event) => event.seq), [6, 7, 8]);
+  assertEquals(events.after(8), { events: [], cursor: 8, missed: 0 });
+  // A cursor from before a restart reads from the oldest kept.
+  assertEquals(events.after(99).events[0]?.seq, 4);
+  const waiting = events.next(8, 60_000);
+  events.emit("tock", {});
+  assertEquals((await waiting).events.map((event) => event.type), ["tock"]);
+  const stop = new AbortController();
+  const stopped = events.next(9, 60_000, stop.signal);
+  stop.abort();
+  assertEquals((await stopped).events, []);
+});
+
+function refusalText(result: ToolResult | undefined): string {
+  const block = result?.content[0];
+  return block?.type === "text" ? block.text : "";
+}
+
+/** The first approval asked after a cursor (waiting for it). */
+async function nextAsked(events: HookEvents, after: number) {
+  for (let cursor = after;;) {
+    const page = await events.next(cursor, 10_000);
+    const asked = page.events.find((event) => event.type === "approval_asked");
+    if (asked) return asked;
+    if (page.events.length === 0) throw new Error("no approval was asked");
+    cursor = page.cursor;
+  }
+}

@@ -1,0 +1,215 @@
+/**
+ * The Hook API over real HTTP, on a host started the way a user starts it:
+ * every endpoint, the token (401) and Origin (403) checks, seed 001's
+ * blocking ask, and two event readers that never take each other's events.
+ *
+ * @module
+ */
+
+import { assert, assertEquals, assertMatch, assertStringIncludes } from "../../_assert.ts";
+import { tempDir } from "../../_helpers.ts";
+import { legacyClient } from "../transports/_http.ts";
+import { hookFetch, launchWithHooks } from "./_hooks.ts";
+import { HookClient, type HookEvent } from "../../../mod.ts";
+import { launchHost, waitForStderr } from "../../_mcp.ts";
+
+const ENDPOINTS: Array<[string, string]> = [
+  ["GET", "/status"],
+  ["GET", "/api/session"],
+  ["GET", "/api/performance"],
+  ["GET", "/api/events"],
+  ["GET", "/api/project"],
+  ["GET", "/api/approvals"],
+  ["POST", "/api/approvals/some-id"],
+  ["POST", "/api/ask"],
+  ["POST", "/api/ask/respond"],
+];
+
+Deno.test("hook API: every endpoint answers, and none without the token or from another origin", async () => {
+  await using root = await tempDir();
+  await Deno.writeTextFile(`${root.path}/a.txt`, "alpha\n");
+  await using host = await launchWithHooks(root.path, {
+    shell: { env: { DEPLOY_TOKEN: "hunter2-not-for-tools" } },
+  });
+  assert(await host.hooks.waitForServer(10_000));
+  for (const [method, path] of ENDPOINTS) {
+    const body = method === "POST" ? {} : undefined;
+    for (const token of [null, "wrong-token-wrong-token-wrong-token-wrong"]) {
+      const refused = await hookFetch(host, path, { method, body, token });
+      assertEquals(refused.status, 401, `${method} ${path} with token ${token}`);
+      await refused.body?.cancel();
+    }
+    const foreign = await hookFetch(host, path, {
+      method,
+      body,
+      headers: { Origin: "http://evil.example" },
+    });
+    assertEquals(foreign.status, 403, `${method} ${path} from a foreign origin`);
+    await foreign.body?.cancel();
+  }
+  assertEquals(await host.hooks.status(), { status: "ok" });
+  const mcp = await legacyClient(host.http, "endpoints");
+  await mcp.callTool({ name: "read_file", arguments: { path: "a.txt" } });
+  const session = await host.hooks.session();
+  const [first] = session.sessions as Array<{ client: string; recent: Array<{ tool: string }> }>;
+  assertEquals(first?.client, "endpoints/1.0.0");
+  assertEquals(first?.recent.map((call) => call.tool), ["read_file"]);
+  const performance = await host.hooks.performance();
+  assert((performance.tools as Record<string, unknown>).read_file, "read_file's statistics");
+  assert((performance.status as Record<string, unknown>).landlock, "what is in effect");
+  const project = JSON.stringify(await host.hooks.project());
+  assertStringIncludes(project, root.path);
+  assert(!project.includes("hunter2-not-for-tools"), "a secret in the config is redacted");
+  assertEquals(await host.hooks.approvals(), []);
+  const unknown = await hookFetch(host, "/api/approvals/nobody", {
+    method: "POST",
+    body: { decision: "approve" },
+  });
+  assertEquals(unknown.status, 404);
+  await unknown.body?.cancel();
+  await mcp.close();
+});
+
+Deno.test("hook API: an ask answered gives 200 with the response, unanswered 504, an unknown id 404", async () => {
+  await using root = await tempDir();
+  await using host = await launchWithHooks(root.path, { hooks: { askTimeoutS: 1 } });
+  const cursor = (await host.hooks.events()).cursor;
+  const asked = host.hooks.ask({ question: "Deploy?" });
+  const received = await host.hooks.waitForEvent("ask_received", { after: cursor });
+  assertEquals(received.data.data, { question: "Deploy?" });
+  assert(await host.hooks.respond(String(received.data.request_id), { answer: "yes" }));
+  assertEquals(await asked, { response: { answer: "yes" } });
+  const unanswered = await hookFetch(host, "/api/ask", { method: "POST", body: { q: 1 } });
+  assertEquals(unanswered.status, 504);
+  await unanswered.body?.cancel();
+  assertEquals(await host.hooks.respond("no-such-request", "x"), false);
+  // An ask that timed out cannot be answered late.
+  const late = await host.hooks.waitForEvent("ask_received", {
+    after: received.seq,
+    match: (event) => (event.data.data as { q?: number }).q === 1,
+  });
+  assertEquals(await host.hooks.respond(String(late.data.request_id), "late"), false);
+});
+
+Deno.test("hook API: two event readers each see every event, in order, with cursors of their own", async () => {
+  await using root = await tempDir();
+  await Deno.writeTextFile(`${root.path}/a.txt`, "alpha\n");
+  await using host = await launchWithHooks(root.path);
+  const mcp = await legacyClient(host.http, "events");
+  for (let i = 0; i < 5; i++) {
+    await mcp.callTool({
+      name: "get_file_slice",
+      arguments: { path: "a.txt", start_line: 1, end_line: 1 },
+    });
+  }
+  const readAll = async () => {
+    const seen: HookEvent[] = [];
+    let cursor = 0;
+    for (;;) {
+      const page = await host.hooks.events(cursor);
+      if (page.events.length === 0) return seen;
+      seen.push(...page.events);
+      cursor = page.cursor;
+    }
+  };
+  // Both read (interleaved), neither drains the other.
+  const [one, two] = await Promise.all([readAll(), readAll()]);
+  assertEquals(one.map((event) => event.seq), two.map((event) => event.seq));
+  const calls = one.filter((event) =>
+    event.type === "call_ended" && event.data.tool === "get_file_slice"
+  );
+  assertEquals(calls.length, 5);
+  assertEquals(calls.map((event) => event.data.outcome), ["ok", "ok", "ok", "ok", "ok"]);
+  const started = one.filter((event) => event.type === "call_started");
+  assertEquals(started[0]?.data.args, { path: "a.txt", start_line: 1, end_line: 1 });
+  // A reader that waits gets the next event as it happens.
+  const last = one.at(-1)!.seq;
+  const waiting = host.hooks.events(last, 20);
+  await mcp.callTool({ name: "read_file", arguments: { path: "a.txt" } });
+  const page = await waiting;
+  assertEquals(page.events[0]?.type, "call_started");
+  assertEquals(page.events[0]?.seq, last + 1);
+  const bad = await hookFetch(host, "/api/events?after=minus");
+  assertEquals(bad.status, 400);
+  await bad.body?.cancel();
+  await mcp.close();
+});
+
+Deno.test("hook API: the dashboard's files hold no data and load nothing from elsewhere", async () => {
+  await using root = await tempDir();
+  await using host = await launchWithHooks(root.path);
+  const page = await hookFetch(host, "/", { token: null });
+  assertEquals(page.status, 200);
+  const html = await page.text();
+  assertMatch(
+    page.headers.get("content-security-policy") ?? "",
+    /default-src 'none'; script-src 'self'/,
+  );
+  for (const match of html.matchAll(/(?:src|href)="([^"]+)"/g)) {
+    // This server's files, or the empty icon (which keeps browsers from asking for /favicon.ico).
+    assert(match[1]!.startsWith("/") || match[1] === "data:,", `${match[1]} is this server's`);
+  }
+  assert(!html.includes(host.token), "the page holds no token");
+  const script = await hookFetch(host, "/dashboard.js", { token: null });
+  assertEquals(script.status, 200);
+  // Only the SVG namespace's name is a URL in it (a name, never fetched).
+  const urls = (await script.text()).match(/https?:\/\/[^\s"'`]+/g) ?? [];
+  assertEquals(urls, ["http://www.w3.org/2000/svg"], "the script reaches nothing elsewhere");
+  const foreign = await hookFetch(host, "/", {
+    token: null,
+    headers: { Origin: "http://evil.example" },
+  });
+  assertEquals(foreign.status, 403);
+  await foreign.body?.cancel();
+});
+
+Deno.test("hook API: tools and the shell have no route to it, and cannot read its token", async () => {
+  await using root = await tempDir();
+  await using host = await launchWithHooks(root.path);
+  const mcp = await legacyClient(host.http, "reach");
+  const read = await mcp.callTool({
+    name: "read_file",
+    arguments: { path: ".toolhost/http-token" },
+  });
+  assert(read.isError);
+  const text = JSON.stringify(read.content);
+  assert(!text.includes(host.token), "the token is not in the answer");
+  const { port } = new URL(host.hooksUrl);
+  const tools = await mcp.listTools();
+  if (tools.tools.some((tool: { name: string }) => tool.name === "run_shell")) {
+    const command =
+      `exec 3<>/dev/tcp/127.0.0.1/${port} && printf 'GET /status HTTP/1.0\\r\\n\\r\\n' >&3 && cat <&3 || echo unreachable; cat .toolhost/http-token 2>&1 | head -c 200`;
+    const shell = await mcp.callTool({ name: "run_shell", arguments: { command } });
+    const out = JSON.stringify(shell.content);
+    assertStringIncludes(out, "unreachable");
+    assert(!out.includes(host.token), "the shell cannot read the token");
+    assert(!out.includes('"status":"ok"'), "the shell cannot reach the Hook API");
+  }
+  await mcp.close();
+});
+
+Deno.test("hook API: beside MCP over stdio, the Hook API holds a call for approval and logs the call", async () => {
+  await using root = await tempDir();
+  await using host = await launchHost({
+    roots: [root.path],
+    file: { hooks: { port: 0 }, approvals: [{ classes: ["write"] }] },
+  });
+  const stderr = await waitForStderr(host.session, /Hook API and dashboard at (http:\/\/\S+\/) /);
+  const url = /Hook API and dashboard at (http:\/\/\S+\/) /.exec(stderr)![1]!;
+  assertStringIncludes(stderr, "approvals: 1 rule(s)");
+  const token = (await Deno.readTextFile(`${root.path}/.toolhost/http-token`)).trim();
+  const hooks = new HookClient(url, { token });
+  const waiting = host.call("create_directory", { path: "made" });
+  const asked = await hooks.waitForEvent("approval_asked");
+  assertEquals(asked.data.args, { path: "made" });
+  await hooks.approve(String(asked.data.id));
+  const result = await waiting;
+  assert(!result.isError);
+  assert((await Deno.stat(`${root.path}/made`)).isDirectory);
+  const ended = await hooks.waitForEvent("call_ended", { after: asked.seq });
+  assertEquals([ended.data.tool, ended.data.outcome, ended.data.approval], [
+    "create_directory",
+    "ok",
+    "approved",
+  ]);
+});
