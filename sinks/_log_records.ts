@@ -22,6 +22,7 @@ export const KINDS: readonly CallKind[] = Object.freeze(["read", "failed", "writ
 const REFUSED = new Set([
   "approval_denied",
   "approval_timeout",
+  "input_required",
   "path_denied",
   "protected_path",
   "invalid_path",

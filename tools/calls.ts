@@ -53,8 +53,8 @@ export interface CallOutcome {
 export interface ApprovalNote {
   /** The approval's id. */
   readonly id: string;
-  /** `approved`, `denied`, `timeout` or `cancelled`. */
-  readonly decision: "approved" | "denied" | "timeout" | "cancelled";
+  /** `approved`, `denied`, `timeout`, `cancelled`, or `asked` (an input-required round went to the client). */
+  readonly decision: "approved" | "denied" | "timeout" | "cancelled" | "asked";
   /** Through which channel: `hook_api`, `dashboard`, `elicitation`, or `session_grant` (an earlier approval for the session). */
   readonly via?: string;
   /** Who answered, as the answer said (the Hook API has one token: a name is what the human gave). */

@@ -86,3 +86,17 @@ export function refusalFor(note: ApprovalNote, timeoutMs: number): ToolResult {
     : `approval_denied: ${note.reason ?? "denied without a reason"}; nothing was done`;
   return { content: [{ type: "text", text }], isError: true };
 }
+
+/**
+ * The reason an elicitation's answer gives: the user's words on an
+ * accepted form, else what they chose (decline, cancel).
+ *
+ * @param result The elicitation's result.
+ * @returns The reason, or undefined.
+ */
+export function reasonOf(
+  result: { action: string; content?: Record<string, unknown> | undefined },
+): string | undefined {
+  if (result.action !== "accept") return `the user chose ${result.action}`;
+  return String(result.content?.reason ?? "") || undefined;
+}

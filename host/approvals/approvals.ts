@@ -9,100 +9,37 @@
  * @module
  */
 
-import type { ApprovalClass, ApprovalRule } from "../config/mod.ts";
+import type { ApprovalRule } from "../config/mod.ts";
 import type { ApprovalNote, CallRecord } from "../../tools/calls.ts";
-import type { ToolResult } from "../../tools/tool.ts";
 import {
   argsHash,
   ELICIT_SCHEMA,
   globMatcher,
   keepClientWaiting,
+  reasonOf,
   refusalFor,
 } from "./_approval_parts.ts";
+import { inputRound, RoundStates } from "./_rounds.ts";
 
 export { argsHash } from "./_approval_parts.ts";
-
-/** A call waiting for a human. */
-export interface PendingApproval {
-  /** Its id (answer it at `POST /api/approvals/<id>`). */
-  readonly id: string;
-  /** The tool. */
-  readonly tool: string;
-  /** The exact arguments the call runs with when approved. */
-  readonly args: unknown;
-  /** SHA-256 of the tool and arguments (hex). */
-  readonly args_hash: string;
-  /** The session and client that called. */
-  readonly session: string;
-  /** The client's name/version. */
-  readonly client: string;
-  /** The classes that matched, and the tool globs. */
-  readonly matched: readonly string[];
-  /** The widest approval the human may give. */
-  readonly scope_allowed: "call" | "session";
-  /** When it was asked and when it times out (UTC ISO). */
-  readonly asked_at: string;
-  /** When it times out. */
-  readonly expires_at: string;
-}
-
-/** A human's answer. */
-export interface ApprovalAnswer {
-  /** Approve (true) or deny (false). */
-  approve: boolean;
-  /** Why (said to the agent on a denial). */
-  reason?: string;
-  /** `session`: approve the tool for the rest of the session (where the rule allows). */
-  scope?: "call" | "session";
-  /** Who answers (a name the human gives). */
-  by?: string;
-  /** When given, the arguments' hash the human saw: a different one is refused. */
-  args_hash?: string;
-}
-
-/** What answering did: `answered`, or why not. */
-export type AnswerOutcome = "answered" | "unknown" | "mismatch" | "scope";
-
-/** What the gate lets through, or the refusal, with the decision for the log. */
-export interface GateVerdict {
-  /** The refusal the client gets instead of running the tool. */
-  refusal?: ToolResult;
-  /** The arguments to run with: a copy made when the human was asked. */
-  args?: unknown;
-  /** The decision. */
-  approval: ApprovalNote;
-}
-
-/** What a waiting call may use: cancellation, progress, and an elicitation to its client. */
-export interface GateContext {
-  /** Aborted when the client cancels. */
-  signal?: AbortSignal | undefined;
-  /** Progress for the client while it waits. */
-  onProgress?: ((progress: number, total?: number, message?: string) => void) | undefined;
-  /** Ask the client's user (MCP elicitation), when the client supports it. */
-  elicit?: Elicit | undefined;
-}
-
-/** An MCP elicitation: a form with a message and a schema, its answer. */
-export type Elicit = (
-  message: string,
-  schema: Record<string, unknown>,
-  signal: AbortSignal,
-) => Promise<{ action: string; content?: Record<string, unknown> | undefined }>;
-
-/** Options for {@linkcode Approvals}. */
-export interface ApprovalsOptions {
-  /** A tool's classes (write, exec, net, upstream). */
-  classify: (tool: string) => readonly ApprovalClass[];
-  /** Every decision, for the audit file. */
-  audit: (line: Record<string, unknown>) => void;
-  /** An approval asked or answered (the Hook API's events). */
-  onEvent?: (type: "approval_asked" | "approval_answered", data: Record<string, unknown>) => void;
-  /** Arguments as shown in events and the audit (secrets redacted). */
-  redact?: (args: unknown) => unknown;
-  /** The clock. */
-  now?: () => Date;
-}
+export type {
+  AnswerOutcome,
+  ApprovalAnswer,
+  ApprovalsOptions,
+  Elicit,
+  GateContext,
+  GateVerdict,
+  PendingApproval,
+} from "./_approval_types.ts";
+import type {
+  AnswerOutcome,
+  ApprovalAnswer,
+  ApprovalsOptions,
+  Elicit,
+  GateContext,
+  GateVerdict,
+  PendingApproval,
+} from "./_approval_types.ts";
 
 interface Waiting {
   request: PendingApproval;
@@ -116,6 +53,7 @@ export class Approvals {
   #now: () => Date;
   #waiting = new Map<string, Waiting>();
   #grants = new Map<string, Map<string, string>>();
+  #states = new RoundStates();
 
   /**
    * @param rules The rules (`approvals` section).
@@ -161,6 +99,7 @@ export class Approvals {
       };
     }
     const request = this.#request(call, args, hash, found);
+    if (ctx.rounds) return await this.#round(request, args, found.rule.timeoutMs, ctx.rounds);
     const note = await this.#wait(request, found.rule.timeoutMs, ctx);
     this.#audit(request, note);
     if (note.decision === "approved") return { args, approval: note };
@@ -206,6 +145,54 @@ export class Approvals {
    */
   endSession(session: string): void {
     this.#grants.delete(session);
+  }
+
+  /**
+   * A 2026-07-28 request cannot wait for an elicitation: its first round
+   * answers input_required (a signed state naming this approval), and the
+   * retry's answer decides, once, for exactly these arguments.
+   */
+  async #round(
+    request: PendingApproval,
+    args: unknown,
+    timeoutMs: number,
+    rounds: NonNullable<GateContext["rounds"]>,
+  ): Promise<GateVerdict> {
+    const taken = rounds.state === undefined || rounds.answer === undefined
+      ? undefined
+      : await this.#states.take(rounds.state, request.tool, request.args_hash);
+    if (taken === undefined) {
+      const state = await this.#states.mint({
+        id: request.id,
+        tool: request.tool,
+        hash: request.args_hash,
+        exp: Date.parse(request.expires_at),
+      });
+      this.#options.onEvent?.("approval_asked", { ...this.#shown(request), via: "elicitation" });
+      const approval = { id: request.id, decision: "asked" as const, args_hash: request.args_hash };
+      return { refusal: inputRound(this.#message(request), state, timeoutMs), approval };
+    }
+    const answer = rounds.answer!;
+    const approve = answer.action === "accept" && answer.content?.approve === true;
+    const reason = reasonOf(answer);
+    const note: ApprovalNote = {
+      id: taken.id,
+      decision: approve ? "approved" : "denied",
+      via: "elicitation",
+      args_hash: request.args_hash,
+      ...(reason && !approve ? { reason } : {}),
+    };
+    this.#audit(request, note);
+    this.#options.onEvent?.("approval_answered", { ...note, tool: request.tool });
+    return approve
+      ? { args, approval: note }
+      : { refusal: refusalFor(note, timeoutMs), approval: note };
+  }
+
+  #message(request: PendingApproval): string {
+    return `toolhost: allow ${request.tool} with these arguments?\n${
+      JSON.stringify(this.#options.redact?.(request.args) ?? request.args, null, 2).slice(0, 4000)
+    }\nSHA-256 ${request.args_hash}`;
   }
 
   #ruleFor(tool: string): { rule: ApprovalRule; matched: string[] } | undefined {
@@ -265,14 +252,9 @@ export class Approvals {
 
   /** Ask the client's user too; the first answer from any channel counts. */
   #elicit(request: PendingApproval, elicit: Elicit, signal: AbortSignal): void {
-    const message = `toolhost: allow ${request.tool} with these arguments?\n${
-      JSON.stringify(this.#options.redact?.(request.args) ?? request.args, null, 2).slice(0, 4000)
-    }\nSHA-256 ${request.args_hash}`;
-    elicit(message, ELICIT_SCHEMA, signal).then((result) => {
+    elicit(this.#message(request), ELICIT_SCHEMA, signal).then((result) => {
       const approve = result.action === "accept" && result.content?.approve === true;
-      const reason = result.action === "accept"
-        ? String(result.content?.reason ?? "") || undefined
-        : `the user chose ${result.action}`;
+      const reason = reasonOf(result);
       this.answer(request.id, { approve, ...(reason ? { reason } : {}) }, "elicitation");
     }, () => {
       // The client failed to ask (or the wait ended first): the other channels still can.

@@ -19,3 +19,4 @@ export {
 } from "./approvals.ts";
 export { AUDIT_FILE, AuditFile } from "./audit.ts";
 export { type EventPage, type HookEvent, HookEvents, MAX_EVENTS, MAX_PAGE } from "./events.ts";
+export { APPROVAL_INPUT_KEY, INPUT_REQUIRED_META, type InputRound } from "./_rounds.ts";

@@ -32,6 +32,14 @@ export interface CallContext {
     schema: Record<string, unknown>,
     signal: AbortSignal,
   ) => Promise<{ action: string; content?: Record<string, unknown> | undefined }>;
+  /**
+   * A 2026-07-28 request from a client that elicits: approvals answer with an
+   * input-required round, and its retry carries the answer and signed state.
+   */
+  rounds?: {
+    answer?: { action: string; content?: Record<string, unknown> | undefined } | undefined;
+    state?: string | undefined;
+  };
 }
 
 /**

@@ -25,7 +25,7 @@ import type { Host } from "../host.ts";
 import type { GatewayExtras } from "./extras.ts";
 import { Inflight } from "./_inflight.ts";
 import { LineTransport } from "./stdio.ts";
-import { elicitThrough } from "./_elicit.ts";
+import { asInputRequired, elicitThrough, roundsOf } from "./_elicit.ts";
 
 /** The server's name and version as clients see them. */
 export const SERVER_INFO = { name: "toolhost", version: "0.1.0" } as const;
@@ -104,9 +104,10 @@ export function createGateway(host: Host, options: GatewayOptions = {}): Server 
     try {
       if (extras && extraTools.has(name)) return await extras.call(name, args ?? {}, ctx);
       if (!served) throw new UnknownToolError(name);
-      return toWire(
+      const result = toWire(
         await served.call(name, args ?? {}, callContext(served, server, request, ctx, options)),
       );
+      return (lives ? undefined : asInputRequired(result)) ?? result;
     } catch (error) {
       if (error instanceof UnknownToolError) {
         throw protocolError(ProtocolErrorCode.InvalidParams, error.message);
@@ -138,7 +139,7 @@ function callContext(
     client: client ? `${client.name}/${client.version}` : "unknown",
     ...(request.params._meta ? { meta: request.params._meta as Record<string, unknown> } : {}),
     ...(host.approvals && server.getClientCapabilities()?.elicitation
-      ? { elicit: elicitThrough(ctx) }
+      ? options.relay === false ? { rounds: roundsOf(ctx) } : { elicit: elicitThrough(ctx) }
       : {}),
     ...(token === undefined ? {} : {
       onProgress: (progress: number, total?: number, message?: string) => {

@@ -7,6 +7,7 @@
 
 import { assert, assertEquals } from "../../_assert.ts";
 import { Approvals, argsHash, HookEvents } from "../../../host/approvals/mod.ts";
+import { RoundStates } from "../../../host/approvals/_rounds.ts";
 import type { ApprovalRule } from "../../../host/config/mod.ts";
 import type { CallRecord } from "../../../tools/calls.ts";
 import type { ToolResult } from "../../../tools/tool.ts";
@@ -146,3 +147,30 @@ async function nextAsked(events: HookEvents, after: number) {
     cursor = page.cursor;
   }
 }
+
+Deno.test("round states: this host's, for exactly one tool and hash, unexpired, taken once", async () => {
+  let now = 1_000;
+  const states = new RoundStates(() => now);
+  const state = await states.mint({ id: "a", tool: "write_file", hash: "h1", exp: 5_000 });
+  assertEquals(await states.take(state, "write_file", "h2"), undefined, "other arguments");
+  assertEquals(await states.take(state, "edit_file", "h1"), undefined, "another tool");
+  const [payload, signature] = state.split(".");
+  const forged = btoa(JSON.stringify({ id: "a", tool: "write_file", hash: "h2", exp: 5_000 }))
+    .replace(/=+$/, "");
+  assertEquals(
+    await states.take(`${forged}.${signature}`, "write_file", "h2"),
+    undefined,
+    "forged",
+  );
+  assertEquals(
+    await new RoundStates(() => now).take(state, "write_file", "h1"),
+    undefined,
+    "another host",
+  );
+  assertEquals((await states.take(state, "write_file", "h1"))?.id, "a");
+  assertEquals(await states.take(state, "write_file", "h1"), undefined, "taken once");
+  const late = await states.mint({ id: "b", tool: "t", hash: "h", exp: 2_000 });
+  now = 3_000;
+  assertEquals(await states.take(late, "t", "h"), undefined, "expired");
+  assertEquals(await states.take(`${payload}`, "t", "h"), undefined, "no signature");
+});

@@ -11,6 +11,10 @@
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { ElicitRequestSchema } from "@modelcontextprotocol/sdk/types.js";
+import {
+  Client as ModernClient,
+  StreamableHTTPClientTransport as ModernTransport,
+} from "@modelcontextprotocol/client";
 import { assert, assertEquals, assertStringIncludes } from "../../_assert.ts";
 import { tempDir } from "../../_helpers.ts";
 import { resultText } from "../../_mcp.ts";
@@ -191,3 +195,57 @@ async function exists(path: string): Promise<boolean> {
     return false;
   }
 }
+
+Deno.test("approvals: a 2026-07-28 client is asked through the input-required round trip, once per approval", async () => {
+  await using root = await tempDir();
+  await using host = await launchWithHooks(root.path, RULES);
+  const answers = [
+    { action: "accept", content: { approve: true } },
+    { action: "accept", content: { approve: false, reason: "wrong file" } },
+  ];
+  const questions: string[] = [];
+  const client = new ModernClient({ name: "modern-eliciting", version: "1.0.0" }, {
+    versionNegotiation: { mode: { pin: "2026-07-28" } },
+    capabilities: { elicitation: { form: {} } },
+  });
+  client.setRequestHandler("elicitation/create", (request: { params: { message?: unknown } }) => {
+    questions.push(String(request.params.message));
+    return answers.shift() as never;
+  });
+  await client.connect(
+    new ModernTransport(new URL(host.http.url), { requestInit: { headers: host.http.headers } }),
+  );
+  const approved = await client.callTool({
+    name: "write_file",
+    arguments: { path: "m.txt", content: "modern\n" },
+  });
+  assert(!approved.isError, resultText(approved as CallToolResult));
+  assertEquals(await Deno.readTextFile(`${root.path}/m.txt`), "modern\n");
+  const denied = await client.callTool({
+    name: "write_file",
+    arguments: { path: "m.txt", content: "again\n" },
+  });
+  assert(denied.isError);
+  assertEquals(resultText(denied as CallToolResult).split(";")[0], "approval_denied: wrong file");
+  assertEquals(await Deno.readTextFile(`${root.path}/m.txt`), "modern\n");
+  assertEquals(questions.length, 2);
+  assertStringIncludes(questions[0]!, "modern");
+  await client.close();
+  await host.http.stop();
+  const audit = (await Deno.readTextFile(`${root.path}/.toolhost/approvals.jsonl`)).trim().split(
+    "\n",
+  )
+    .map((line) => JSON.parse(line));
+  assertEquals(audit.map((line) => [line.decision, line.via]), [
+    ["approved", "elicitation"],
+    ["denied", "elicitation"],
+  ]);
+  // Each call was two requests: the round that asked, and the retry with the answer.
+  const log = (await logLines(root.path)).filter((line) => line.tool === "write_file");
+  assertEquals(log.map((line) => line.outcome), [
+    "input_required",
+    "ok",
+    "input_required",
+    "approval_denied",
+  ]);
+});
