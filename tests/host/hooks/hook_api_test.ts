@@ -120,6 +120,10 @@ Deno.test("hook API: two event readers each see every event, in order, with curs
   );
   assertEquals(calls.length, 5);
   assertEquals(calls.map((event) => event.data.outcome), ["ok", "ok", "ok", "ok", "ok"]);
+  // The sinks' and upstream servers' state, as the Hook API started.
+  const status = one.find((event) => event.type === "status_changed");
+  assertEquals((status?.data.efferent_copy as { state?: string }).state, "off");
+  assertEquals(status?.data.upstreams, []);
   const started = one.filter((event) => event.type === "call_started");
   assertEquals(started[0]?.data.args, { path: "a.txt", start_line: 1, end_line: 1 });
   // A reader that waits gets the next event as it happens.
@@ -212,4 +216,35 @@ Deno.test("hook API: beside MCP over stdio, the Hook API holds a call for approv
     "ok",
     "approved",
   ]);
+});
+
+Deno.test("toolhost dashboard: prints the URL with the token in its fragment, or says how to turn the Hook API on", async () => {
+  await using root = await tempDir();
+  const run = async (...args: string[]) => {
+    const output = await new Deno.Command(Deno.execPath(), {
+      args: [
+        "run",
+        "-A",
+        new URL("../../../mod.ts", import.meta.url).pathname,
+        "dashboard",
+        "--root",
+        root.path,
+        ...args,
+      ],
+      stdout: "piped",
+      stderr: "piped",
+    }).output();
+    return {
+      code: output.code,
+      out: new TextDecoder().decode(output.stdout).trim(),
+      err: new TextDecoder().decode(output.stderr),
+    };
+  };
+  const off = await run();
+  assertEquals(off.code, 2);
+  assertStringIncludes(off.err, "the Hook API is off");
+  const on = await run("--hooks", "8999");
+  assertEquals(on.code, 0);
+  const token = (await Deno.readTextFile(`${root.path}/.toolhost/http-token`)).trim();
+  assertEquals(on.out, `http://127.0.0.1:8999/#token=${token}`);
 });
