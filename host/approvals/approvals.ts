@@ -22,15 +22,6 @@ import {
 import { inputRound, RoundStates } from "./_rounds.ts";
 
 export { argsHash } from "./_approval_parts.ts";
-export type {
-  AnswerOutcome,
-  ApprovalAnswer,
-  ApprovalsOptions,
-  Elicit,
-  GateContext,
-  GateVerdict,
-  PendingApproval,
-} from "./_approval_types.ts";
 import type {
   AnswerOutcome,
   ApprovalAnswer,

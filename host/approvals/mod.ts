@@ -6,17 +6,16 @@
  * @module
  */
 
-export {
-  type AnswerOutcome,
-  type ApprovalAnswer,
-  Approvals,
-  type ApprovalsOptions,
-  argsHash,
-  type Elicit,
-  type GateContext,
-  type GateVerdict,
-  type PendingApproval,
-} from "./approvals.ts";
+export { Approvals, argsHash } from "./approvals.ts";
+export type {
+  AnswerOutcome,
+  ApprovalAnswer,
+  ApprovalsOptions,
+  Elicit,
+  GateContext,
+  GateVerdict,
+  PendingApproval,
+} from "./_approval_types.ts";
 export { AUDIT_FILE, AuditFile } from "./audit.ts";
 export { type EventPage, type HookEvent, HookEvents, MAX_EVENTS, MAX_PAGE } from "./events.ts";
 export { APPROVAL_INPUT_KEY, INPUT_REQUIRED_META, type InputRound } from "./_rounds.ts";

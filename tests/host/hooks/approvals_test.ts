@@ -17,6 +17,7 @@ import {
 } from "@modelcontextprotocol/client";
 import { assert, assertEquals, assertStringIncludes } from "../../_assert.ts";
 import { tempDir } from "../../_helpers.ts";
+import { exists } from "../../security/_shell.ts";
 import { resultText } from "../../_mcp.ts";
 import { legacyClient, logLines } from "../transports/_http.ts";
 import { type HooksHost, launchWithHooks } from "./_hooks.ts";
@@ -186,15 +187,6 @@ Deno.test("approvals: a client that supports elicitation is asked through it", a
   const audit = (await Deno.readTextFile(`${root.path}/.toolhost/approvals.jsonl`)).trim();
   assertEquals(JSON.parse(audit).via, "elicitation");
 });
-
-async function exists(path: string): Promise<boolean> {
-  try {
-    await Deno.lstat(path);
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 Deno.test("approvals: a 2026-07-28 client is asked through the input-required round trip, once per approval", async () => {
   await using root = await tempDir();

@@ -10,6 +10,7 @@
 import puppeteer from "puppeteer-core";
 import { assert, assertEquals, assertStringIncludes } from "../../_assert.ts";
 import { canRun, tempDir } from "../../_helpers.ts";
+import { exists } from "../../security/_shell.ts";
 import { resultText } from "../../_mcp.ts";
 import { legacyClient } from "../transports/_http.ts";
 import { launchWithHooks } from "./_hooks.ts";
@@ -86,12 +87,3 @@ Deno.test({
     }
   },
 });
-
-async function exists(path: string): Promise<boolean> {
-  try {
-    await Deno.lstat(path);
-    return true;
-  } catch {
-    return false;
-  }
-}
