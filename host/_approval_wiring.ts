@@ -71,14 +71,24 @@ function classifier(parts: ApprovalParts): (tool: string) => readonly ApprovalCl
   };
 }
 
-function classesOf(tool: string, parts: ApprovalParts): readonly ApprovalClass[] {
+/**
+ * A tool's classes, from its descriptor, its family and who serves it.
+ *
+ * @param tool The tool.
+ * @param parts The tools listed and the upstream servers.
+ * @returns Its classes.
+ */
+export function classesOf(
+  tool: string,
+  parts: Pick<ApprovalParts, "tools" | "upstreams">,
+): readonly ApprovalClass[] {
   const descriptor = parts.tools().find((each) => each.name === tool);
   const upstream = parts.upstreams.some((each) => each.list().some((t) => t.name === tool));
   const classes: ApprovalClass[] = [];
   // A tool not found is treated as one that writes: a rule on writes never misses it.
   if (descriptor?.annotations.readOnlyHint !== true) classes.push("write");
-  const family = familyNamed(HOST_TOOL_FAMILIES[tool]);
-  if ((family?.runsPrograms?.length ?? 0) > 0) classes.push("exec");
+  // A family that runs programs declares them (the shell's list is empty: it runs any).
+  if (familyNamed(HOST_TOOL_FAMILIES[tool])?.runsPrograms !== undefined) classes.push("exec");
   if (!upstream && descriptor?.annotations.openWorldHint === true) classes.push("net");
   if (upstream) classes.push("upstream");
   return Object.freeze(classes);

@@ -208,6 +208,8 @@ export interface HttpLaunchOptions {
   conformanceFixtures?: boolean;
   /** The toolhost.json to write at the first root before starting. */
   file?: Record<string, unknown>;
+  /** `--config FILE` (a config file outside the roots). */
+  config?: string;
   /** Variables the environment adds (beside PATH and HOME). */
   env?: Record<string, string>;
 }
@@ -249,7 +251,10 @@ export async function launchHttp(
   if (options.file) {
     await Deno.writeTextFile(`${roots[0]}/toolhost.json`, JSON.stringify(options.file));
   }
-  const { command, args } = await mcpConfigFor(roots);
+  const { command, args } = await mcpConfigFor(
+    roots,
+    options.config === undefined ? {} : { config: options.config },
+  );
   const http = [
     "--http=127.0.0.1:0",
     ...(options.conformanceFixtures ? ["--conformance-fixtures"] : []),

@@ -63,7 +63,7 @@ export function keepClientWaiting(
   ctx: { onProgress?: ((progress: number, total?: number, message?: string) => void) | undefined },
   stop: AbortSignal,
 ): void {
-  if (!ctx.onProgress) return;
+  if (!ctx.onProgress || stop.aborted) return;
   const say = () =>
     ctx.onProgress?.(
       0,
@@ -99,4 +99,16 @@ export function reasonOf(
 ): string | undefined {
   if (result.action !== "accept") return `the user chose ${result.action}`;
   return String(result.content?.reason ?? "") || undefined;
+}
+
+/**
+ * A waiting call's context without its elicitation (a rule whose approvals
+ * only the dashboard and the Hook API give).
+ *
+ * @param ctx The context.
+ * @returns The same, without `elicit`.
+ */
+export function noElicit<T extends { elicit?: unknown }>(ctx: T): Omit<T, "elicit"> {
+  const { elicit: _, ...rest } = ctx;
+  return rest;
 }

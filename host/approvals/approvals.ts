@@ -16,10 +16,12 @@ import {
   ELICIT_SCHEMA,
   globMatcher,
   keepClientWaiting,
+  noElicit,
   reasonOf,
   refusalFor,
 } from "./_approval_parts.ts";
 import { inputRound, RoundStates } from "./_rounds.ts";
+import { eventValue } from "./events.ts";
 
 export { argsHash } from "./_approval_parts.ts";
 import type {
@@ -84,14 +86,22 @@ export class Approvals {
     const hash = await argsHash(call.tool, args);
     const granted = this.#grants.get(call.session)?.get(call.tool);
     if (granted !== undefined) {
-      return {
-        args,
-        approval: { id: granted, decision: "approved", via: "session_grant", args_hash: hash },
+      const approval: ApprovalNote = {
+        id: granted,
+        decision: "approved",
+        via: "session_grant",
+        scope: "session",
+        args_hash: hash,
       };
+      this.#audit({ tool: call.tool, args, session: call.session, client: call.client }, approval);
+      return { args, approval };
     }
     const request = this.#request(call, args, hash, found);
-    if (ctx.rounds) return await this.#round(request, args, found.rule.timeoutMs, ctx.rounds);
-    const note = await this.#wait(request, found.rule.timeoutMs, ctx);
+    const { rule } = found;
+    if (ctx.rounds && rule.elicitation) {
+      return await this.#round(request, args, rule.timeoutMs, ctx.rounds);
+    }
+    const note = await this.#wait(request, rule.timeoutMs, rule.elicitation ? ctx : noElicit(ctx));
     this.#audit(request, note);
     if (note.decision === "approved") return { args, approval: note };
     return { refusal: refusalFor(note, found.rule.timeoutMs), approval: note };
@@ -159,7 +169,12 @@ export class Approvals {
         hash: request.args_hash,
         exp: Date.parse(request.expires_at),
       });
-      this.#options.onEvent?.("approval_asked", { ...this.#shown(request), via: "elicitation" });
+      // Answered by the client's retry only: the Hook API cannot answer it.
+      this.#options.onEvent?.("approval_asked", {
+        ...this.#shown(request),
+        via: "elicitation",
+        answerable: false,
+      });
       const approval = { id: request.id, decision: "asked" as const, args_hash: request.args_hash };
       return { refusal: inputRound(this.#message(request), state, timeoutMs), approval };
     }
@@ -227,10 +242,10 @@ export class Approvals {
       };
       this.#waiting.set(request.id, { request, settle });
       const timer = setTimeout(() => settle({ ...base, decision: "timeout" }), timeoutMs);
-      const cancelled = () => settle({ ...base, decision: "cancelled", via: "client" });
-      if (ctx.signal?.aborted) cancelled();
-      ctx.signal?.addEventListener("abort", cancelled, { once: true, signal: stop.signal });
       stop.signal.addEventListener("abort", () => clearTimeout(timer), { once: true });
+      const cancelled = () => settle({ ...base, decision: "cancelled", via: "client" });
+      ctx.signal?.addEventListener("abort", cancelled, { once: true, signal: stop.signal });
+      if (ctx.signal?.aborted) cancelled();
     });
     this.#options.onEvent?.("approval_asked", this.#shown(request));
     keepClientWaiting(request, ctx, stop.signal);
@@ -252,11 +267,15 @@ export class Approvals {
     });
   }
 
+  /** An approval as events show it: arguments redacted and capped (the full ones are at `GET /api/approvals`). */
   #shown(request: PendingApproval): Record<string, unknown> {
-    return { ...request, args: this.#options.redact?.(request.args) ?? request.args };
+    return { ...request, args: eventValue(this.#options.redact?.(request.args) ?? request.args) };
   }
 
-  #audit(request: PendingApproval, note: ApprovalNote): void {
+  #audit(
+    request: Pick<PendingApproval, "tool" | "args" | "session" | "client"> & { asked_at?: string },
+    note: ApprovalNote,
+  ): void {
     this.#options.audit({
       ts: this.#now().toISOString(),
       ...note,
@@ -264,7 +283,7 @@ export class Approvals {
       args: this.#options.redact?.(request.args) ?? request.args,
       session: request.session,
       client: request.client,
-      asked_at: request.asked_at,
+      ...(request.asked_at ? { asked_at: request.asked_at } : {}),
     });
   }
 }

@@ -29,6 +29,22 @@ export interface EventPage {
   missed: number;
 }
 
+/** The most characters of one value an event carries whole (arguments, an ask's data). */
+export const MAX_EVENT_VALUE_CHARS = 16_384;
+
+/**
+ * A value as an event carries it: whole when its JSON is short, else a
+ * preview of it with its length (so that the history stays bounded).
+ *
+ * @param value Any JSON value.
+ * @param max The most characters kept.
+ * @returns The value, or `{_preview, _chars}`.
+ */
+export function eventValue(value: unknown, max = MAX_EVENT_VALUE_CHARS): unknown {
+  const text = JSON.stringify(value) ?? "null";
+  return text.length <= max ? value : { _preview: text.slice(0, max), _chars: text.length };
+}
+
 /** The most events kept. */
 export const MAX_EVENTS = 2000;
 

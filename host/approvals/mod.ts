@@ -17,5 +17,12 @@ export type {
   PendingApproval,
 } from "./_approval_types.ts";
 export { AUDIT_FILE, AuditFile } from "./audit.ts";
-export { type EventPage, type HookEvent, HookEvents, MAX_EVENTS, MAX_PAGE } from "./events.ts";
+export {
+  type EventPage,
+  eventValue,
+  type HookEvent,
+  HookEvents,
+  MAX_EVENTS,
+  MAX_PAGE,
+} from "./events.ts";
 export { APPROVAL_INPUT_KEY, INPUT_REQUIRED_META, type InputRound } from "./_rounds.ts";

@@ -18,7 +18,7 @@ import {
   isWildcard,
   loadConfig,
 } from "../config/mod.ts";
-import { httpToken } from "../state/mod.ts";
+import { hooksToken, httpToken } from "../state/mod.ts";
 import { MCP_PATH } from "../transports/mod.ts";
 import { doctorCommand } from "./doctor.ts";
 import { startScoped } from "./launcher.ts";
@@ -246,7 +246,7 @@ async function dashboardCommand(config: HostConfig, printer: Printer): Promise<n
     );
     return 2;
   }
-  const token = await httpToken(config.policy.stateDir);
+  const token = await hooksToken(config.policy.stateDir);
   printer.out(`http://${hostPort(hooks)}/#token=${encodeURIComponent(token)}`);
   return 0;
 }

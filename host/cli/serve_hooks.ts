@@ -9,7 +9,7 @@ import type { HostConfig } from "../config/mod.ts";
 import { serveHooks } from "../hooks/mod.ts";
 import type { HooksServing } from "../hooks/mod.ts";
 import type { Host } from "../host.ts";
-import { httpToken, TOKEN_FILE } from "../state/mod.ts";
+import { HOOKS_TOKEN_FILE, hooksToken } from "../state/mod.ts";
 import type { Printer } from "./printer.ts";
 
 /**
@@ -36,7 +36,7 @@ export async function startHooks(
     }
     return undefined;
   }
-  const token = await httpToken(config.policy.stateDir, { logger: host.logger });
+  const token = await hooksToken(config.policy.stateDir, { logger: host.logger });
   const hooks = serveHooks(host, {
     hostname: settings.hostname,
     port: settings.port,
@@ -44,7 +44,7 @@ export async function startHooks(
     askTimeoutMs: settings.askTimeoutMs,
   });
   printer.err(
-    `toolhost: Hook API and dashboard at ${hooks.url} (bearer token in ${config.policy.stateDir}/${TOKEN_FILE}; "toolhost dashboard" prints the dashboard's URL with it); approvals: ${
+    `toolhost: Hook API and dashboard at ${hooks.url} (bearer token in ${config.policy.stateDir}/${HOOKS_TOKEN_FILE}; "toolhost dashboard" prints the dashboard's URL with it); approvals: ${
       rules === 0 ? "none configured" : `${rules} rule(s)`
     }`,
   );

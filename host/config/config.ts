@@ -17,7 +17,13 @@ import { isInside, type Policy, type PolicyInput, resolvePolicy } from "../../se
 import { startedFiles } from "./_started_files.ts";
 import { type LogSettings, logSettings } from "./log_settings.ts";
 import { findRipgrep, ripgrepOutsideRoots, type RipgrepSetting } from "./ripgrep.ts";
-import { CONFIG_SCHEMA, type ConfigFile, type ShellSection, type UpstreamEntry } from "./schema.ts";
+import {
+  CONFIG_SCHEMA,
+  type ConfigFile,
+  type HooksSection,
+  type ShellSection,
+  type UpstreamEntry,
+} from "./schema.ts";
 import type { ToolSettings } from "./tool_settings.ts";
 
 export {
@@ -115,6 +121,7 @@ export async function loadConfig(overrides: ConfigOverrides = {}): Promise<HostC
   });
   const ripgrep = await findRipgrep(overrides.ripgrep ?? file.ripgrep ?? "auto");
   const shell = await fileShell(source, warnings);
+  const hooks = await fileHooks(source, overrides, warnings);
   return Object.freeze({
     policy,
     tools: Object.freeze(definedOnly(file.tools ?? {})),
@@ -130,7 +137,7 @@ export async function loadConfig(overrides: ConfigOverrides = {}): Promise<HostC
     warnings: Object.freeze(warnings),
     shell: Object.freeze(shell),
     http: Object.freeze(httpSettings(overrides.http ?? {}, file.http)),
-    hooks: hookSettings(overrides.hooks, file.hooks),
+    hooks: hookSettings(overrides.hooks, hooks),
     approvals: approvalRules(file.approvals),
   });
 }
@@ -211,6 +218,25 @@ async function fileShell(source: Source, warnings: string[]): Promise<ShellSecti
     }" in ${source.path} ignored: the file lies inside a root, where a cloned repository could have put it; set them with a config file outside the roots`,
   );
   return shell;
+}
+
+/**
+ * The `hooks` section, honoured only in a config file outside every root (as
+ * `--http` is the command line's alone): a cloned repository's config must
+ * not open a port. `--hooks PORT` says it from the command line.
+ */
+async function fileHooks(
+  source: Source,
+  overrides: ConfigOverrides,
+  warnings: string[],
+): Promise<HooksSection | undefined> {
+  const hooks = source.file?.hooks;
+  if (hooks === undefined || overrides.hooks !== undefined) return hooks;
+  if (hooks.enabled === false || !(await insideRoots(source.path, source.roots))) return hooks;
+  warnings.push(
+    `"hooks" in ${source.path} ignored: the file lies inside a root, where a cloned repository could have put it, and the Hook API opens a port; start with --hooks PORT, or set it in a config file outside the roots`,
+  );
+  return undefined;
 }
 
 /** Whether a path (existing or not) lies inside one of the roots, judged on real paths. */

@@ -34,6 +34,8 @@ export interface ApprovalRule {
   readonly scope: "call" | "session";
   /** Unanswered this long, the call fails with `approval_timeout`. */
   readonly timeoutMs: number;
+  /** Whether the MCP client's user may answer (elicitation, input-required). */
+  readonly elicitation: boolean;
 }
 
 /**
@@ -81,6 +83,7 @@ export function approvalRules(rules: readonly ApprovalRuleInput[] = []): readonl
       classes: Object.freeze([...(rule.classes ?? [])]),
       scope: rule.scope ?? "call",
       timeoutMs: (rule.timeoutS ?? DEFAULT_APPROVAL_TIMEOUT_S) * 1000,
+      elicitation: rule.elicitation ?? true,
     })
   ));
 }

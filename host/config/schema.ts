@@ -177,6 +177,9 @@ const APPROVAL_RULE = z.object({
   timeoutS: z.number().int().min(1).max(86_400).optional().describe(
     "Unanswered this long, the call fails with approval_timeout (default 120)",
   ),
+  elicitation: z.boolean().optional().describe(
+    "Also ask the MCP client's user through elicitation (default true); false: only the dashboard and the Hook API answer (a client that answers for its user could be the agent's own harness)",
+  ),
 }).strict().refine((rule) => (rule.tools?.length ?? 0) + (rule.classes?.length ?? 0) > 0, {
   message: "an approval rule names tools or classes",
 });

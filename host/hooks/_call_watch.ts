@@ -8,7 +8,7 @@
  */
 
 import type { CallObserver, CallOutcome, CallRecord } from "../../tools/calls.ts";
-import type { HookEvents } from "../approvals/mod.ts";
+import { eventValue, type HookEvents } from "../approvals/mod.ts";
 
 /** Sessions kept for `/api/session`. */
 export const MAX_SESSIONS = 100;
@@ -89,7 +89,7 @@ export class CallWatch implements CallObserver {
       tool: call.tool,
       session: call.session,
       client: call.client,
-      args: shortArgs(this.#redact(call.args)),
+      args: eventValue(this.#redact(call.args), MAX_ARGS_CHARS),
     });
   }
 
@@ -137,12 +137,4 @@ function outcomeOf(outcome: CallOutcome): string {
   if (!outcome.result.isError) return "ok";
   const text = outcome.result.content.find((block) => block.type === "text")?.text ?? "";
   return /^([a-z_]+):/.exec(text)?.[1] ?? "error";
-}
-
-/** Arguments as an event carries them: whole when short, else a cut preview. */
-function shortArgs(args: unknown): unknown {
-  const text = JSON.stringify(args) ?? "null";
-  return text.length <= MAX_ARGS_CHARS
-    ? args
-    : { _preview: text.slice(0, MAX_ARGS_CHARS), _chars: text.length };
 }

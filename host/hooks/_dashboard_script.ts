@@ -107,12 +107,21 @@ function renderCalls() {
   plot();
 }
 
+// Cards stay while their call waits (a reason being typed is kept); only the latest answer is shown.
+const cards = new Map();
+let asking = 0;
 async function loadApprovals() {
+  const mine = ++asking;
   const { approvals } = await (await api("/api/approvals")).json();
+  if (mine !== asking) return;
   $("approval-count").textContent = String(approvals.length);
   $("no-approvals").hidden = approvals.length > 0;
-  const list = $("approvals");
-  list.replaceChildren(...approvals.map(approvalCard));
+  const waiting = new Set(approvals.map((request) => request.id));
+  for (const [id, card] of cards) if (!waiting.has(id)) { card.remove(); cards.delete(id); }
+  for (const request of approvals) {
+    if (!cards.has(request.id)) { cards.set(request.id, approvalCard(request)); }
+    $("approvals").append(cards.get(request.id));
+  }
 }
 
 function approvalCard(request) {
@@ -153,7 +162,10 @@ async function decide(request, body, card) {
     method: "POST",
     body: JSON.stringify({ ...body, args_hash: request.args_hash, via: "dashboard", by: "dashboard" }),
   });
-  if (!response.ok) alert("Not answered: " + (await response.json()).error);
+  if (!response.ok) {
+    alert("Not answered: " + (await response.json()).error);
+    for (const b of card.querySelectorAll("button")) b.disabled = false;
+  }
   loadApprovals();
 }
 

@@ -6,6 +6,7 @@
  */
 
 import type { ApprovalAnswer } from "../approvals/mod.ts";
+import { concatBytes } from "../../tools/_bytes.ts";
 
 /** The largest request body taken. */
 export const MAX_BODY_BYTES = 1024 * 1024;
@@ -21,8 +22,8 @@ export async function readJson(
 ): Promise<{ ok: true; value: unknown } | { ok: false; response: Response }> {
   const declared = Number(request.headers.get("content-length") ?? "0");
   if (declared > MAX_BODY_BYTES) return { ok: false, response: tooLarge() };
-  const bytes = new Uint8Array(await request.arrayBuffer());
-  if (bytes.length > MAX_BODY_BYTES) return { ok: false, response: tooLarge() };
+  const bytes = await boundedBody(request);
+  if (bytes === undefined) return { ok: false, response: tooLarge() };
   try {
     return {
       ok: true,
@@ -34,6 +35,19 @@ export async function readJson(
       response: Response.json({ error: "The body is not JSON" }, { status: 400 }),
     };
   }
+}
+
+/** The body, read until it is whole or over the bound (then undefined, and the rest is not read). */
+async function boundedBody(request: Request): Promise<Uint8Array | undefined> {
+  if (request.body === null) return new Uint8Array();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for await (const chunk of request.body) {
+    size += chunk.length;
+    if (size > MAX_BODY_BYTES) return undefined;
+    chunks.push(chunk);
+  }
+  return chunks.length === 0 ? new Uint8Array() : concatBytes(chunks);
 }
 
 function tooLarge(): Response {

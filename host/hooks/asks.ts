@@ -6,7 +6,7 @@
  * @module
  */
 
-import type { HookEvents } from "../approvals/mod.ts";
+import { eventValue, type HookEvents } from "../approvals/mod.ts";
 
 /** How long an ask waits by default (seed 001's). */
 export const ASK_TIMEOUT_MS = 60_000;
@@ -39,9 +39,11 @@ export class Asks {
    *
    * @param data What is asked (any JSON).
    * @param signal Aborted when the asker goes away.
-   * @returns The response, or `timeout` (also when the asker went away).
+   * @returns The response, `timeout` (also when the asker went away), or `busy` ({@linkcode MAX_ASKS} wait already).
    */
-  ask(data: unknown, signal?: AbortSignal): Promise<{ response: unknown } | "timeout"> {
+  ask(data: unknown, signal?: AbortSignal): Promise<{ response: unknown } | "timeout" | "busy"> {
+    if (this.#waiting.size >= MAX_ASKS) return Promise.resolve("busy");
+    if (signal?.aborted) return Promise.resolve("timeout");
     const id = crypto.randomUUID();
     return new Promise((resolve) => {
       const done = (result: { response: unknown } | "timeout") => {
@@ -54,7 +56,7 @@ export class Asks {
       const timer = setTimeout(gone, this.#timeoutMs);
       this.#waiting.set(id, (response) => done({ response }));
       signal?.addEventListener("abort", gone, { once: true });
-      this.#events.emit("ask_received", { request_id: id, data });
+      this.#events.emit("ask_received", { request_id: id, data: eventValue(data) });
     });
   }
 

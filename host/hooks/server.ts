@@ -23,7 +23,7 @@ export interface HooksOptions {
   hostname: string;
   /** The port (0: the system picks). */
   port: number;
-  /** The bearer token (the HTTP transport's). */
+  /** The bearer token (the state directory's `hooks-token`: not the MCP clients'). */
   token: string;
   /** How long `POST /api/ask` waits (default 60 s). */
   askTimeoutMs?: number;
@@ -166,7 +166,12 @@ function approvals(host: Host): Response {
 
 /** `POST /api/approvals/<id>`: `{"decision": "approve" | "deny", "reason"?, "scope"?, "by"?, "args_hash"?}`. */
 async function answer(route: Route): Promise<Response> {
-  const id = decodeURIComponent(route.path.slice("/api/approvals/".length));
+  let id: string;
+  try {
+    id = decodeURIComponent(route.path.slice("/api/approvals/".length));
+  } catch {
+    return Response.json({ error: "The approval's id is not a valid URL path" }, { status: 400 });
+  }
   const body = await readJson(route.request);
   if (!body.ok) return body.response;
   const parsed = approvalAnswer(body.value);
@@ -196,6 +201,9 @@ async function ask(route: Route): Promise<Response> {
   const body = await readJson(route.request);
   if (!body.ok) return body.response;
   const result = await route.asks.ask(body.value, route.signal);
+  if (result === "busy") {
+    return Response.json({ error: "Too many asks wait already" }, { status: 429 });
+  }
   if (result === "timeout") {
     return Response.json({ status: "timeout", error: "No response in time" }, { status: 504 });
   }

@@ -11,6 +11,7 @@ import { type Directive, parseDirectives } from "../../tools/directives.ts";
 import { type ToolDescriptor, UnknownToolError } from "../../tools/registry.ts";
 import type { ToolResult } from "../../tools/tool.ts";
 import type { ApprovalNote, CallObserver, CallOutcome, CallRecord } from "../../tools/calls.ts";
+import { INPUT_REQUIRED_META } from "../approvals/mod.ts";
 
 export type { CallObserver, CallOutcome, CallRecord };
 
@@ -224,7 +225,7 @@ export class Dispatcher {
     ctx: CallContext,
   ): Promise<ProviderResult> {
     try {
-      return await provider.call(name, args, ctx);
+      return withoutRound(await provider.call(name, args, ctx));
     } catch (error) {
       if (error instanceof UnknownToolError) throw error;
       // A provider that throws (rather than returning an error result) still yields a logged,
@@ -254,4 +255,16 @@ function internalError(name: string): ToolResult {
     }],
     isError: true,
   };
+}
+
+/**
+ * A provider's result without an input-required round in its `_meta`: only
+ * the approvals' gate asks the client's user (an upstream server's result
+ * cannot make the host ask in toolhost's name).
+ */
+function withoutRound(out: ProviderResult): ProviderResult {
+  const meta = out.result._meta;
+  if (meta === undefined || !(INPUT_REQUIRED_META in meta)) return out;
+  const { [INPUT_REQUIRED_META]: _, ...rest } = meta;
+  return { ...out, result: { ...out.result, _meta: rest } };
 }

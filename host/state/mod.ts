@@ -16,7 +16,7 @@ export {
   MAX_ANCHOR_CHARS,
   MAX_ANCHORS,
 } from "./anchors.ts";
-export { httpToken, TOKEN_FILE } from "./http_token.ts";
+export { HOOKS_TOKEN_FILE, hooksToken, httpToken, TOKEN_FILE } from "./http_token.ts";
 export { JsonStateFile } from "./json_store.ts";
 export { observationOf, openSinks, type SinkOptions, type Sinks } from "./observation.ts";
 export { PerformanceStats } from "./performance.ts";

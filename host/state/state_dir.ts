@@ -43,6 +43,9 @@ export const STATE_ENTRIES: readonly string[] = Object.freeze([
   "interactions",
   "sessions",
   "http-token",
+  "hooks-token",
+  // Appended to, never loaded: set aside too, so that a shipped one (a symlink) is never written through.
+  "approvals.jsonl",
 ]);
 
 /** What identifies a directory, as the marker records it. */

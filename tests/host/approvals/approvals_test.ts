@@ -6,7 +6,14 @@
  */
 
 import { assert, assertEquals } from "../../_assert.ts";
-import { Approvals, argsHash, HookEvents } from "../../../host/approvals/mod.ts";
+import {
+  Approvals,
+  argsHash,
+  HookEvents,
+  INPUT_REQUIRED_META,
+} from "../../../host/approvals/mod.ts";
+import { classesOf } from "../../../host/_approval_wiring.ts";
+import { Dispatcher } from "../../../host/providers/mod.ts";
 import { RoundStates } from "../../../host/approvals/_rounds.ts";
 import type { ApprovalRule } from "../../../host/config/mod.ts";
 import type { CallRecord } from "../../../tools/calls.ts";
@@ -17,6 +24,7 @@ const rule = (over: Partial<ApprovalRule>): ApprovalRule => ({
   classes: [],
   scope: "call",
   timeoutMs: 60_000,
+  elicitation: true,
   ...over,
 });
 
@@ -173,4 +181,95 @@ Deno.test("round states: this host's, for exactly one tool and hash, unexpired, 
   now = 3_000;
   assertEquals(await states.take(late, "t", "h"), undefined, "expired");
   assertEquals(await states.take(`${payload}`, "t", "h"), undefined, "no signature");
+});
+
+Deno.test("approvals: run_shell, git and bd are exec; read-only tools are neither write nor exec", () => {
+  const parts = { tools: () => [], upstreams: [] };
+  for (const tool of ["run_shell", "git_status"]) {
+    assert(classesOf(tool, parts).includes("exec"), tool);
+  }
+  const readOnly = {
+    tools: () => [{
+      name: "read_file",
+      description: "",
+      inputSchema: {},
+      annotations: { readOnlyHint: true },
+    }],
+    upstreams: [],
+  };
+  assertEquals(classesOf("read_file", readOnly), []);
+  const upstream = {
+    tools: () => [],
+    upstreams: [{
+      list: () => [{ name: "fs__write", description: "", inputSchema: {}, annotations: {} }],
+    }],
+  };
+  assertEquals(classesOf("fs__write", upstream), ["write", "upstream"]);
+});
+
+Deno.test("approvals: a rule without elicitation never asks the client's user", async () => {
+  const { held, events } = approvals([rule({ tools: ["write_file"], elicitation: false })]);
+  let asked = 0;
+  const verdict = held.gate(call("write_file", {}), {
+    elicit: () => (asked++, Promise.resolve({ action: "accept", content: { approve: true } })),
+    rounds: { answer: undefined, state: undefined },
+  });
+  const event = await nextAsked(events, 0);
+  assertEquals(asked, 0);
+  assertEquals(
+    held.answer(String(event.data.id), { approve: false, reason: "no" }, "hook_api"),
+    "answered",
+  );
+  assertEquals((await verdict)?.approval.via, "hook_api");
+});
+
+Deno.test("approvals: a call cancelled before it waits leaves no timer behind", async () => {
+  const { held } = approvals([rule({ tools: ["write_file"] })]);
+  const abort = new AbortController();
+  abort.abort();
+  const result = await held.gate(call("write_file", {}), {
+    signal: abort.signal,
+    onProgress: () => {},
+  });
+  // Deno's test sanitizers fail the test if the timeout or the progress interval still runs.
+  assertEquals(result?.approval.decision, "cancelled");
+});
+
+Deno.test("approvals: a session grant is audited at each call it lets through", async () => {
+  const { held, audit, events } = approvals([rule({ tools: ["edit_file"], scope: "session" })]);
+  const first = held.gate(call("edit_file", { a: 1 }), {});
+  const asked = await nextAsked(events, 0);
+  held.answer(String(asked.data.id), { approve: true, scope: "session" }, "dashboard");
+  await first;
+  const second = await held.gate(call("edit_file", { a: 2 }), {});
+  assertEquals(second?.approval.via, "session_grant");
+  assertEquals(audit.map((line) => [line.decision, line.via]), [
+    ["approved", "dashboard"],
+    ["approved", "session_grant"],
+  ]);
+  held.endSession("s1");
+  const third = held.gate(call("edit_file", { a: 3 }), {});
+  const again = await nextAsked(events, asked.seq);
+  held.answer(String(again.data.id), { approve: false }, "hook_api");
+  assertEquals((await third)?.approval.decision, "denied");
+});
+
+Deno.test("dispatcher: a provider's result cannot carry an input-required round to the client", async () => {
+  const provider = {
+    name: "fake",
+    list: () => [{ name: "t", description: "", inputSchema: {}, annotations: {} }],
+    call: () =>
+      Promise.resolve({
+        result: {
+          content: [{ type: "text" as const, text: "x" }],
+          _meta: {
+            [INPUT_REQUIRED_META]: { message: "approve me", schema: {}, state: "s" },
+            kept: 1,
+          },
+        },
+        paths: [],
+      }),
+  };
+  const result = await new Dispatcher([provider]).call("t", {}, { session: "s", client: "c" });
+  assertEquals(result._meta, { kept: 1 });
 });

@@ -1,7 +1,7 @@
 /**
  * A host with its Hook API on, started the way a user starts it (the
- * command `mcp-config` prints, over HTTP on a port the system picks), and a
- * Hook API client for it.
+ * command `mcp-config` prints, over HTTP on a port the system picks, its
+ * config file outside the root), and a Hook API client for it.
  *
  * @module
  */
@@ -15,7 +15,7 @@ export interface HooksHost extends AsyncDisposable {
   readonly http: HttpHost;
   /** The Hook API's base URL (`http://127.0.0.1:<port>/`). */
   readonly hooksUrl: string;
-  /** The token (the HTTP transport's). */
+  /** The Hook API's token (`.toolhost/hooks-token`, not the MCP clients'). */
   readonly token: string;
   /** A client of the Hook API. */
   readonly hooks: HookClient;
@@ -32,14 +32,18 @@ export async function launchWithHooks(
   root: string,
   file: Record<string, unknown> = {},
 ): Promise<HooksHost> {
+  // The Hook API opens a port: only a config file outside the roots may turn it on.
+  const outside = await Deno.makeTempDir({ prefix: "toolhost-hooks-config-" });
+  const config = `${outside}/toolhost.json`;
   const hooksSection = { port: 0, ...(file.hooks as Record<string, unknown> | undefined) };
-  const http = await launchHttp([root], { file: { ...file, hooks: hooksSection } });
+  await Deno.writeTextFile(config, JSON.stringify({ ...file, hooks: hooksSection }));
+  const http = await launchHttp([root], { config });
   const match = /Hook API and dashboard at (http:\/\/\S+\/) /.exec(http.stderr());
   if (!match) {
     await http.stop();
     throw new Error(`No Hook API line in:\n${http.stderr()}`);
   }
-  const token = http.token!;
+  const token = (await Deno.readTextFile(`${root}/.toolhost/hooks-token`)).trim();
   const hooks = new HookClient(match[1], { token });
   return {
     http,
@@ -48,6 +52,7 @@ export async function launchWithHooks(
     hooks,
     [Symbol.asyncDispose]: async () => {
       await http.stop();
+      await Deno.remove(outside, { recursive: true });
     },
   };
 }

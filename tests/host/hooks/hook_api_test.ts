@@ -47,6 +47,10 @@ Deno.test("hook API: every endpoint answers, and none without the token or from 
     assertEquals(foreign.status, 403, `${method} ${path} from a foreign origin`);
     await foreign.body?.cancel();
   }
+  // The MCP clients' token (printed by mcp-config --http, kept in their configs) answers nothing here.
+  const mcpToken = await hookFetch(host, "/api/approvals", { token: host.http.token! });
+  assertEquals(mcpToken.status, 401);
+  await mcpToken.body?.cancel();
   assertEquals(await host.hooks.status(), { status: "ok" });
   const mcp = await legacyClient(host.http, "endpoints");
   await mcp.callTool({ name: "read_file", arguments: { path: "a.txt" } });
@@ -173,7 +177,7 @@ Deno.test("hook API: tools and the shell have no route to it, and cannot read it
   const mcp = await legacyClient(host.http, "reach");
   const read = await mcp.callTool({
     name: "read_file",
-    arguments: { path: ".toolhost/http-token" },
+    arguments: { path: ".toolhost/hooks-token" },
   });
   assert(read.isError);
   const text = JSON.stringify(read.content);
@@ -182,7 +186,7 @@ Deno.test("hook API: tools and the shell have no route to it, and cannot read it
   const tools = await mcp.listTools();
   if (tools.tools.some((tool: { name: string }) => tool.name === "run_shell")) {
     const command =
-      `exec 3<>/dev/tcp/127.0.0.1/${port} && printf 'GET /status HTTP/1.0\\r\\n\\r\\n' >&3 && cat <&3 || echo unreachable; cat .toolhost/http-token 2>&1 | head -c 200`;
+      `exec 3<>/dev/tcp/127.0.0.1/${port} && printf 'GET /status HTTP/1.0\\r\\n\\r\\n' >&3 && cat <&3 || echo unreachable; cat .toolhost/hooks-token 2>&1 | head -c 200`;
     const shell = await mcp.callTool({ name: "run_shell", arguments: { command } });
     const out = JSON.stringify(shell.content);
     assertStringIncludes(out, "unreachable");
@@ -194,14 +198,17 @@ Deno.test("hook API: tools and the shell have no route to it, and cannot read it
 
 Deno.test("hook API: beside MCP over stdio, the Hook API holds a call for approval and logs the call", async () => {
   await using root = await tempDir();
-  await using host = await launchHost({
-    roots: [root.path],
-    file: { hooks: { port: 0 }, approvals: [{ classes: ["write"] }] },
-  });
+  await using outside = await tempDir();
+  const config = `${outside.path}/toolhost.json`;
+  await Deno.writeTextFile(
+    config,
+    JSON.stringify({ hooks: { port: 0 }, approvals: [{ classes: ["write"] }] }),
+  );
+  await using host = await launchHost({ roots: [root.path], config });
   const stderr = await waitForStderr(host.session, /Hook API and dashboard at (http:\/\/\S+\/) /);
   const url = /Hook API and dashboard at (http:\/\/\S+\/) /.exec(stderr)![1]!;
   assertStringIncludes(stderr, "approvals: 1 rule(s)");
-  const token = (await Deno.readTextFile(`${root.path}/.toolhost/http-token`)).trim();
+  const token = (await Deno.readTextFile(`${root.path}/.toolhost/hooks-token`)).trim();
   const hooks = new HookClient(url, { token });
   const waiting = host.call("create_directory", { path: "made" });
   const asked = await hooks.waitForEvent("approval_asked");
@@ -245,6 +252,13 @@ Deno.test("toolhost dashboard: prints the URL with the token in its fragment, or
   assertStringIncludes(off.err, "the Hook API is off");
   const on = await run("--hooks", "8999");
   assertEquals(on.code, 0);
-  const token = (await Deno.readTextFile(`${root.path}/.toolhost/http-token`)).trim();
+  const token = (await Deno.readTextFile(`${root.path}/.toolhost/hooks-token`)).trim();
   assertEquals(on.out, `http://127.0.0.1:8999/#token=${token}`);
+});
+
+Deno.test("hook API: a config file inside the roots cannot turn it on (a cloned repository's could)", async () => {
+  await using root = await tempDir();
+  await using host = await launchHost({ roots: [root.path], file: { hooks: { port: 0 } } });
+  const stderr = await waitForStderr(host.session, /"hooks" in .* ignored/);
+  assert(!stderr.includes("Hook API and dashboard at"), stderr);
 });
