@@ -28,11 +28,6 @@ export class AuditFile {
     this.#logger = logger;
   }
 
-  /** The file's path. */
-  get path(): string {
-    return this.#path;
-  }
-
   /**
    * Append one decision.
    *

@@ -29,11 +29,6 @@ export class Asks {
     this.#timeoutMs = timeoutMs;
   }
 
-  /** How many asks wait now. */
-  get size(): number {
-    return this.#waiting.size;
-  }
-
   /**
    * Ask, and wait for the response.
    *

@@ -219,7 +219,8 @@ export class HookClient {
     if (!response.ok) {
       let message = text;
       try {
-        message = JSON.parse(text).error?.message ?? JSON.parse(text).error ?? text;
+        const { error } = JSON.parse(text);
+        message = error?.message ?? error ?? text;
       } catch {
         // Not JSON: the text as it is.
       }
