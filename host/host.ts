@@ -25,20 +25,20 @@ import {
 } from "./config/mod.ts";
 import { type HostLogger, stderrLogger } from "./logger.ts";
 import { type CallContext, Dispatcher } from "./providers/mod.ts";
-import { hostSideTools } from "./providers/mod.ts";
 import { detectLanguages, localTools, ShownFamilies } from "./providers/mod.ts";
 import type { UpstreamProvider } from "./providers/mod.ts";
 import { AnchorStore } from "./state/mod.ts";
-import { observationOf, openSinks, type Sinks } from "./state/mod.ts";
+import { openSinks, type Sinks } from "./state/mod.ts";
 import { ReadTracker } from "./state/mod.ts";
 import { openSessionLog, type SessionLog } from "./state/mod.ts";
 import { WorkerPool } from "./workers/mod.ts";
 import type { RipgrepStatus } from "./workers/mod.ts";
-import { type BwrapSandbox, sandboxFor } from "./sandbox/mod.ts";
 import type { SubprocessLog } from "../tools/sandbox.ts";
 import { type HostPerformance, performanceData } from "../tools/observe/get_host_performance.ts";
 import { type Approvals, type AuditFile, HookEvents } from "./approvals/mod.ts";
 import { approvalsFor } from "./_approval_wiring.ts";
+import type { NetworkService } from "./network/mod.ts";
+import { hostSide } from "./_host_side.ts";
 
 /** Options for {@linkcode createHost}. */
 export interface HostOptions extends ConfigOverrides {
@@ -152,10 +152,8 @@ export async function createHost(options: HostOptions = {}): Promise<Host> {
   const mirrored = (tool: string) => familyOf(pool, tool)?.mirrored !== false;
   const { efferentCopy } = options;
   const sinks = openSinks(config, logger, { now, efferentCopy, writes, mirrored, sessions });
-  const sandbox = await sandboxFor(config, pool, sessions);
-  const status = statusOf(config, pool, sinks, upstreams, sandbox);
-  const observation = observationOf(sinks, anchors, status, now);
-  const hostTools = await hostSideTools(config, logger, { observation, sandbox, sessions }, shown);
+  const side = { pool, sinks, upstreams, anchors, sessions, shown, now };
+  const { network, status, observation, hostTools } = await hostSide(config, logger, side);
   const events = new HookEvents(now);
   const approvalParts = { tools: () => dispatcher.list(), upstreams, events, toolsChanged, now };
   const held = approvalsFor(config, logger, approvalParts);
@@ -167,8 +165,9 @@ export async function createHost(options: HostOptions = {}): Promise<Host> {
     now,
   });
   reportCollisions(dispatcher, logger);
-  const close = () => closeParts({ pool, upstreams, dispatcher, sinks, anchors, sessions, held });
-  const parts = { dispatcher, pool, reads, maxReplyBytes: config.policy.limits.maxOutputChars };
+  const parts = { pool, upstreams, dispatcher, sinks, anchors, sessions, held, network };
+  const close = () => closeParts(parts);
+  const calls = { dispatcher, pool, reads, maxReplyBytes: config.policy.limits.maxOutputChars };
   return {
     config,
     policy: config.policy,
@@ -185,7 +184,7 @@ export async function createHost(options: HostOptions = {}): Promise<Host> {
     onToolsChanged: (listener) => (toolsChanged.add(listener), () => toolsChanged.delete(listener)),
     list: () => dispatcher.list(),
     endSession: (session) => (reads.forget(session), held?.approvals.endSession(session)),
-    call: (name, args, ctx) => hostCall(parts, name, args, ctx),
+    call: (name, args, ctx) => hostCall(calls, name, args, ctx),
     flush: () => (dispatcher.settle(), sinks.flush().then(() => sessions.flush())),
     sinksReady: () => sinks.ready,
     close,
@@ -214,8 +213,10 @@ async function closeParts(parts: {
   anchors: AnchorStore;
   sessions: SessionLog;
   held: { audit: AuditFile } | null;
+  network: NetworkService | null;
 }): Promise<void> {
   parts.pool.close();
+  parts.network?.close();
   const upstreamsClosed = Promise.all(parts.upstreams.map((upstream) => upstream.close()));
   // One turn, so that the calls the pool just answered reach the log before it closes.
   await new Promise((resolve) => setTimeout(resolve, 0));
@@ -226,24 +227,6 @@ async function closeParts(parts: {
   await upstreamsClosed;
   await parts.sessions.close();
   await parts.held?.audit.flush();
-}
-
-/** What is in effect now: confinement, ripgrep, efferent copy, upstream servers, warnings. */
-function statusOf(
-  config: HostConfig,
-  pool: WorkerPool,
-  sinks: Sinks,
-  upstreams: readonly UpstreamProvider[],
-  sandbox: BwrapSandbox,
-): () => HostStatus {
-  return () => ({
-    landlock: pool.landlock,
-    ripgrep: pool.ripgrep,
-    sandbox: sandbox.status,
-    efferent_copy: sinks.efferent?.status() ?? { state: "off" },
-    upstreams: upstreams.map((upstream) => upstream.status()),
-    warnings: [...config.warnings],
-  });
 }
 
 /** The family a tool belongs to: a local or host-side tool's (an upstream's tools have none). */

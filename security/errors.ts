@@ -26,6 +26,13 @@ export type ErrorCode =
   | "timeout"
   | "denied"
   | "upstream_error"
+  | "net_denied"
+  | "net_error"
+  | "net_timeout"
+  | "too_many_redirects"
+  | "http_error"
+  | "no_results"
+  | "bad_response"
   | (string & Record<never, never>);
 
 /**

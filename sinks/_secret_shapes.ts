@@ -137,6 +137,12 @@ export const SHAPES: readonly Shape[] = [
     /([?&](?:X-(?:Amz|Goog)-Signature|[Ss]ignature|sig)=)[^&#\s'"`<>]+/g,
     (_, head) => `${head}${REDACTED}`,
   ],
+  // A URL query parameter whose name says it holds a secret (`?api_key=…`, `&key=…`): the value.
+  [
+    "=",
+    /([?&])([\w.~%-]{1,80})=([^&#\s'"`<>]+)/g,
+    (match, separator, name) => queryKeySecret(name) ? `${separator}${name}=${REDACTED}` : match,
+  ],
   // An HTTP credential header (Authorization, Cookie, X-Api-Key, …): the rest of its line.
   [
     "",
@@ -203,6 +209,18 @@ export function codeLike(value: string, name: string, compact: boolean): boolean
   const last = keyWords(name).at(-1);
   if (/^[A-Za-z_$][\w$]*$/.test(value) && last && keyWords(value).includes(last)) return true;
   return !compact && /^(?:[A-Za-z_$]+|-?\d+(?:\.\d+)?)$/.test(value);
+}
+
+/** Words that make a URL query parameter's name a secret's (`key` alone is one there: Google's `?key=`). */
+const QUERY_SECRET_WORDS: ReadonlySet<string> = new Set(words(
+  "key apikey secret password passwd credential credentials signature sig session sessionid sid",
+));
+
+/** Whether a URL query parameter's name says that its value is a secret. */
+function queryKeySecret(name: string): boolean {
+  const flat = flatKey(name);
+  return DEFAULT_REDACT_KEYS.some((key) => flat.includes(key)) ||
+    keyWords(name).some((word) => QUERY_SECRET_WORDS.has(word) || SECRET_WORDS.has(word));
 }
 
 /** Whether the value of a credential header is a credential: a cookie has a `=`; code is not one. */

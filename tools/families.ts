@@ -19,6 +19,7 @@ import { TODO } from "./todo/family.ts";
 import { SHELL } from "./shell/family.ts";
 import { GIT } from "./git/family.ts";
 import { BEADS } from "./beads/family.ts";
+import { WEB } from "./web/family.ts";
 
 /**
  * Every family, in the order clients list their tools. Those that run in a
@@ -37,6 +38,7 @@ export const FAMILIES: readonly ToolFamily[] = Object.freeze([
   SHELL,
   GIT,
   BEADS,
+  WEB,
 ]);
 
 /** The tools of the families that run in one place. */

@@ -47,6 +47,11 @@ export interface ToolFamily {
    */
   readonly runsPrograms?: readonly string[];
   /**
+   * Its tools reach the network (host-side families): listed only where the
+   * host gives them the network service (`net` is not false).
+   */
+  readonly reachesNetwork?: boolean;
+  /**
    * An entry that must be at the top of a root for the family to be listed
    * (`.git`: the git tools where a root is a repository), as a tool worker
    * found at start; config can force the family on.

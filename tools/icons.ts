@@ -80,5 +80,6 @@ export const ICONS = Object.freeze({
   shell: glyphIcon("$", "#212121"),
   git: glyphIcon("G", "#f05032"),
   beads: glyphIcon("B", "#c2185b"),
+  web: glyphIcon("W", "#0277bd"),
   upstream: glyphIcon("\u2197", "#607d8b"),
 });

@@ -265,7 +265,8 @@ function leanAnnotations(hints: ToolAnnotations): ToolAnnotations {
     lean.destructiveHint = hints.destructiveHint !== false;
     if (hints.idempotentHint === true) lean.idempotentHint = true;
   }
-  if (hints.openWorldHint === false) lean.openWorldHint = false;
+  // MCP's default is true; a tool that says so (the web tools) says it out loud.
+  if (hints.openWorldHint !== undefined) lean.openWorldHint = hints.openWorldHint;
   return lean;
 }
 

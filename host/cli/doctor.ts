@@ -8,8 +8,9 @@
  *   `..` and an absolute path outside must be `path_denied`.
  * - Capabilities (`doctor_capabilities.ts`): ripgrep runs in a confined
  *   worker, each efferent-copy peer is a sink, each upstream server answers;
- *   the configuration has nothing that is ignored. A capability that is not
- *   in effect says why.
+ *   the configuration has nothing that is ignored; the web tools' network
+ *   worker refuses loopback and files (`doctor_network.ts`). A capability
+ *   that is not in effect says why.
  * - Served (`doctor_served.ts`): the server, started exactly as `mcp-config`
  *   prints it, confines its tool workers and uses ripgrep as the probes here
  *   found.
@@ -26,6 +27,7 @@ import {
   toolNameProbes,
 } from "./doctor_capabilities.ts";
 import { innerProbes } from "./doctor_inner.ts";
+import { networkProbe } from "./doctor_network.ts";
 import { outerProbes } from "./doctor_outer.ts";
 import type { DoctorReport, ProbeResult, ProbeTargets } from "./doctor_report.ts";
 import { servedProbe } from "./doctor_served.ts";
@@ -79,6 +81,7 @@ async function everyProbe(
     ...(await sinkProbes(config)),
     ...configProbes(config),
     approvalProbe(config),
+    await networkProbe(config, targets),
     ...toolNameProbes(config, outer.tools),
     await servedProbe(config, overrides, outer),
   ];

@@ -1,7 +1,8 @@
 /**
  * The scoped command line: `deno run <flags> mod.ts serve …` with exactly
  * the permissions what is configured needs (the roots, the state directory,
- * ripgrep, the upstream servers, efferent copy's peers), and nothing else.
+ * ripgrep, the upstream servers, efferent copy's peers, Deno for the network
+ * worker), and nothing else.
  *
  * @module
  */
@@ -12,6 +13,7 @@ import { findLibc } from "../../security/landlock.ts";
 import { commandPath, peerNeeds, sinkCommands } from "../../sinks/peers.ts";
 import { EFFERENT_ENV, efferentCopyEnabled, selfEntries } from "../config/mod.ts";
 import { bracketed, type HostConfig, hostPort, RIPGREP_NOT_FOUND } from "../config/mod.ts";
+import { HOSTS_FILE, RESOLV_CONF } from "../config/mod.ts";
 import { assetPaths } from "../workers/mod.ts";
 import { computePlan, PLAN_ENV } from "../sandbox/mod.ts";
 
@@ -234,6 +236,8 @@ export async function scopedCommand(
     // The server reads it for the programs its peers run (protected when inside a root).
     config.mcpJson,
     ...sinks.read,
+    // The network worker's resolver takes its servers and the hosts file's names from these.
+    ...(config.net ? [RESOLV_CONF, HOSTS_FILE] : []),
   ];
   const ripgrep = config.ripgrep.path !== null ? [config.ripgrep.path] : [];
   // The sandbox: the served process runs bwrap (or, unconfined, the shell) and takes the plan.
@@ -244,7 +248,15 @@ export async function scopedCommand(
   const flags = processFlags(config.policy, {
     config: config.configFile ? [config.configFile] : [],
     read,
-    run: [...ripgrep, ...programs, ...upstream.run, ...sinks.run],
+    // The network worker is a Deno process of its own, with --allow-net and nothing else.
+    run: [
+      ...ripgrep,
+      ...programs,
+      ...upstream.run,
+      ...sinks.run,
+      ...(config.net ? [Deno.execPath()] : []),
+    ],
+    // Not the network worker's: a process of its own, it has its own --allow-net.
     net: [...upstream.net, ...sinks.net, ...listenNet(config)],
     // The MCP client code reads these when it loads (for upstreams, and for sink discovery).
     env: [...EFFERENT_ENV, PLAN_ENV, ...(clients ? CLIENT_ENV : [])],

@@ -25,6 +25,7 @@ import {
   type UpstreamEntry,
 } from "./schema.ts";
 import type { ToolSettings } from "./tool_settings.ts";
+import { type NetSettings, netSettings } from "./net_settings.ts";
 
 export {
   CONFIG_SCHEMA,
@@ -92,6 +93,8 @@ export interface HostConfig {
   readonly hooks: HookSettings | null;
   /** The calls that wait for a human's approval. */
   readonly approvals: readonly ApprovalRule[];
+  /** What fetch_url and web_search may reach, or null when they are off (`net: false`). */
+  readonly net: NetSettings | null;
 }
 
 /**
@@ -122,6 +125,8 @@ export async function loadConfig(overrides: ConfigOverrides = {}): Promise<HostC
   const ripgrep = await findRipgrep(overrides.ripgrep ?? file.ripgrep ?? "auto");
   const shell = await fileShell(source, warnings);
   const hooks = await fileHooks(source, overrides, warnings);
+  const trusted = !(await insideRoots(source.path, source.roots));
+  const net = await netSettings(file.net, trusted, warnings);
   return Object.freeze({
     policy,
     tools: Object.freeze(definedOnly(file.tools ?? {})),
@@ -139,6 +144,7 @@ export async function loadConfig(overrides: ConfigOverrides = {}): Promise<HostC
     http: Object.freeze(httpSettings(overrides.http ?? {}, file.http)),
     hooks: hookSettings(overrides.hooks, hooks),
     approvals: approvalRules(file.approvals),
+    net,
   });
 }
 

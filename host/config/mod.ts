@@ -46,3 +46,4 @@ export {
   DEFAULT_HOOKS_PORT,
   type HookSettings,
 } from "./hook_settings.ts";
+export { DEFAULT_SEARCH_URL, HOSTS_FILE, type NetSettings, RESOLV_CONF } from "./net_settings.ts";

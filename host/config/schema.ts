@@ -160,6 +160,36 @@ const HOOKS = z.object({
   ),
 }).strict();
 
+/** The `net` section: `fetch_url` and `web_search`, and what they may reach (`security/egress.ts`). */
+const NET = z.union([
+  z.literal(false).describe("No fetch_url and web_search"),
+  z.object({
+    enabled: z.boolean().optional().describe("List fetch_url and web_search (default true)"),
+    allow: z.array(z.string().min(1)).optional().describe(
+      "Only these hosts (names with * and ?, addresses, ranges; :port optional). An address or range also makes those non-public addresses reachable, from a config file outside the roots only",
+    ),
+    deny: z.array(z.string().min(1)).optional().describe(
+      "Never these hosts (names with * and ?, addresses, ranges; :port optional)",
+    ),
+    nameServer: z.string().optional().describe(
+      "The DNS server, address[:port] (default: those in /etc/resolv.conf); from a config file outside the roots only",
+    ),
+    timeoutS: z.number().int().min(1).max(600).optional().describe(
+      "A fetch's time limit, redirects included, in seconds (default 30)",
+    ),
+    maxBytes: z.number().int().min(1024).max(1024 ** 3).optional().describe(
+      "The most bytes downloaded for one page (default 10 MiB)",
+    ),
+    maxRedirects: z.number().int().min(0).max(20).optional().describe(
+      "Redirects followed (default 5)",
+    ),
+    searchUrl: z.string().regex(/^https?:\/\/[^\s]+$/i, "an http or https URL").optional().describe(
+      "web_search's endpoint: DuckDuckGo's HTML results page or one like it (default https://html.duckduckgo.com/html/)",
+    ),
+    userAgent: z.string().min(1).max(256).optional().describe("The User-Agent sent"),
+  }).strict(),
+]);
+
 /** The classes of tools an approval rule can name. */
 export const APPROVAL_CLASSES = ["write", "exec", "net", "upstream"] as const;
 
@@ -224,6 +254,7 @@ export const CONFIG_SCHEMA = z.object({
   shell: SHELL.optional(),
   http: HTTP.optional(),
   hooks: HOOKS.optional(),
+  net: NET.optional(),
   approvals: z.array(APPROVAL_RULE).optional().describe(
     "Calls that wait for a human's approval (through the Hook API, the dashboard or MCP elicitation)",
   ),
@@ -249,6 +280,9 @@ export type HttpSection = z.output<typeof HTTP>;
 
 /** The `hooks` section as parsed. */
 export type HooksSection = z.output<typeof HOOKS>;
+
+/** The `net` section as parsed. */
+export type NetSection = z.output<typeof NET>;
 
 /** One approval rule as parsed. */
 export type ApprovalRuleInput = z.output<typeof APPROVAL_RULE>;

@@ -1,7 +1,7 @@
 /**
  * The host-side tools as the host serves them: those config leaves on; a
  * family that runs programs only where the sandbox runs them and finds its
- * programs; a family waiting for its marker (`.git`) callable but not
+ * programs; the web tools only where the network is on; a family waiting for its marker (`.git`) callable but not
  * listed; each with the host services it reads.
  *
  * @module
@@ -13,6 +13,7 @@ import { HOST_TOOL_FAMILIES, HOST_TOOLS } from "../../tools/host_tools.ts";
 import type { Observation } from "../../tools/observe/observation.ts";
 import type { Tool } from "../../tools/tool.ts";
 import type { Sandbox } from "../../tools/sandbox.ts";
+import { type Network, NETWORK_SERVICE } from "../../tools/network.ts";
 import type { HostConfig } from "../config/mod.ts";
 import type { HostLogger } from "../logger.ts";
 import { type SessionLog, TodoFileStore } from "../state/mod.ts";
@@ -30,6 +31,8 @@ export interface HostServices {
   sandbox: Sandbox;
   /** The session's log (read_interactions shows its processes). */
   sessions: SessionLog;
+  /** The web tools' network, or null when `net` is false. */
+  network: Network | null;
 }
 
 /**
@@ -47,10 +50,12 @@ export async function hostSideTools(
   services: HostServices,
   shown: ShownFamilies,
 ): Promise<HostToolProvider> {
-  const { sandbox } = services;
+  const { sandbox, network, ...rest } = services;
   const runs = (family: ToolFamily | undefined) =>
-    family?.runsPrograms === undefined ||
-    (sandbox.status.active && family.runsPrograms.every((name) => name in sandbox.status.programs));
+    (family?.reachesNetwork !== true || network !== null) &&
+    (family?.runsPrograms === undefined ||
+      (sandbox.status.active &&
+        family.runsPrograms.every((name) => name in sandbox.status.programs)));
   const tools = HOST_TOOLS.filter((tool) => {
     const family = HOST_TOOL_FAMILIES[tool.name];
     return shown.callable(family) && runs(familyNamed(family));
@@ -64,7 +69,9 @@ export async function hostSideTools(
     listed: (name) => shown.listed(HOST_TOOL_FAMILIES[name]),
     iconOf: (name) => familyNamed(HOST_TOOL_FAMILIES[name])?.icon,
     services: {
-      ...services,
+      ...rest,
+      sandbox,
+      ...(network ? { [NETWORK_SERVICE]: network } : {}),
       sessions: services.sessions.reader(),
       todos: await TodoFileStore.open(config.policy.stateDir, { logger }),
     },

@@ -69,15 +69,16 @@ Deno.test("capabilities: an rg that cannot run is said at start, by get_host_per
   assertEquals(doctor.code, 1);
 });
 
-Deno.test("capabilities: every local tool says openWorldHint false; every tool that writes says destructiveHint", async () => {
+Deno.test("capabilities: every local tool says openWorldHint false (the web tools true); every tool that writes says destructiveHint", async () => {
   await using root = await tempDir();
   // A file of each language, so that every family is listed.
   for (const name of ["a.py", "b.c", "c.ts"]) await Deno.writeTextFile(`${root.path}/${name}`, "");
   await using session = await connectStdio([root.path]);
   const tools: Tool[] = (await session.client.listTools()).tools;
   assert(tools.length > 40, `${tools.length} tools`);
+  const web = ["fetch_url", "web_search"];
   for (const tool of tools) {
-    assertEquals(tool.annotations?.openWorldHint, false, tool.name);
+    assertEquals(tool.annotations?.openWorldHint, web.includes(tool.name), tool.name);
     if (tool.annotations?.readOnlyHint !== true) {
       assertEquals(typeof tool.annotations?.destructiveHint, "boolean", tool.name);
     }

@@ -69,6 +69,16 @@ Deno.test("redactor: only the secret part of a string is replaced", async (t) =>
       "/login?user=al&password=[redacted]&next=/",
     ],
     [
+      "a URL's query keeps the parameters whose names hold no secret",
+      "https://api.test/v1/search?q=deno&api_key=abc123&page=2&key=k1&access_token=t0k&sig=s1g&session=77",
+      "https://api.test/v1/search?q=deno&api_key=[redacted]&page=2&key=[redacted]&access_token=[redacted]&sig=[redacted]&session=[redacted]",
+    ],
+    [
+      "a URL's query names that only look like secret ones are kept",
+      "https://shop.test/?monkey=1&keyword=tea&keys_count=3&author=al",
+      "https://shop.test/?monkey=1&keyword=tea&keys_count=3&author=al",
+    ],
+    [
       "a connection string keeps its fields",
       "Server=db;Password=FAKE-7;Encrypt=true",
       "Server=db;Password=[redacted];Encrypt=true",

@@ -20,7 +20,7 @@ import type { LogUsage } from "../interactions.ts";
 export const getHostPerformance = defineTool({
   name: "get_host_performance",
   description:
-    "Per-tool calls, latency and error rate since start, memory, log size, and what is in effect (Landlock, ripgrep, sandbox, sinks, upstreams) or why not.",
+    "Per-tool calls, latency and error rate since start, memory, log size, and what is in effect (Landlock, ripgrep, sandbox, network, sinks, upstreams) or why not.",
   input: z.object({}),
   output: z.object({
     since: z.string(),
@@ -50,6 +50,7 @@ export const getHostPerformance = defineTool({
       landlock: z.record(z.string(), z.unknown()),
       ripgrep: z.record(z.string(), z.unknown()),
       sandbox: z.record(z.string(), z.unknown()),
+      network: z.record(z.string(), z.unknown()),
       efferent_copy: z.record(z.string(), z.unknown()),
       upstreams: z.array(z.record(z.string(), z.unknown())),
       warnings: z.array(z.string()),

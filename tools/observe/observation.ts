@@ -7,6 +7,7 @@
  */
 
 import type { SandboxStatus } from "../sandbox.ts";
+import type { NetworkStatus } from "../network.ts";
 import { ToolError } from "../../security/errors.ts";
 import type { ToolContext } from "../tool.ts";
 import type {
@@ -66,6 +67,8 @@ export interface HostStatus {
   ripgrep: { active: boolean; path: string | null; version?: string; reason?: string };
   /** The sandbox for programs (run_shell, git, bd): bubblewrap, unconfined, or off and why. */
   sandbox: SandboxStatus;
+  /** The web tools' network worker: what it may reach, or why it is off. */
+  network: NetworkStatus;
   /** Efferent copy: off, or its sinks and the peers that are not. */
   efferent_copy: { state: "off" } | {
     state: "discovering" | "on";
@@ -134,6 +137,7 @@ export function statusParts(status: HostStatus, mcpJson?: string): string[] {
       ? `ripgrep ${ripgrep.version?.replace(/^ripgrep\s+/, "") ?? ""} in use (${ripgrep.path})`
       : `ripgrep not in use: ${ripgrep.reason}; searches use the JS walker`,
     sandboxPhrase(status.sandbox),
+    networkPhrase(status.network),
     ...efferentParts(status.efferent_copy, mcpJson),
     ...status.upstreams.map((upstream) =>
       upstream.state === "connected"
@@ -150,6 +154,18 @@ export function statusParts(status: HostStatus, mcpJson?: string): string[] {
 function renamedPhrase(upstream: HostStatus["upstreams"][number]): string {
   const renamed = Object.keys(upstream.renamed ?? {}).length;
   return renamed === 0 ? "" : `, ${renamed} renamed to fit MCP's name rule: see toolhost doctor`;
+}
+
+/**
+ * The network's phrase: what fetch_url and web_search may reach, or why
+ * they are not listed.
+ *
+ * @param network The network's status.
+ * @returns The phrase.
+ */
+export function networkPhrase(network: NetworkStatus): string {
+  if (!network.active) return `fetch_url and web_search not listed: ${network.reason}`;
+  return `fetch_url and web_search through a network worker with no file access (${network.reach}; DNS ${network.dns})`;
 }
 
 /**

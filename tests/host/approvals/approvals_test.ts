@@ -13,6 +13,9 @@ import {
   INPUT_REQUIRED_META,
 } from "../../../host/approvals/mod.ts";
 import { classesOf } from "../../../host/_approval_wiring.ts";
+import { Registry } from "../../../tools/registry.ts";
+import { fetchUrl } from "../../../tools/web/fetch_url.ts";
+import { webSearch } from "../../../tools/web/web_search.ts";
 import { Dispatcher } from "../../../host/providers/mod.ts";
 import { RoundStates } from "../../../host/approvals/_rounds.ts";
 import type { ApprovalRule } from "../../../host/config/mod.ts";
@@ -205,6 +208,13 @@ Deno.test("approvals: run_shell, git and bd are exec; read-only tools are neithe
     }],
   };
   assertEquals(classesOf("fs__write", upstream), ["write", "upstream"]);
+});
+
+Deno.test("approvals: fetch_url and web_search, as listed, are class net (and read-only)", () => {
+  const listed = new Registry([fetchUrl, webSearch]).list();
+  const parts = { tools: () => listed, upstreams: [] };
+  assertEquals(classesOf("fetch_url", parts), ["net"]);
+  assertEquals(classesOf("web_search", parts), ["net"]);
 });
 
 Deno.test("approvals: a rule without elicitation never asks the client's user", async () => {

@@ -2,7 +2,8 @@
  * What `tools/list` costs a model on every turn, measured on the wire (the
  * JSON-RPC result the served host writes, started as `mcp-config` prints
  * it), in tokens at four characters each: a Python-only project within
- * 6,000, with the git tools of a repository within 7,000, every language
+ * 6,250 (6,000 before the web tools, about 220), with the git tools of a
+ * repository within 7,000, every language
  * within 11,000. The tools' `icons` are left out of that count: a client
  * draws them and a model never reads them. Their own wire cost is bounded
  * apart: one small icon per family (each `src` under 400 characters), the
@@ -67,7 +68,7 @@ function report(what: string, listed: Listed): string {
   return line;
 }
 
-Deno.test("tool budget: a Python-only project's tools/list is within 6,000 tokens and has no C/C++ or TS/JS tools", async () => {
+Deno.test("tool budget: a Python-only project's tools/list is within 6,250 tokens and has no C/C++ or TS/JS tools", async () => {
   await using root = await tempDir();
   await Deno.mkdir(`${root.path}/pkg`);
   await Deno.writeTextFile(`${root.path}/pkg/__init__.py`, "");
@@ -75,7 +76,7 @@ Deno.test("tool budget: a Python-only project's tools/list is within 6,000 token
   await Deno.writeTextFile(`${root.path}/README.md`, "# app\n");
   const listed = await rawList(root.path);
   const line = report("Python-only project", listed);
-  assert(tokens(listed) <= 6_000, line);
+  assert(tokens(listed) <= 6_250, line);
   const names = listed.tools.map((tool) => tool.name);
   assert(names.includes("py_get_definition") && names.includes("read_file"), names.join(" "));
   assertEquals(names.filter((name) => name.startsWith("ts_")), []);

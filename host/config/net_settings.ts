@@ -1,0 +1,164 @@
+/**
+ * The `net` section resolved: the egress policy of `fetch_url` and
+ * `web_search`, the DNS servers and hosts file the network worker uses,
+ * its limits, and its Deno `--allow-net` list.
+ *
+ * @module
+ */
+
+import {
+  egressPermissions,
+  type EgressPolicy,
+  type HostEntry,
+  parseHostEntry,
+} from "../../security/egress.ts";
+import { formatAddress, parseAddress } from "../../security/addresses.ts";
+import type { NetSection } from "./schema.ts";
+
+/** The system files the network worker's resolver takes its servers and hosts from. */
+export const RESOLV_CONF = "/etc/resolv.conf";
+export const HOSTS_FILE = "/etc/hosts";
+
+/** web_search's endpoint by default: DuckDuckGo's HTML results (seed 001's). */
+export const DEFAULT_SEARCH_URL = "https://html.duckduckgo.com/html/";
+
+/** What the web tools may reach and how. */
+export interface NetSettings {
+  /** Which hosts and addresses. */
+  readonly policy: EgressPolicy;
+  /** The DNS servers asked, as `address:port` (IPv6 in brackets); none when the system lists none. */
+  readonly nameServers: readonly string[];
+  /** Where the name servers come from (`/etc/resolv.conf`, `net.nameServer`). */
+  readonly nameServersFrom: string;
+  /** Names the hosts file gives addresses to (lower case), as the system resolver would. */
+  readonly hosts: Readonly<Record<string, readonly string[]>>;
+  /** A fetch's time limit, redirects included. */
+  readonly timeoutMs: number;
+  /** The most bytes downloaded for one page. */
+  readonly maxBytes: number;
+  /** Redirects followed. */
+  readonly maxRedirects: number;
+  /** web_search's endpoint. */
+  readonly searchUrl: string;
+  /** The User-Agent sent. */
+  readonly userAgent: string;
+  /** The network worker's Deno `--allow-net` list. */
+  readonly permissions: readonly string[];
+}
+
+/**
+ * Resolve the `net` section.
+ *
+ * @param section The section as parsed (`false`: off).
+ * @param trusted Whether the config file lies outside every root (its loosening keys count).
+ * @param warnings Where what is ignored is said.
+ * @returns The settings, or null when the web tools are off.
+ * @throws {TypeError} When an entry or the name server is not valid.
+ */
+export async function netSettings(
+  section: NetSection | undefined,
+  trusted: boolean,
+  warnings: string[],
+): Promise<NetSettings | null> {
+  if (section === false || section?.enabled === false) return null;
+  const file = section ?? {};
+  const policy = egressPolicy(file, trusted, warnings);
+  const servers = file.nameServer !== undefined && !trusted ? undefined : file.nameServer;
+  if (file.nameServer !== undefined && !trusted) {
+    warnings.push(
+      `"net.nameServer" ignored: the config file lies inside a root, where a cloned repository could have put it; set it in a config file outside the roots`,
+    );
+  }
+  const nameServers = servers !== undefined
+    ? [serverAddress(servers)]
+    : resolvConfServers(await systemFile(RESOLV_CONF));
+  return Object.freeze({
+    policy,
+    nameServers: Object.freeze(nameServers),
+    nameServersFrom: servers !== undefined ? "net.nameServer" : RESOLV_CONF,
+    hosts: Object.freeze(hostsEntries(await systemFile(HOSTS_FILE))),
+    timeoutMs: (file.timeoutS ?? 30) * 1000,
+    maxBytes: file.maxBytes ?? 10 * 1024 * 1024,
+    maxRedirects: file.maxRedirects ?? 5,
+    searchUrl: file.searchUrl ?? DEFAULT_SEARCH_URL,
+    userAgent: file.userAgent ??
+      "Mozilla/5.0 (compatible; toolhost; +https://modelcontextprotocol.io)",
+    permissions: Object.freeze(egressPermissions(policy, nameServers)),
+  });
+}
+
+/** The policy's entries; an address in `allow` unlocks only from a trusted file. */
+function egressPolicy(
+  file: Exclude<NetSection, false>,
+  trusted: boolean,
+  warnings: string[],
+): EgressPolicy {
+  const entries = (list: readonly string[], unlocks: boolean, key: string): HostEntry[] =>
+    list.map((text) => {
+      try {
+        return parseHostEntry(text, unlocks);
+      } catch (error) {
+        throw new TypeError(`Cannot use net.${key}: ${(error as Error).message}`);
+      }
+    });
+  const allow = file.allow === undefined ? null : entries(file.allow, trusted, "allow");
+  if (!trusted && allow?.some((entry) => entry.range !== null)) {
+    warnings.push(
+      `addresses in "net.allow" do not make non-public addresses reachable: the config file lies inside a root, where a cloned repository could have put it; set them in a config file outside the roots`,
+    );
+  }
+  return Object.freeze({
+    allow: allow && Object.freeze(allow),
+    deny: Object.freeze(entries(file.deny ?? [], false, "deny")),
+  });
+}
+
+/** `address[:port]` as the permission list and the resolver want it. */
+function serverAddress(text: string): string {
+  const match = /^\[([^\]]+)\](?::(\d+))?$|^([^:]+)(?::(\d+))?$|^([0-9a-f:]+)$/i.exec(text.trim());
+  const address = match && parseAddress(match[1] ?? match[3] ?? match[5] ?? "");
+  const port = Number(match?.[2] ?? match?.[4] ?? 53);
+  if (!address || !(port >= 1 && port <= 65_535)) {
+    throw new TypeError(
+      `Cannot use net.nameServer "${text}": give an address, optionally with :port`,
+    );
+  }
+  const shown = formatAddress(address);
+  return `${address.family === 6 ? `[${shown}]` : shown}:${port}`;
+}
+
+/** A system file's text, or "" when it cannot be read. */
+async function systemFile(path: string): Promise<string> {
+  try {
+    return await Deno.readTextFile(path);
+  } catch {
+    return "";
+  }
+}
+
+/** The `nameserver` lines of resolv.conf, as `address:53`. */
+function resolvConfServers(text: string): string[] {
+  const servers: string[] = [];
+  for (const line of text.split("\n")) {
+    const match = /^\s*nameserver\s+(\S+)/.exec(line);
+    const address = match && parseAddress(match[1]!.replace(/%.*$/, ""));
+    if (!address) continue;
+    const shown = formatAddress(address);
+    servers.push(`${address.family === 6 ? `[${shown}]` : shown}:53`);
+  }
+  return servers;
+}
+
+/** The hosts file: each name's addresses. */
+function hostsEntries(text: string): Record<string, string[]> {
+  const hosts = new Map<string, string[]>();
+  for (const line of text.split("\n")) {
+    const [address, ...names] = line.replace(/#.*$/, "").trim().split(/\s+/);
+    const parsed = address ? parseAddress(address) : undefined;
+    if (!parsed) continue;
+    for (const name of names.map((each) => each.toLowerCase())) {
+      hosts.set(name, [...(hosts.get(name) ?? []), formatAddress(parsed)]);
+    }
+  }
+  return Object.fromEntries(hosts);
+}
