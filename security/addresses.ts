@@ -37,6 +37,9 @@ interface Special {
 
 const WIDTH = { 4: 32, 6: 128 } as const;
 
+/** IPv4-mapped IPv6 addresses (`::ffff:0:0/96`): the IPv4 address they carry decides. */
+const MAPPED_V4: IpRange = { family: 6, base: 0xffffn << 32n, bits: 96 };
+
 /**
  * Parse a dotted-quad IPv4 address or an IPv6 address (with or without
  * brackets, no zone).
@@ -79,8 +82,10 @@ function parseV6(text: string): IpAddress | undefined {
     }
     return true;
   };
-  // An embedded IPv4 address (`::ffff:127.0.0.1`) is the last two groups.
-  const v4 = last?.includes(".") ? parseV4(last) : undefined;
+  // An embedded IPv4 address (`::ffff:127.0.0.1`) is the last two groups of the whole text:
+  // the tail's last, or the head's when there is no "::" (never before a "::").
+  const endsText = halves.length === 1 || tail.length > 0;
+  const v4 = last?.includes(".") && endsText ? parseV4(last) : undefined;
   if (last?.includes(".") && !v4) return undefined;
   if (v4) (tail.length > 0 ? tail : head).pop();
   const wanted = v4 ? 6 : 8;
@@ -110,6 +115,11 @@ export function parseRange(text: string): IpRange | undefined {
   const bitsText = slash < 0 ? String(width) : text.slice(slash + 1);
   if (!/^\d{1,3}$/.test(bitsText) || Number(bitsText) > width) return undefined;
   const bits = Number(bitsText);
+  // An IPv4-mapped range is the IPv4 range it maps (addresses are judged unmapped).
+  if (address.family === 6 && bits >= 96 && rangeHolds(MAPPED_V4, address)) {
+    const v4 = address.value & 0xffffffffn;
+    return { family: 4, base: v4 & mask(32, bits - 96), bits: bits - 96 };
+  }
   return { family: address.family, base: address.value & mask(width, bits), bits };
 }
 
@@ -184,6 +194,8 @@ const SPECIAL_V4: readonly Special[] = [
   special("198.18.0.0/15", "benchmarking"),
   special("198.51.100.0/24", "documentation"),
   special("203.0.113.0/24", "documentation"),
+  // Public on paper, but inside Azure the WireServer (the VM agent's metadata and keys).
+  special("168.63.129.16/32", "cloud metadata (Azure WireServer)"),
   special("224.0.0.0/4", "multicast"),
   special("240.0.0.0/4", "reserved"),
 ];
@@ -207,8 +219,6 @@ const SPECIAL_V6: readonly Special[] = [
 
 /** The only IPv6 block with public addresses. */
 const GLOBAL_V6 = parseRange("2000::/3")!;
-/** IPv4-mapped IPv6 addresses: the IPv4 address they carry decides. */
-const MAPPED_V4 = parseRange("::ffff:0:0/96")!;
 
 /**
  * The IPv4 address an IPv4-mapped IPv6 address carries.

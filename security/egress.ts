@@ -59,16 +59,22 @@ export interface EgressPolicy {
 
 /**
  * Parse an entry: `example.com`, `*.example.com`, `docs.example.com:8443`,
- * `127.0.0.1:8080`, `10.0.0.0/8`, `[::1]:8080`, `localhost:*`.
+ * `127.0.0.1:8080`, `10.0.0.0/8`, `[::1]:8080`, `docs.example.com:*`.
  *
  * @param text The entry.
  * @param unlocks Whether an address entry makes non-public addresses reachable.
  * @returns The entry.
- * @throws {TypeError} When it is neither a host glob nor an address or range.
+ * @throws {TypeError} When it is neither a host glob nor an address or range, or unlocks an
+ *   IPv6 range (Deno cannot be given one).
  */
 export function parseHostEntry(text: string, unlocks = false): HostEntry {
   const { host, port } = splitPort(text.trim());
   const range = parseRange(host);
+  if (range && unlocks && range.family === 6 && range.bits < 128) {
+    throw new TypeError(
+      `"${text}" is an IPv6 range: Deno's --allow-net takes none, so it cannot be reached; give whole addresses`,
+    );
+  }
   if (range) return Object.freeze({ text, name: null, range, port, unlocks });
   if (!/^[a-z0-9*?]([a-z0-9*?.-]*[a-z0-9*?])?$/i.test(host)) {
     throw new TypeError(
@@ -102,7 +108,8 @@ function splitPort(text: string): { host: string; port: number | null } {
  * @returns Its host and port (the scheme's default when none is written).
  */
 export function urlHost(url: URL): { host: string; port: number } {
-  const host = url.hostname.toLowerCase().replace(/\.$/, "").replace(/^\[(.*)\]$/, "$1");
+  // Every trailing dot goes (`evil.example..` is `evil.example` to DNS and to the policy).
+  const host = url.hostname.toLowerCase().replace(/\.+$/, "").replace(/^\[(.*)\]$/, "$1");
   const port = url.port ? Number(url.port) : url.protocol === "https:" ? 443 : 80;
   return { host, port };
 }
@@ -190,4 +197,25 @@ export function egressPermissions(policy: EgressPolicy, nameServers: readonly st
     }
   }
   return [...new Set([...publicRanges(), ...unlocked, ...nameServers])];
+}
+
+/**
+ * The network worker's Deno `--deny-net` list: the `deny` entries Deno can
+ * hold (addresses, with their port; IPv4 ranges without one). The policy's
+ * own check refuses the rest (names, ranges with a port) first.
+ *
+ * @param policy The policy.
+ * @returns The list.
+ */
+export function egressDenials(policy: EgressPolicy): string[] {
+  const denied: string[] = [];
+  for (const { range, port } of policy.deny) {
+    if (!range) continue;
+    const whole = range.bits === (range.family === 4 ? 32 : 128);
+    const address = formatAddress({ family: range.family, value: range.base });
+    const host = range.family === 6 ? `[${address}]` : address;
+    if (whole) denied.push(port === null ? host : `${host}:${port}`);
+    else if (range.family === 4 && port === null) denied.push(formatRange(range));
+  }
+  return [...new Set(denied)];
 }

@@ -7,6 +7,7 @@
  */
 
 import {
+  egressDenials,
   egressPermissions,
   type EgressPolicy,
   type HostEntry,
@@ -44,6 +45,8 @@ export interface NetSettings {
   readonly userAgent: string;
   /** The network worker's Deno `--allow-net` list. */
   readonly permissions: readonly string[];
+  /** The network worker's Deno `--deny-net` list (the `deny` entries Deno can hold). */
+  readonly denials: readonly string[];
 }
 
 /**
@@ -61,22 +64,17 @@ export async function netSettings(
   warnings: string[],
 ): Promise<NetSettings | null> {
   if (section === false || section?.enabled === false) return null;
-  const file = section ?? {};
+  const file = trusted ? (section ?? {}) : untrustedOnly(section ?? {}, warnings);
   const policy = egressPolicy(file, trusted, warnings);
-  const servers = file.nameServer !== undefined && !trusted ? undefined : file.nameServer;
-  if (file.nameServer !== undefined && !trusted) {
-    warnings.push(
-      `"net.nameServer" ignored: the config file lies inside a root, where a cloned repository could have put it; set it in a config file outside the roots`,
-    );
-  }
+  const servers = file.nameServer;
   const nameServers = servers !== undefined
     ? [serverAddress(servers)]
-    : resolvConfServers(await systemFile(RESOLV_CONF));
+    : resolvConfServers(await systemFile(RESOLV_CONF, warnings));
   return Object.freeze({
     policy,
     nameServers: Object.freeze(nameServers),
     nameServersFrom: servers !== undefined ? "net.nameServer" : RESOLV_CONF,
-    hosts: Object.freeze(hostsEntries(await systemFile(HOSTS_FILE))),
+    hosts: Object.freeze(hostsEntries(await systemFile(HOSTS_FILE, warnings))),
     timeoutMs: (file.timeoutS ?? 30) * 1000,
     maxBytes: file.maxBytes ?? 10 * 1024 * 1024,
     maxRedirects: file.maxRedirects ?? 5,
@@ -84,6 +82,7 @@ export async function netSettings(
     userAgent: file.userAgent ??
       "Mozilla/5.0 (compatible; toolhost; +https://modelcontextprotocol.io)",
     permissions: Object.freeze(egressPermissions(policy, nameServers)),
+    denials: Object.freeze(egressDenials(policy)),
   });
 }
 
@@ -127,11 +126,42 @@ function serverAddress(text: string): string {
   return `${address.family === 6 ? `[${shown}]` : shown}:${port}`;
 }
 
-/** A system file's text, or "" when it cannot be read. */
-async function systemFile(path: string): Promise<string> {
+/** The keys of the `net` section that loosen it: honoured only in a config file outside the roots. */
+const NET_LOOSENING = ["nameServer", "searchUrl", "userAgent"] as const;
+
+/**
+ * The section less its loosening keys, said in a warning: a cloned
+ * repository's `toolhost.json` must not choose the DNS server, where the
+ * queries go, or the request's headers.
+ */
+function untrustedOnly(
+  section: Exclude<NetSection, false>,
+  warnings: string[],
+): Exclude<NetSection, false> {
+  const loosening = NET_LOOSENING.filter((key) => section[key] !== undefined);
+  if (loosening.length === 0) return section;
+  const kept = { ...section };
+  for (const key of loosening) delete kept[key];
+  warnings.push(
+    `"net.${
+      loosening.join('", "net.')
+    }" ignored: the config file lies inside a root, where a cloned repository could have put it; set them in a config file outside the roots`,
+  );
+  return kept;
+}
+
+/** A system file's text; "" when it does not exist, and a warning when it cannot be read. */
+async function systemFile(path: string, warnings: string[]): Promise<string> {
   try {
     return await Deno.readTextFile(path);
-  } catch {
+  } catch (error) {
+    if (!(error instanceof Deno.errors.NotFound)) {
+      warnings.push(
+        `${path} cannot be read (${
+          (error as Error).message
+        }): the web tools' resolver goes without it`,
+      );
+    }
     return "";
   }
 }

@@ -177,16 +177,17 @@ const NET = z.union([
     timeoutS: z.number().int().min(1).max(600).optional().describe(
       "A fetch's time limit, redirects included, in seconds (default 30)",
     ),
-    maxBytes: z.number().int().min(1024).max(1024 ** 3).optional().describe(
+    maxBytes: z.number().int().min(1024).max(100 * 1024 ** 2).optional().describe(
       "The most bytes downloaded for one page (default 10 MiB)",
     ),
     maxRedirects: z.number().int().min(0).max(20).optional().describe(
       "Redirects followed (default 5)",
     ),
     searchUrl: z.string().regex(/^https?:\/\/[^\s]+$/i, "an http or https URL").optional().describe(
-      "web_search's endpoint: DuckDuckGo's HTML results page or one like it (default https://html.duckduckgo.com/html/)",
+      "web_search's endpoint: DuckDuckGo's HTML results page or one like it (default https://html.duckduckgo.com/html/); from a config file outside the roots only",
     ),
-    userAgent: z.string().min(1).max(256).optional().describe("The User-Agent sent"),
+    userAgent: z.string().regex(/^[\x20-\x7e]{1,256}$/, "printable ASCII, at most 256 characters")
+      .optional().describe("The User-Agent sent; from a config file outside the roots only"),
   }).strict(),
 ]);
 

@@ -127,7 +127,7 @@ async function oneHop(url: URL, accept: string, ctx: FetchContext): Promise<Http
     const refused = addressRefusal(ctx.policy, host, address, port);
     if (refused) throw refuse(refused);
   }
-  let lastError: unknown;
+  let firstError: unknown;
   for (const address of addresses) {
     hop.address = formatAddress(address);
     try {
@@ -151,8 +151,9 @@ async function oneHop(url: URL, accept: string, ctx: FetchContext): Promise<Http
       if (ctx.signal.aborted || !(error instanceof NetError) || error.code !== "net_error") {
         throw error;
       }
-      lastError = error;
+      // The first failure says most (the IPv6 ones after it may only be out of reach).
+      firstError ??= error;
     }
   }
-  throw lastError;
+  throw firstError;
 }

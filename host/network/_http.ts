@@ -71,7 +71,8 @@ export async function httpGet(request: HttpRequest, limits: HttpLimits): Promise
     }
     if (limits.signal.aborted) throw limits.signal.reason;
     await writeAll(conn, requestHead(request));
-    const reader = new SocketReader(conn);
+    // The body's limit, and room for the head, interim responses and chunk lines.
+    const reader = new SocketReader(conn, limits.maxBytes + limits.maxBytes / 8 + 256 * 1024);
     const head = await readHead(reader);
     if (isRedirect(head.status) && head.headers.has("location")) {
       return { ...head, body: new Uint8Array() };
@@ -82,8 +83,9 @@ export async function httpGet(request: HttpRequest, limits: HttpLimits): Promise
     if (limits.signal.aborted) throw limits.signal.reason;
     if (error instanceof NetError) throw error;
     if (error instanceof Deno.errors.NotCapable) {
+      // An IPv6 address Deno cannot be given is a limit of the worker, not the policy's refusal.
       throw new NetError(
-        "net_denied",
+        request.address.family === 6 ? "net_error" : "net_denied",
         `Cannot fetch ${url.href}: Deno refused the connection to ${
           formatAddress(request.address)
         } (outside the network worker's --allow-net${

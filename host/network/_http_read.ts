@@ -24,24 +24,27 @@ export interface HttpLimits {
   readonly onBytes?: (bytes: number) => void;
 }
 
-/** Reads a socket through a buffer: heads, lines, exact counts. */
+/** Reads a socket through a buffer: heads, lines, exact counts; at most `maxWire` bytes in all. */
 export class SocketReader {
   #conn: Deno.Conn;
   #buffer = new Uint8Array(0);
+  #start = 0;
   #ended = false;
+  #read = 0;
+  #maxWire: number;
 
-  constructor(conn: Deno.Conn) {
+  /**
+   * @param conn The connection.
+   * @param maxWire The most bytes read from it (heads, chunk lines and body together).
+   */
+  constructor(conn: Deno.Conn, maxWire: number) {
     this.#conn = conn;
+    this.#maxWire = maxWire;
   }
 
   /** Bytes buffered and not yet taken. */
   get buffered(): number {
-    return this.#buffer.length;
-  }
-
-  /** Whether the peer has closed its side. */
-  get ended(): boolean {
-    return this.#ended && this.#buffer.length === 0;
+    return this.#buffer.length - this.#start;
   }
 
   /** Read more into the buffer; false at the end. */
@@ -53,28 +56,35 @@ export class SocketReader {
       this.#ended = true;
       return false;
     }
-    const next = new Uint8Array(this.#buffer.length + n);
-    next.set(this.#buffer);
-    next.set(chunk.subarray(0, n), this.#buffer.length);
+    this.#read += n;
+    if (this.#read > this.#maxWire) {
+      throw tooLarge(this.#maxWire, "counted as sent, with the response's framing");
+    }
+    const left = this.#buffer.subarray(this.#start);
+    const next = new Uint8Array(left.length + n);
+    next.set(left);
+    next.set(chunk.subarray(0, n), left.length);
     this.#buffer = next;
+    this.#start = 0;
     return true;
   }
 
-  /** Where a byte sequence starts in the buffer, or -1. */
+  /** Where a byte sequence starts among the buffered bytes, or -1. */
   find(sequence: readonly number[], from = 0): number {
-    outer: for (let i = from; i + sequence.length <= this.#buffer.length; i++) {
+    const bytes = this.#buffer;
+    outer: for (let i = this.#start + from; i + sequence.length <= bytes.length; i++) {
       for (let j = 0; j < sequence.length; j++) {
-        if (this.#buffer[i + j] !== sequence[j]) continue outer;
+        if (bytes[i + j] !== sequence[j]) continue outer;
       }
-      return i;
+      return i - this.#start;
     }
     return -1;
   }
 
-  /** Take the first `n` buffered bytes. */
+  /** Take the first `n` buffered bytes (a copy). */
   take(n: number): Uint8Array {
-    const taken = this.#buffer.slice(0, n);
-    this.#buffer = this.#buffer.slice(n);
+    const taken = this.#buffer.slice(this.#start, this.#start + n);
+    this.#start += taken.length;
     return taken;
   }
 }
@@ -96,6 +106,9 @@ export async function readHead(
         throw new NetError("net_error", "the server closed the connection before answering");
       }
       end = reader.find(BLANK_LINE, Math.max(0, reader.buffered - READ_BYTES - 3));
+    }
+    if (end + 4 > MAX_HEAD_BYTES) {
+      throw new NetError("net_error", "the response's head is over 64 KiB");
     }
     const text = new TextDecoder("latin1").decode(reader.take(end + 4));
     const [statusLine, ...lines] = text.slice(0, -4).split("\r\n");
@@ -131,15 +144,21 @@ export async function readBody(
   limits: HttpLimits,
 ): Promise<Uint8Array> {
   if (head.status === 204 || head.status === 304) return new Uint8Array();
-  const length = head.headers.get("content-length");
-  if (length !== null && Number(length) > limits.maxBytes) {
-    throw tooLarge(limits.maxBytes, `the server says ${Number(length).toLocaleString("en")} bytes`);
+  const length = contentLength(head.headers);
+  if (length !== null && length > limits.maxBytes) {
+    throw tooLarge(limits.maxBytes, `the server says ${length.toLocaleString("en")} bytes`);
   }
-  const chunked = /\bchunked\b/i.test(head.headers.get("transfer-encoding") ?? "");
-  const raw = chunked
+  const transfer = (head.headers.get("transfer-encoding") ?? "").trim().toLowerCase();
+  if (transfer !== "" && transfer !== "chunked" && transfer !== "identity") {
+    throw new NetError(
+      "net_error",
+      `the response's transfer-encoding is not one read: ${transfer}`,
+    );
+  }
+  const raw = transfer === "chunked"
     ? chunkedBody(reader)
     : length !== null
-    ? sizedBody(reader, Number(length))
+    ? sizedBody(reader, length)
     : untilClosed(reader);
   const encoding = (head.headers.get("content-encoding") ?? "identity").trim().toLowerCase();
   const decoded = decode(raw, encoding, limits.maxBytes);
@@ -158,6 +177,21 @@ export async function readBody(
     at += part.length;
   }
   return body;
+}
+
+/** The Content-Length, or null; anything but one decimal number (repeated alike) is malformed. */
+function contentLength(headers: Headers): number | null {
+  const header = headers.get("content-length");
+  if (header === null) return null;
+  const values = new Set(header.split(",").map((value) => value.trim()));
+  const [value] = values;
+  if (values.size !== 1 || !/^\d{1,15}$/.test(value!)) {
+    throw new NetError(
+      "net_error",
+      `a malformed Content-Length: ${JSON.stringify(header.slice(0, 40))}`,
+    );
+  }
+  return Number(value);
 }
 
 function tooLarge(maxBytes: number, detail: string): NetError {
@@ -195,16 +229,18 @@ async function* chunkedBody(reader: SocketReader): AsyncGenerator<Uint8Array> {
       end = reader.find(CRLF);
     }
     const sizeLine = new TextDecoder().decode(reader.take(end + 2)).trim();
-    const size = parseInt(sizeLine.split(";")[0]!, 16);
-    if (!Number.isSafeInteger(size) || size < 0 || !/^[0-9a-f]/i.test(sizeLine)) {
-      throw new NetError("net_error", "a malformed chunked body");
-    }
+    const digits = /^([0-9a-f]{1,12})[ \t]*(?:;.*)?$/i.exec(sizeLine)?.[1];
+    if (digits === undefined) throw new NetError("net_error", "a malformed chunked body");
+    const size = parseInt(digits, 16);
     if (size === 0) return; // trailers, if any, are not read: the connection closes
     yield* sizedBody(reader, size);
     while (reader.buffered < 2) {
       if (!(await reader.fill())) throw new NetError("net_error", "a malformed chunked body");
     }
-    reader.take(2);
+    const after = reader.take(2);
+    if (after[0] !== 13 || after[1] !== 10) {
+      throw new NetError("net_error", "a malformed chunked body");
+    }
   }
 }
 
@@ -229,8 +265,11 @@ async function* decode(
   if (!format) {
     throw new NetError("net_error", `the response is in an encoding not asked for: ${encoding}`);
   }
-  // The parts are fresh copies (`take`), never views of shared memory.
-  const compressed = ReadableStream.from(decode(raw, "identity", maxBytes)) as ReadableStream<
+  // Fed a slice at a time: the decompressor inflates each piece it is given whole, and a
+  // kilobyte of gzip can become a megabyte, never more, before the limit is checked.
+  const compressed = ReadableStream.from(
+    slices(decode(raw, "identity", maxBytes)),
+  ) as ReadableStream<
     Uint8Array<ArrayBuffer>
   >;
   const stream = compressed.pipeThrough(new DecompressionStream(format));
@@ -242,5 +281,12 @@ async function* decode(
       "net_error",
       `the ${encoding} body does not decode: ${(error as Error).message}`,
     );
+  }
+}
+
+/** Each part cut into pieces of at most 1 KiB (copies, never views of shared memory). */
+async function* slices(parts: AsyncGenerator<Uint8Array>): AsyncGenerator<Uint8Array> {
+  for await (const part of parts) {
+    for (let at = 0; at < part.length; at += 1024) yield part.slice(at, at + 1024);
   }
 }

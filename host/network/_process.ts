@@ -67,6 +67,7 @@ export function workerCommand(settings: NetSettings): { command: string; args: s
       "--no-remote",
       `--config=${fileURLToPath(DENO_JSON)}`,
       `--allow-net=${settings.permissions.join(",")}`,
+      ...(settings.denials.length > 0 ? [`--deny-net=${settings.denials.join(",")}`] : []),
       `--v8-flags=--max-old-space-size=${HEAP_MB}`,
       fileURLToPath(ENTRY),
     ],
@@ -99,13 +100,18 @@ export async function startWorker(
   };
   const ready = Promise.withResolvers<void>();
   let started = false;
+  let broken = "";
   void readLines(child.stdout, (message: FromNet) => {
     if (message.type !== "ready") return handlers.answer(message);
     started = true;
     ready.resolve();
+  }, (error) => {
+    // A line that is not a message: nothing it says can be trusted to match a call any more.
+    broken = `; it wrote something that is not a message (${(error as Error).message})`;
+    stop();
   });
   void child.status.then(async (status) => {
-    const why = `it exited (${status.signal ?? `status ${status.code}`})${await stderr()}`;
+    const why = `it exited (${status.signal ?? `status ${status.code}`})${broken}${await stderr()}`;
     if (started) handlers.exited(why);
     else ready.reject(new Error(why));
   });
@@ -150,7 +156,7 @@ function spawn({ command, args }: { command: string; args: string[] }): Deno.Chi
 
 /** The settings the worker is sent (its policy parsed again there). */
 function workerSettings(settings: NetSettings): WorkerNetSettings {
-  const { policy, permissions: _permissions, ...rest } = settings;
+  const { policy, permissions: _permissions, denials: _denials, ...rest } = settings;
   return {
     ...rest,
     allow: policy.allow?.map((entry) => entry.text) ?? null,
@@ -159,15 +165,17 @@ function workerSettings(settings: NetSettings): WorkerNetSettings {
   };
 }
 
-/** Each message on the worker's standard output, to its end. */
+/** Each message on the worker's standard output, to its end; `bad` when one does not parse. */
 async function readLines(
   stream: ReadableStream<Uint8Array>,
   each: (message: FromNet) => void,
+  bad: (error: unknown) => void,
 ): Promise<void> {
   try {
     for await (const message of jsonLines<FromNet>(stream)) each(message);
-  } catch {
-    // The process ended mid-line: its exit says why.
+  } catch (error) {
+    if (error instanceof SyntaxError) bad(error);
+    // Otherwise the process ended mid-line: its exit says why.
   }
 }
 

@@ -70,6 +70,9 @@ async function askServer(host: string, server: string, signal: AbortSignal): Pro
     }
   };
   // IPv4 first: the network worker's permissions reach public IPv6 addresses only when unlocked.
-  const [v4, v6] = await Promise.all([ask("A"), ask("AAAA")]);
-  return [...v4, ...v6].map((address) => parseAddress(address)).filter((a) => a !== undefined);
+  // One record type that fails leaves the other's answer good.
+  const answers = await Promise.allSettled([ask("A"), ask("AAAA")]);
+  const found = answers.flatMap((answer) => answer.status === "fulfilled" ? answer.value : []);
+  if (found.length === 0 && answers[0].status === "rejected") throw answers[0].reason;
+  return found.map((address) => parseAddress(address)).filter((a) => a !== undefined);
 }

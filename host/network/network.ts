@@ -22,14 +22,20 @@ import { startWorker, whyNoWorker, type WorkerProcess } from "./_process.ts";
 
 /** How long a fetched page is kept for paging. */
 const PAGE_TTL_MS = 10 * 60 * 1000;
-/** The most pages kept. */
+/** The most pages kept, and the most characters they hold together. */
 const MAX_PAGES = 16;
+const MAX_KEPT_CHARS = 32 * 1024 * 1024;
+
+/** How long past the fetch's own time limit the worker may take to answer (parsing a page). */
+const ANSWER_GRACE_MS = 30_000;
 
 /** One request waiting for the worker's answer. */
 interface Waiting {
   resolve: (message: Extract<FromNet, { type: "fetched" | "found" }>) => void;
   reject: (error: ToolError) => void;
   onProgress?: ((bytes: number, message: string) => void) | undefined;
+  /** The worker it was sent to. */
+  worker: Promise<WorkerProcess>;
 }
 
 /** The network, through its worker. */
@@ -80,15 +86,22 @@ export class NetworkService implements Network {
 
   /** Stop the worker (requests in flight fail). */
   close(): void {
-    void this.#worker?.then((worker) => worker.stop(), () => {});
-    this.#worker = undefined;
-    this.#failAll("the host is shutting down");
+    const worker = this.#worker;
+    if (!worker) return;
+    void worker.then((running) => running.stop(), () => {});
+    this.#lost(worker, "the host is shutting down");
   }
 
   #keep(key: string, page: FetchedPage): void {
     this.#pages.delete(key);
     this.#pages.set(key, { page, at: Date.now() });
-    while (this.#pages.size > MAX_PAGES) this.#pages.delete(this.#pages.keys().next().value!);
+    let chars = 0;
+    for (const kept of this.#pages.values()) chars += kept.page.text.length;
+    while (this.#pages.size > MAX_PAGES || (chars > MAX_KEPT_CHARS && this.#pages.size > 1)) {
+      const [oldest, kept] = this.#pages.entries().next().value!;
+      chars -= kept.page.text.length;
+      this.#pages.delete(oldest);
+    }
   }
 
   async #ask(
@@ -96,20 +109,38 @@ export class NetworkService implements Network {
     signal: AbortSignal,
     onProgress?: (bytes: number, message: string) => void,
   ): Promise<Extract<FromNet, { type: "fetched" | "found" }>> {
-    if (signal.aborted) throw new ToolError("cancelled", "the client cancelled the call");
-    const worker = await this.#started();
+    const cancelled = () => new ToolError("cancelled", "the client cancelled the call");
+    if (signal.aborted) throw cancelled();
+    const started = this.#started();
+    const worker = await started;
+    if (signal.aborted) throw cancelled();
     const id = this.#nextId++;
     return await new Promise((resolve, reject) => {
+      const settle = () => (clearTimeout(timer), signal.removeEventListener("abort", cancel));
       const cancel = () => {
+        settle();
         worker.send({ type: "cancel", id });
         this.#waiting.delete(id);
-        reject(new ToolError("cancelled", "the client cancelled the call"));
+        reject(cancelled());
       };
+      // A worker that does not answer (stuck parsing a hostile page) is stopped; the next call starts another.
+      const limit = this.#settings.timeoutMs + ANSWER_GRACE_MS;
+      const timer = setTimeout(() => {
+        this.#waiting.delete(id);
+        reject(
+          new ToolError(
+            "net_timeout",
+            `the network worker did not answer within ${limit / 1000} s`,
+          ),
+        );
+        worker.stop();
+      }, limit);
       signal.addEventListener("abort", cancel, { once: true });
       this.#waiting.set(id, {
-        resolve: (answer) => (signal.removeEventListener("abort", cancel), resolve(answer)),
-        reject: (error) => (signal.removeEventListener("abort", cancel), reject(error)),
+        resolve: (answer) => (settle(), resolve(answer)),
+        reject: (error) => (settle(), reject(error)),
         onProgress,
+        worker: started,
       });
       worker.send({ ...message, id });
     });
@@ -117,18 +148,27 @@ export class NetworkService implements Network {
 
   /** The worker, started on first use (again after it died). */
   #started(): Promise<WorkerProcess> {
-    this.#worker ??= startWorker(this.#settings, {
+    if (this.#worker) return this.#worker;
+    const started: Promise<WorkerProcess> = startWorker(this.#settings, {
       answer: (message) => this.#answer(message),
-      exited: (why) => {
-        // A worker that died takes its requests with it; the next request starts another.
-        this.#worker = undefined;
-        this.#failAll(`the network worker stopped: ${why}`);
-      },
+      // A worker that died takes its requests with it; the next request starts another.
+      exited: (why) => this.#lost(started, `the network worker stopped: ${why}`),
     }).catch((error) => {
-      this.#worker = undefined;
+      if (this.#worker === started) this.#worker = undefined;
       throw error;
     });
-    return this.#worker;
+    this.#worker = started;
+    return started;
+  }
+
+  /** A worker is gone: forget it (unless another replaced it) and fail what it had. */
+  #lost(worker: Promise<WorkerProcess>, why: string): void {
+    if (this.#worker === worker) this.#worker = undefined;
+    for (const [id, waiting] of this.#waiting) {
+      if (waiting.worker !== worker) continue;
+      this.#waiting.delete(id);
+      waiting.reject(new ToolError("net_error", why));
+    }
   }
 
   #answer(message: Exclude<FromNet, { type: "ready" }>): void {
@@ -144,13 +184,6 @@ export class NetworkService implements Network {
     } else {
       waiting.resolve(message);
     }
-  }
-
-  #failAll(why: string): void {
-    for (const waiting of this.#waiting.values()) {
-      waiting.reject(new ToolError("net_error", why));
-    }
-    this.#waiting.clear();
   }
 }
 

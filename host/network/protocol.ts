@@ -9,7 +9,7 @@ import type { FetchedPage, NetRequest, PageFormat, SearchHit } from "../../tools
 import type { NetSettings } from "../config/mod.ts";
 
 /** What the worker is told at start: the policy as written (parsed again there), its resolver's sources, its limits. */
-export interface WorkerNetSettings extends Omit<NetSettings, "policy" | "permissions"> {
+export interface WorkerNetSettings extends Omit<NetSettings, "policy" | "permissions" | "denials"> {
   /** `net.allow` as written, or null for none. */
   readonly allow: readonly string[] | null;
   /** `net.deny` as written. */
@@ -60,14 +60,17 @@ export class NetError extends Error {
  */
 export async function* jsonLines<T>(stream: ReadableStream<Uint8Array>): AsyncGenerator<T> {
   const decoder = new TextDecoder();
-  let pending = "";
+  // The current line's pieces: each chunk is searched once (a long line costs no rescans).
+  let pieces: string[] = [];
   for await (const chunk of stream) {
-    pending += decoder.decode(chunk, { stream: true });
+    let text = decoder.decode(chunk, { stream: true });
     let newline: number;
-    while ((newline = pending.indexOf("\n")) >= 0) {
-      const line = pending.slice(0, newline);
-      pending = pending.slice(newline + 1);
+    while ((newline = text.indexOf("\n")) >= 0) {
+      const line = pieces.join("") + text.slice(0, newline);
+      pieces = [];
+      text = text.slice(newline + 1);
       if (line.trim() !== "") yield JSON.parse(line) as T;
     }
+    if (text !== "") pieces.push(text);
   }
 }

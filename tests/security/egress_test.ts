@@ -15,6 +15,7 @@ import {
 } from "../../security/addresses.ts";
 import {
   addressRefusal,
+  egressDenials,
   egressPermissions,
   type EgressPolicy,
   hostRefusal,
@@ -34,6 +35,9 @@ Deno.test("addresses: parsed strictly, printed canonically", () => {
     ["01.2.3.4", undefined],
     ["256.1.1.1", undefined],
     ["1:2:3:4:5:6:7:8:9", undefined],
+    ["1::2:1.2.3.4", "1::2:102:304"],
+    ["1.2.3.4::", undefined],
+    ["a:b:1.2.3.4::", undefined],
     [":::", undefined],
     ["example.com", undefined],
   ];
@@ -62,6 +66,7 @@ Deno.test("addresses: the non-public kinds", () => {
     ["ff02::1", "multicast"],
     ["255.255.255.255", "reserved"],
     ["2001:db8::1", "documentation"],
+    ["168.63.129.16", "cloud metadata (Azure WireServer)"],
     ["8.8.8.8", null],
     ["172.32.0.1", null],
     ["100.128.0.1", null],
@@ -86,6 +91,7 @@ Deno.test("URL hosts: every spelling of an address comes out canonical", () => {
     port: 8080,
   });
   assertEquals(urlHost(new URL("https://Example.COM./x")), { host: "example.com", port: 443 });
+  assertEquals(urlHost(new URL("https://evil.example../x")).host, "evil.example");
 });
 
 Deno.test("the public IPv4 ranges are exactly the addresses that are public", () => {
@@ -148,9 +154,18 @@ Deno.test("host entries: names, globs, addresses, ranges, ports", () => {
   assertEquals(entry("127.0.0.1:8080").port, 8080);
   assertEquals(entry("[::1]:8080").range?.family, 6);
   assertEquals(entry("10.0.0.0/8").range?.bits, 8);
-  assertEquals(entry("localhost:*").port, null);
+  assertEquals(entry("docs.example.com:*").port, null);
+  // An IPv4-mapped entry is the IPv4 address it maps.
+  assertEquals(entry("::ffff:10.0.0.1").range, parseRange("10.0.0.1"));
+  let threw = false;
+  try {
+    entry("fd00::/8");
+  } catch (error) {
+    threw = error instanceof TypeError && /IPv6 range/.test(error.message);
+  }
+  assert(threw, "an IPv6 range cannot be unlocked");
   for (const bad of ["http://example.com", "exa mple.com", "example.com:99999", "/etc/passwd"]) {
-    let threw = false;
+    threw = false;
     try {
       parseHostEntry(bad);
     } catch (error) {
@@ -196,7 +211,7 @@ Deno.test("the policy: deny wins, names list the only hosts, addresses unlock on
 });
 
 Deno.test("the network worker's --allow-net: public IPv4, what is unlocked, the DNS servers", () => {
-  const allow = ["127.0.0.1:8080", "10.0.0.0/8", "[::1]:9000", "fd00::/8", "docs.example.com"];
+  const allow = ["127.0.0.1:8080", "10.0.0.0/8", "[::1]:9000", "docs.example.com"];
   const list = egressPermissions(
     { allow: allow.map((text) => parseHostEntry(text, true)), deny: [] },
     ["10.255.255.53:53"],
@@ -206,8 +221,25 @@ Deno.test("the network worker's --allow-net: public IPv4, what is unlocked, the 
   ) {
     assert(list.includes(wanted), wanted);
   }
-  // No names (the worker connects to addresses only), no IPv6 range (Deno takes none).
-  assert(!list.some((item) => item.includes("example") || item.includes("fd00")), list.join(","));
+  // No names: the worker connects to addresses only.
+  assert(!list.some((item) => item.includes("example")), list.join(","));
   const locked = egressPermissions({ allow: [parseHostEntry("127.0.0.1:8080")], deny: [] }, []);
   assert(!locked.includes("127.0.0.1:8080"), "an entry that does not unlock is not granted");
+});
+
+Deno.test("the network worker's --deny-net: the deny entries Deno can hold", () => {
+  const deny = [
+    "93.184.215.14",
+    "1.2.3.4:443",
+    "203.0.0.0/16",
+    "10.0.0.0/8:80",
+    "[2606::1]",
+    "ads.example",
+  ];
+  assertEquals(egressDenials({ allow: null, deny: deny.map((text) => parseHostEntry(text)) }), [
+    "93.184.215.14",
+    "1.2.3.4:443",
+    "203.0.0.0/16",
+    "[2606::1]",
+  ]);
 });

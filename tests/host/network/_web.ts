@@ -34,7 +34,8 @@ export const BIG_BYTES = 50 * 1024 * 1024;
  * (50 MB of text, chunked), `/slow` (never answers), `/hop/<n>` (redirects
  * down to `/hop/0`), `/gzip.html`, `/image.png`, `/long.txt`, `/ddg/html/`
  * (DuckDuckGo's results; `?q=nothing` its no-results page), `/ddg-empty/`,
- * `/ddg-changed/`, `/redirect?to=<url>`, `/secret` (what SSRF must not reach).
+ * `/ddg-changed/`, `/bomb` (256 MiB of zeros gzipped), `/redirect?to=<url>`, `/secret` (what
+ * SSRF must not reach).
  *
  * @returns The running site.
  */
@@ -112,6 +113,7 @@ async function route(url: URL, request: Request, bigSent: { bytes: number }): Pr
       `<html><body><ol class="react-results--main"><li data-layout="organic"><article data-testid="result"><h2><a data-testid="result-title-a" href="https://docs.python.org/3/">Python docs</a></h2></article></li></ol></body></html>`,
     );
   }
+  if (path === "/bomb") return gzipBomb();
   if (path === "/redirect") return Response.redirect(url.searchParams.get("to")!, 302);
   if (path === "/secret") return new Response("the metadata service's credentials");
   return new Response("not here", { status: 404 });
@@ -128,6 +130,58 @@ function bigResponse(bigSent: { bytes: number }): Response {
     },
   }, { highWaterMark: 0 });
   return new Response(body, { headers: { "content-type": "text/plain" } });
+}
+
+/** 256 MiB of zeros, gzipped on the fly (about 250 KB on the wire). */
+function gzipBomb(): Response {
+  const zeros = new Uint8Array(1024 * 1024);
+  let left = 256;
+  const body = new ReadableStream<BufferSource>({
+    pull(controller) {
+      if (left-- === 0) return controller.close();
+      controller.enqueue(zeros);
+    },
+  }).pipeThrough(new CompressionStream("gzip"));
+  return new Response(body, {
+    headers: { "content-type": "text/plain", "content-encoding": "gzip" },
+  });
+}
+
+/** A server on 127.0.0.1 that answers each connection with fixed bytes, by the request's path. */
+export interface RawServer extends AsyncDisposable {
+  /** `http://127.0.0.1:<port><path>`. */
+  url(path: string): string;
+  /** Its port. */
+  readonly port: number;
+}
+
+/**
+ * Serve raw HTTP responses (malformed ones a real server would not send).
+ *
+ * @param answers The bytes written for each path, then the connection is closed.
+ * @returns The running server.
+ */
+export function rawServer(answers: Record<string, string>): RawServer {
+  const listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
+  const serving = (async () => {
+    for await (const conn of listener) {
+      const buffer = new Uint8Array(16 * 1024);
+      const n = await conn.read(buffer).catch(() => null);
+      const path = new TextDecoder().decode(buffer.subarray(0, n ?? 0)).split(" ")[1] ?? "/";
+      await conn.write(new TextEncoder().encode(answers[path] ?? "HTTP/1.1 404 Not Found\r\n\r\n"))
+        .catch(() => {});
+      conn.close();
+    }
+  })();
+  const { port } = listener.addr as Deno.NetAddr;
+  return {
+    port,
+    url: (path) => `http://127.0.0.1:${port}${path}`,
+    async [Symbol.asyncDispose]() {
+      listener.close();
+      await serving.catch(() => {});
+    },
+  };
 }
 
 /**

@@ -9,7 +9,7 @@
 import { assert, assertEquals, assertMatch, assertStringIncludes } from "../../_assert.ts";
 import { tempDir } from "../../_helpers.ts";
 import { resultText } from "../../_mcp.ts";
-import { BIG_BYTES, fixtureSite, launchWeb, longText } from "./_web.ts";
+import { BIG_BYTES, fixtureSite, launchWeb, longText, rawServer } from "./_web.ts";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 
 /** The text and data of a result. */
@@ -30,7 +30,6 @@ Deno.test("fetch_url: pages, formats and limits, in the launch users run", async
     net: {
       allow: [`127.0.0.1:${site.port}`],
       maxBytes: 5 * 1024 * 1024,
-      timeoutS: 3,
       maxRedirects: 3,
     },
   });
@@ -114,10 +113,27 @@ Deno.test("fetch_url: pages, formats and limits, in the launch users run", async
     assert(site.bigSent.bytes < BIG_BYTES, `the server sent ${site.bigSent.bytes} bytes`);
   });
 
-  await t.step("a server that never answers hits the time limit", async () => {
-    const result = await host.call("fetch_url", { url: site.url("/slow") });
+  await t.step("a gzip bomb stops at the limit, counted decompressed", async () => {
+    const result = await host.call("fetch_url", { url: site.url("/bomb") });
     assert(result.isError);
-    assertMatch(parts(result).text, /^net_timeout: no whole answer within 3 s \(net\.timeoutS\)/);
+    assertMatch(parts(result).text, /^too_large: .*5,242,880 bytes \(net\.maxBytes/);
+  });
+
+  await t.step("malformed responses are errors, not pages", async () => {
+    await using raw = rawServer({
+      "/length":
+        "HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nContent-Length: 5, 11\r\n\r\nhello",
+      "/negative": "HTTP/1.1 200 OK\r\nContent-Length: -1\r\n\r\nhello",
+      "/chunk": "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n5zz\r\nhello\r\n0\r\n\r\n",
+      "/coding": "HTTP/1.1 200 OK\r\nTransfer-Encoding: gzip\r\n\r\nhello",
+      "/head": "HTTP/1.1 200 OK\r\nX-Filler: " + "a".repeat(70_000) + "\r\n\r\nhello",
+    });
+    await using web = await launchWeb(root.path, { net: { allow: [`127.0.0.1:${raw.port}`] } });
+    for (const path of ["/length", "/negative", "/chunk", "/coding", "/head"]) {
+      const result = await web.host.call("fetch_url", { url: raw.url(path) });
+      assert(result.isError, path);
+      assertMatch(parts(result).text, /^net_error: /, path);
+    }
   });
 
   await t.step("redirects are followed up to the limit, and refused past it", async () => {
@@ -180,6 +196,17 @@ Deno.test("fetch_url: pages, formats and limits, in the launch users run", async
       assertMatch(parts(result).text, /^invalid_argument: /, url);
     }
   });
+});
+
+Deno.test("fetch_url: a server that never answers hits the time limit", async () => {
+  await using root = await tempDir();
+  await using site = fixtureSite();
+  await using web = await launchWeb(root.path, {
+    net: { allow: [`127.0.0.1:${site.port}`], timeoutS: 2 },
+  });
+  const result = await web.host.call("fetch_url", { url: site.url("/slow") });
+  assert(result.isError);
+  assertMatch(parts(result).text, /^net_timeout: no whole answer within 2 s \(net\.timeoutS\)/);
 });
 
 Deno.test("net: false removes both tools", async () => {

@@ -108,6 +108,40 @@ Deno.test("a redirect from an allowed host into a non-public address is refused"
   );
 });
 
+Deno.test("deny and a list of names hold, however the host is spelled", async () => {
+  await using root = await tempDir();
+  await using site = fixtureSite();
+  await using dns = await dnsServer(TABLE);
+  await using web = await launchWeb(root.path, {
+    net: {
+      nameServer: dns.address,
+      allow: ["*.example", `127.0.0.1:${site.port}`],
+      deny: ["blocked.example", "*.blocked.example", `127.0.0.1:${site.port}`],
+    },
+  });
+  const denied = [
+    "http://blocked.example/",
+    "http://blocked.example../",
+    "http://BLOCKED.example./",
+    "http://x.blocked.example../",
+    site.url("/secret"), // unlocked by allow, and denied: deny wins
+  ];
+  for (const url of denied) {
+    const result = await web.host.call("fetch_url", { url });
+    assert(result.isError, url);
+    assertMatch(
+      resultText(result as CallToolResult),
+      /^net_denied: .*matches net\.deny entry/,
+      url,
+    );
+  }
+  const unlisted = await web.host.call("fetch_url", { url: "http://example.org/" });
+  assertMatch(resultText(unlisted as CallToolResult), /^net_denied: .*is not in net\.allow/);
+  // Refused by name: never looked up.
+  assert(!dns.asked.some((name) => name.includes("blocked")), dns.asked.join(", "));
+  assertEquals(site.requests, []);
+});
+
 Deno.test("addresses in a config inside the root do not unlock anything", async () => {
   await using root = await tempDir();
   await using site = fixtureSite();
