@@ -166,6 +166,18 @@ export function formatAddress(address: IpAddress): string {
 }
 
 /**
+ * An address as the host part of `host:port` (Deno's permission lists, DNS
+ * servers): IPv6 in brackets.
+ *
+ * @param address The address.
+ * @returns `127.0.0.1`, `[::1]`.
+ */
+export function addressHost(address: IpAddress): string {
+  const text = formatAddress(address);
+  return address.family === 6 ? `[${text}]` : text;
+}
+
+/**
  * A range as text (`10.0.0.0/8`, `2000::/3`).
  *
  * @param range The range.

@@ -23,6 +23,7 @@
  */
 
 import {
+  addressHost,
   formatAddress,
   formatRange,
   type IpAddress,
@@ -188,11 +189,10 @@ export function egressPermissions(policy: EgressPolicy, nameServers: readonly st
     const range = entry.range;
     if (!entry.unlocks || !range) continue;
     const whole = range.bits === (range.family === 4 ? 32 : 128);
-    const address = formatAddress({ family: range.family, value: range.base });
+    const host = addressHost({ family: range.family, value: range.base });
     // Deno takes IPv4 ranges, and IPv6 addresses only as whole addresses in brackets.
     if (!whole && range.family === 4) unlocked.push(formatRange(range));
     else if (whole) {
-      const host = range.family === 6 ? `[${address}]` : address;
       unlocked.push(entry.port === null ? host : `${host}:${entry.port}`);
     }
   }
@@ -212,8 +212,7 @@ export function egressDenials(policy: EgressPolicy): string[] {
   for (const { range, port } of policy.deny) {
     if (!range) continue;
     const whole = range.bits === (range.family === 4 ? 32 : 128);
-    const address = formatAddress({ family: range.family, value: range.base });
-    const host = range.family === 6 ? `[${address}]` : address;
+    const host = addressHost({ family: range.family, value: range.base });
     if (whole) denied.push(port === null ? host : `${host}:${port}`);
     else if (range.family === 4 && port === null) denied.push(formatRange(range));
   }

@@ -61,47 +61,6 @@ export function workerPermissions(policy: Policy, needs: Needs = {}): WorkerPerm
   };
 }
 
-/** The permissions the network worker runs with: the network it may reach, and nothing else. */
-export interface NetworkWorkerPermissions {
-  /** Never: it touches no file, not even to load code after it starts. */
-  read: false;
-  /** Never. */
-  write: false;
-  /** Never. */
-  run: false;
-  /** Exactly these addresses and ranges (`egressPermissions` in `egress.ts`). */
-  net: string[];
-  /** Never. */
-  env: false;
-  /** Never. */
-  ffi: false;
-  /** Never. */
-  sys: false;
-  /** Never. */
-  import: false;
-}
-
-/**
- * The network worker's permissions: `--allow-net` for the given list, and
- * nothing else (its code is loaded with the host's permissions before it
- * runs).
- *
- * @param net The addresses and ranges it may connect to.
- * @returns The permissions descriptor.
- */
-export function networkWorkerPermissions(net: readonly string[]): NetworkWorkerPermissions {
-  return {
-    read: false,
-    write: false,
-    run: false,
-    net: [...net],
-    env: false,
-    ffi: false,
-    sys: false,
-    import: false,
-  };
-}
-
 /** Inputs to the host process's own flags. */
 export interface ProcessNeeds extends Needs {
   /** Files the process reads at start-up (config, `.mcp.json`). */

@@ -13,7 +13,7 @@ import {
   type HostEntry,
   parseHostEntry,
 } from "../../security/egress.ts";
-import { formatAddress, parseAddress } from "../../security/addresses.ts";
+import { addressHost, formatAddress, parseAddress } from "../../security/addresses.ts";
 import type { NetSection } from "./schema.ts";
 
 /** The system files the network worker's resolver takes its servers and hosts from. */
@@ -122,8 +122,7 @@ function serverAddress(text: string): string {
       `Cannot use net.nameServer "${text}": give an address, optionally with :port`,
     );
   }
-  const shown = formatAddress(address);
-  return `${address.family === 6 ? `[${shown}]` : shown}:${port}`;
+  return `${addressHost(address)}:${port}`;
 }
 
 /** The keys of the `net` section that loosen it: honoured only in a config file outside the roots. */
@@ -173,8 +172,7 @@ function resolvConfServers(text: string): string[] {
     const match = /^\s*nameserver\s+(\S+)/.exec(line);
     const address = match && parseAddress(match[1]!.replace(/%.*$/, ""));
     if (!address) continue;
-    const shown = formatAddress(address);
-    servers.push(`${address.family === 6 ? `[${shown}]` : shown}:53`);
+    servers.push(`${addressHost(address)}:53`);
   }
   return servers;
 }

@@ -27,6 +27,7 @@ import { gfmToMarkdown } from "mdast-util-gfm";
 import { toMarkdown } from "mdast-util-to-markdown";
 import type { Element, Nodes, Root } from "hast";
 import type { FetchedPage, PageFormat } from "../../tools/network.ts";
+import { isBinary } from "../../tools/_text.ts";
 import { NetError } from "./protocol.ts";
 
 /** Elements that carry no reading matter. */
@@ -105,7 +106,7 @@ export function pageOf(source: PageSource, format: PageFormat): Omit<FetchedPage
 /** The media type and charset the header gives; without a header, sniffed as text or not. */
 function mediaType(header: string | null, body: Uint8Array): { media: string; charset?: string } {
   if (header === null || header.trim() === "") {
-    return { media: looksBinary(body) ? "application/octet-stream" : "text/plain" };
+    return { media: isBinary(body) ? "application/octet-stream" : "text/plain" };
   }
   const [type, ...params] = header.split(";");
   const charset = params.map((param) => /^\s*charset\s*=\s*"?([^";\s]+)"?/i.exec(param)?.[1])
@@ -127,10 +128,6 @@ function textual(media: string): boolean {
     "application/graphql",
     "application/x-ndjson",
   ].includes(media);
-}
-
-function looksBinary(body: Uint8Array): boolean {
-  return body.subarray(0, 8192).includes(0);
 }
 
 /** Bytes as text in their charset (UTF-8 when it is unknown to the decoder). */
