@@ -59,6 +59,8 @@ export interface FsHooks {
   read?(resolved: ResolvedPath, file: FileVersion): void;
   /** A file was written. */
   wrote?(resolved: ResolvedPath, file: FileVersion): void;
+  /** A file or directory was moved (with everything beneath it). */
+  moved?(source: ResolvedPath, destination: ResolvedPath): void;
   /**
    * The fingerprint a file must still have before it is overwritten (what the
    * agent last read), or `undefined` when there is none to check.
@@ -409,6 +411,7 @@ export class SafeFs {
         to.verify();
       });
     });
+    this.#hooks.moved?.(source, destination);
     return { source, destination };
   }
 

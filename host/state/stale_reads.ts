@@ -170,6 +170,7 @@ export class ReadTracker {
   record(session: string, seen: SeenFiles): void {
     let files = this.#sessions.get(session);
     if (!files) this.#sessions.set(session, files = new Map());
+    for (const move of seen.moves ?? []) follow(files, move);
     for (const file of [...seen.reads, ...seen.writes]) {
       const known = files.get(file.path);
       files.delete(file.path);
@@ -216,6 +217,30 @@ export class ReadTracker {
     const absolute = posix.resolve(this.#root, raw);
     if (absolute === this.#root) return ".";
     return absolute.startsWith(`${this.#root}/`) ? absolute.slice(this.#root.length + 1) : absolute;
+  }
+}
+
+/**
+ * The session's own move: what it read at (or beneath) the old path is now
+ * at the new one, as it was (the agent has seen that version), not deleted.
+ * Notices queued for the old path or a replaced file lapse (their version
+ * is gone).
+ */
+function follow(files: Map<string, Tracked>, move: { from: string; to: string }): void {
+  const moved = new Map<string, Tracked>();
+  for (const [path, tracked] of files) {
+    if (path === move.from) moved.set(move.to, tracked);
+    else if (path.startsWith(`${move.from}/`)) {
+      moved.set(`${move.to}${path.slice(move.from.length)}`, tracked);
+    }
+  }
+  for (const tracked of moved.values()) {
+    for (const [path, entry] of files) if (entry === tracked) files.delete(path);
+  }
+  for (const [path, tracked] of moved) {
+    const replaced = files.get(path);
+    files.delete(path);
+    files.set(path, { ...tracked, version: Math.max(tracked.version, replaced?.version ?? 0) + 1 });
   }
 }
 

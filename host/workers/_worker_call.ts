@@ -106,6 +106,10 @@ class CallRecord {
     this.#keep(path, file.bytes);
   }
 
+  moved(from: string, to: string): void {
+    (this.seen.moves ??= []).push({ from, to });
+  }
+
   /** The result message, with what the call saw and the changes found before it ran. */
   answer(
     id: number,
@@ -114,7 +118,7 @@ class CallRecord {
   ): FromWorker {
     const done: FromWorker = { type: "result", id, result, paths: [...this.paths] };
     const seen = this.seen;
-    if (seen.reads.length > 0 || seen.writes.length > 0) {
+    if (seen.reads.length > 0 || seen.writes.length > 0 || seen.moves) {
       if (!result.isError) {
         attachTexts(seen, this.#contents, knownTexts(before.watch, before.changes));
       }
@@ -154,6 +158,7 @@ function callContext(
       touch: (path) => record.paths.add(path),
       read: (resolved, file) => record.read(resolved.display, file),
       wrote: (resolved, file) => record.wrote(resolved.display, file),
+      moved: (source, destination) => record.moved(source.display, destination.display),
       expected: (path) => (checksStale ? message.expect?.[path] : undefined),
       writes: state.registry.writes(message.name),
     }),

@@ -103,6 +103,11 @@ export interface SeenFiles {
   reads: SeenFile[];
   /** Files written. */
   writes: SeenFile[];
+  /**
+   * Files and directories the call moved, in order (display paths): what the
+   * session read there is now at the new path, not deleted.
+   */
+  moves?: { from: string; to: string }[];
 }
 
 /** A file a session read, as the host last showed it: the worker checks it for changes. */

@@ -120,6 +120,54 @@ Deno.test("stale reads: an outside change between a read and an edit is refused,
   });
 });
 
+Deno.test("stale reads: what the session moved is followed to its new path; moves by others are reported", async () => {
+  await using root = await tempDir();
+  await Deno.mkdir(`${root.path}/dir`);
+  const files: [string, string][] = [["a.py", "a = 1\n"], ["c.py", "c = 1\n"], [
+    "dir/x.py",
+    "x = 1\n",
+  ]];
+  for (const [name, text] of files) {
+    await Deno.writeTextFile(`${root.path}/${name}`, text);
+  }
+  await using host = await testHost({ roots: [root.path] });
+  const s1 = { session: "s1", client: "test" };
+  for (const path of ["a.py", "c.py", "dir/x.py"]) await host.call("read_file", { path }, s1);
+
+  const file = await host.call("move_file", { source: "a.py", destination: "b.py" }, s1);
+  assertFalse(file.isError, textOf(file));
+  const folder = await host.call("move_file", { source: "dir", destination: "lib" }, s1);
+  assertFalse(folder.isError, textOf(folder));
+  const after = await host.call("read_file", { path: "c.py" }, s1);
+  assertEquals(after.content.length, 1, textOf(after));
+  // The moved file is known at its new path: an edit there is checked against what was read.
+  const edited = await host.call("edit_file", {
+    path: "b.py",
+    old_string: "a = 1",
+    new_string: "a = 2",
+  }, s1);
+  assertFalse(edited.isError, textOf(edited));
+
+  await new Promise((resolve) => setTimeout(resolve, 10)); // a distinct mtime
+  await Deno.writeTextFile(`${root.path}/lib/x.py`, "x = 2\n");
+  const refused = await host.call("edit_file", {
+    path: "lib/x.py",
+    old_string: "x = 2",
+    new_string: "x = 3",
+  }, s1);
+  assertMatch(textOf(refused), /^stale_read: "lib\/x.py" changed since you last read it/);
+  assertStringIncludes(textOf(refused), "+ x = 2");
+
+  await Deno.rename(`${root.path}/c.py`, `${root.path}/d.py`);
+  const s2 = { session: "s2", client: "test" };
+  const other = await host.call("move_file", { source: "b.py", destination: "e.py" }, s2);
+  assertFalse(other.isError, textOf(other));
+  const told = await host.call("get_file_info", { path: "e.py" }, s1);
+  assertStringIncludes(textOf(told), "[FILES UPDATED]");
+  assertStringIncludes(textOf(told), "c.py: deleted");
+  assertStringIncludes(textOf(told), "b.py: deleted");
+});
+
 Deno.test("stale reads: the notice is a line diff, an edit at line 1 and one at line 1000 two small hunks", async () => {
   await using root = await tempDir();
   const lines = Array.from({ length: 1200 }, (_, i) => `line ${i + 1}`);
