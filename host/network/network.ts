@@ -126,6 +126,7 @@ export class NetworkService implements Network {
       // A worker that does not answer (stuck parsing a hostile page) is stopped; the next call starts another.
       const limit = this.#settings.timeoutMs + ANSWER_GRACE_MS;
       const timer = setTimeout(() => {
+        settle();
         this.#waiting.delete(id);
         reject(
           new ToolError(

@@ -227,15 +227,11 @@ export class ReadTracker {
  * is gone).
  */
 function follow(files: Map<string, Tracked>, move: { from: string; to: string }): void {
-  const moved = new Map<string, Tracked>();
+  const moved: [string, Tracked][] = [];
   for (const [path, tracked] of files) {
-    if (path === move.from) moved.set(move.to, tracked);
-    else if (path.startsWith(`${move.from}/`)) {
-      moved.set(`${move.to}${path.slice(move.from.length)}`, tracked);
-    }
-  }
-  for (const tracked of moved.values()) {
-    for (const [path, entry] of files) if (entry === tracked) files.delete(path);
+    if (path !== move.from && !path.startsWith(`${move.from}/`)) continue;
+    files.delete(path);
+    moved.push([`${move.to}${path.slice(move.from.length)}`, tracked]);
   }
   for (const [path, tracked] of moved) {
     const replaced = files.get(path);
