@@ -1,14 +1,16 @@
 /**
- * A/B of two toolhost checkouts over Streamable HTTP: each started as a user
- * starts it (its own `tests/_mcp.ts` `launchHttp`: `toolhost start --http`,
- * scoped flags, Landlock, the token), each with its own project, both called
- * by the same v1 SDK client with a small `read_file`, in interleaved turns
- * (the order reversed every turn), so that the machine's drift hits both.
+ * A/B of two toolhost checkouts over Streamable HTTP (or stdio with
+ * `--stdio`): each started as a user starts it (its own `tests/_mcp.ts`
+ * `launchHttp`: `toolhost start --http`, scoped flags, Landlock, the token;
+ * with `--stdio`, its `connectStdio`: the command `mcp-config` prints), each
+ * with its own project, both called by the same v1 SDK client with a small
+ * `read_file`, in interleaved turns (the order reversed every turn), so that
+ * the machine's drift hits both.
  * For judging a change to the request path: make a worktree of the commit
  * before it (`git worktree add /tmp/base HEAD~1`, with `node_modules` linked
  * or installed there) and run this with that and the working tree.
  *
- * Usage: deno run -A bench/http_ab.ts DIR_A DIR_B [CALLS]
+ * Usage: deno run -A bench/http_ab.ts [--stdio] DIR_A DIR_B [CALLS]
  * Prints mean, p50 and p90 of each, and B's ratios to A.
  *
  * @module
@@ -16,11 +18,12 @@
 
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import type { HttpHost } from "../tests/_mcp.ts";
+import type { HttpHost, StdioSession } from "../tests/_mcp.ts";
 import { quantile } from "./_measure.ts";
 
-const [dirA, dirB, callsArg] = Deno.args;
-if (!dirA || !dirB) throw new TypeError("usage: http_ab.ts DIR_A DIR_B [CALLS]");
+const stdio = Deno.args.includes("--stdio");
+const [dirA, dirB, callsArg] = Deno.args.filter((arg) => arg !== "--stdio");
+if (!dirA || !dirB) throw new TypeError("usage: http_ab.ts [--stdio] DIR_A DIR_B [CALLS]");
 const CALLS = Number(callsArg ?? 4000);
 /** Calls per turn. */
 const BLOCK = 250;
@@ -28,8 +31,8 @@ const WARM_UP = 300;
 
 interface Side {
   label: string;
-  host: HttpHost;
   client: Client;
+  stop(): Promise<unknown>;
   times: number[];
 }
 
@@ -38,17 +41,23 @@ async function start(label: string, dir: string): Promise<Side> {
   const checkout = await Deno.realPath(dir);
   const root = await Deno.realPath(await Deno.makeTempDir({ prefix: `toolhost-ab-${label}-` }));
   await Deno.writeTextFile(`${root}/small.txt`, "hello, toolhost\n".repeat(8));
-  const { launchHttp } = (await import(`file://${checkout}/tests/_mcp.ts`)) as {
+  const launch = (await import(`file://${checkout}/tests/_mcp.ts`)) as {
     launchHttp(roots: string[]): Promise<HttpHost>;
+    connectStdio(roots: string[]): Promise<StdioSession>;
   };
-  const host = await launchHttp([root]);
+  label = `${label} ${checkout}`;
+  if (stdio) {
+    const session = await launch.connectStdio([root]);
+    return { label, client: session.client, stop: () => session.client.close(), times: [] };
+  }
+  const host = await launch.launchHttp([root]);
   const client = new Client({ name: `ab-${label}`, version: "1" });
   await client.connect(
     new StreamableHTTPClientTransport(new URL(host.url), {
       requestInit: { headers: host.headers },
     }),
   );
-  return { label: `${label} ${checkout}`, host, client, times: [] };
+  return { label, client, stop: () => client.close().then(() => host.stop()), times: [] };
 }
 
 const read = (side: Side) =>
@@ -67,7 +76,9 @@ try {
     }
   }
   const mean = (times: number[]) => times.reduce((sum, each) => sum + each, 0) / times.length;
-  const lines = [`read_file over HTTP, ${CALLS} calls each in turns of ${BLOCK} (ms)`];
+  const lines = [
+    `read_file over ${stdio ? "stdio" : "HTTP"}, ${CALLS} calls each in turns of ${BLOCK} (ms)`,
+  ];
   for (const side of sides) {
     const [m, p50, p90] = [mean(side.times), quantile(side.times, 0.5), quantile(side.times, 0.9)];
     lines.push(
@@ -82,8 +93,5 @@ try {
   );
   Deno.stdout.writeSync(new TextEncoder().encode(`${lines.join("\n")}\n`));
 } finally {
-  for (const side of sides) {
-    await side.client.close();
-    await side.host.stop();
-  }
+  for (const side of sides) await side.stop();
 }

@@ -24,6 +24,7 @@
 
 import { closeSync, constants, fstatSync, openSync, readSync, type Stats } from "node:fs";
 import { ToolError } from "./errors.ts";
+import type { NativeFs } from "./native_fs.ts";
 
 /** An open file, for reading. */
 export interface ReadableFile {
@@ -68,6 +69,8 @@ export interface DirGuard {
    * (before and after) rather than around every file.
    */
   readonly confined: boolean;
+  /** libc's calls, in a confined worker ({@linkcode NativeFs}); otherwise Deno's. */
+  readonly native: NativeFs | undefined;
 }
 
 type Identity = readonly [number, number];
@@ -84,14 +87,19 @@ type Identity = readonly [number, number];
 export class Anchor {
   #roots: readonly string[];
   #confined: boolean;
+  #native: NativeFs | undefined;
 
   /**
    * @param roots The roots (real paths): their own paths are trusted.
    * @param confined Whether Landlock confines the calling thread to the roots.
+   * @param native libc's calls, for a thread that Landlock confines: the
+   *   checks and the open go through them, each falling back to Deno's call
+   *   when it fails.
    */
-  constructor(roots: readonly string[], confined = false) {
+  constructor(roots: readonly string[], confined = false, native?: NativeFs) {
     this.#roots = roots;
     this.#confined = confined;
+    this.#native = confined ? native : undefined;
   }
 
   /**
@@ -104,13 +112,16 @@ export class Anchor {
    */
   within<T>(dir: string, fn: (guard: DirGuard) => T): T {
     const chain = this.#chain(dir);
-    const before = chain.map(identity);
+    const native = this.#native;
+    const identities = () => chain.map((path) => identity(path, native));
+    const before = identities();
     const guard: DirGuard = {
       dir,
       confined: this.#confined,
+      native,
       path: (name) => (dir === "/" ? `/${name}` : `${dir}/${name}`),
       verify: () => {
-        const now = chain.map(identity);
+        const now = identities();
         for (let i = 0; i < now.length; i++) {
           if (now[i]![0] !== before[i]![0] || now[i]![1] !== before[i]![1]) throw swapped(dir);
         }
@@ -137,10 +148,10 @@ export class Anchor {
   }
 }
 
-function identity(path: string): Identity {
+function identity(path: string, native: NativeFs | undefined): Identity {
   let info: Deno.FileInfo;
   try {
-    info = Deno.lstatSync(path);
+    info = lstat(path, native);
   } catch (error) {
     throw swapped(path, error);
   }
@@ -159,22 +170,12 @@ function identity(path: string): Identity {
  * @throws {ToolError} `path_denied` when the name is not a regular file or was swapped.
  */
 export function openVerified(guard: DirGuard, name: string, allowHardlinks: boolean): OpenedFile {
-  let fd: number;
+  const path = guard.path(name);
+  const native = guard.native;
+  const fd = native?.open(path, OPEN_FLAGS | O_CLOEXEC) ?? -1;
+  const file = native && fd >= 0 ? nativeFile(native, fd) : nodeOpen(path, name);
   try {
-    // Never through a symlink, and never waiting on a FIFO or device swapped in since the check.
-    fd = openSync(guard.path(name), OPEN_FLAGS);
-  } catch (error) {
-    const code = (error as { code?: string }).code;
-    if (code === "EACCES" || code === "EPERM") {
-      throw new ToolError("path_denied", `Cannot open "${name}": permission denied`, {
-        cause: error,
-      });
-    }
-    throw swapped(name, error);
-  }
-  const file = fdFile(fd);
-  try {
-    const info = fileInfo(fstatSync(fd));
+    const info = file.stat();
     sameFile(guard, name, info);
     if (!allowHardlinks && (info.nlink ?? 1) > 1) {
       throw new ToolError(
@@ -189,19 +190,73 @@ export function openVerified(guard: DirGuard, name: string, allowHardlinks: bool
   }
 }
 
+/** An open file that can say what it is (`fstat`). */
+interface StatFile extends ReadableFile {
+  stat(): Deno.FileInfo;
+}
+
+/** Open through `node:fs` (Deno's permission check included); errors as the tools say them. */
+function nodeOpen(path: string, name: string): StatFile {
+  let fd: number;
+  try {
+    // Never through a symlink, and never waiting on a FIFO or device swapped in since the check.
+    fd = openSync(path, OPEN_FLAGS);
+  } catch (error) {
+    const code = (error as { code?: string }).code;
+    if (code === "EACCES" || code === "EPERM") {
+      throw new ToolError("path_denied", `Cannot open "${name}": permission denied`, {
+        cause: error,
+      });
+    }
+    throw swapped(name, error);
+  }
+  return fdFile(
+    () => fileInfo(fstatSync(fd)),
+    (buffer) => readSync(fd, buffer),
+    () => closeSync(fd),
+  );
+}
+
+/**
+ * A descriptor that libc opened, read and closed through libc too; a call
+ * that fails is made again through `node:fs`, for its error.
+ */
+function nativeFile(native: NativeFs, fd: number): StatFile {
+  return fdFile(
+    () => native.fstat(fd) ?? fileInfo(fstatSync(fd)),
+    (buffer) => {
+      const n = native.read(fd, buffer);
+      return n >= 0 ? n : readSync(fd, buffer);
+    },
+    () => native.close(fd),
+  );
+}
+
 /** Read only, no symlink at the last component, no blocking open (of a FIFO). */
 const OPEN_FLAGS = constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK;
+/** Linux's `O_CLOEXEC` (the same on every architecture; `node:fs` adds it itself). */
+const O_CLOEXEC = 0o2000000;
 
-/** An open file descriptor as the reads here use it. */
-function fdFile(fd: number): ReadableFile {
+/** An open file descriptor as the reads here use it (closing again is a no-op). */
+function fdFile(
+  stat: () => Deno.FileInfo,
+  read: (buffer: Uint8Array) => number,
+  close: () => void,
+): StatFile {
   let open = true;
   return {
-    readSync: (buffer) => readSync(fd, buffer),
+    stat,
+    readSync: read,
     close: () => {
-      if (open) closeSync(fd);
+      if (open) close();
       open = false;
     },
   };
+}
+
+/** `lstat` through libc when there is a native call, else (or when it fails) through Deno. */
+function lstat(path: string, native: NativeFs | undefined): Deno.FileInfo {
+  return native?.lstat(path) ?? Deno.lstatSync(path);
 }
 
 /** `fstat` in Deno's shape. */
@@ -243,7 +298,7 @@ function sameFile(guard: DirGuard, name: string, info: Deno.FileInfo): void {
   if (!guard.confined) guard.verify();
   let link: Deno.FileInfo;
   try {
-    link = Deno.lstatSync(guard.path(name));
+    link = lstat(guard.path(name), guard.native);
   } catch (error) {
     throw swapped(name, error);
   }

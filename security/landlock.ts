@@ -21,6 +21,11 @@ export interface LandlockStatus {
   abi: number;
   /** Why it is not active, when it is not. */
   reason?: string;
+  /**
+   * Whether the confined worker's reads call libc directly (`native_fs.ts`);
+   * otherwise they go through Deno's file calls.
+   */
+  nativeReads?: boolean;
 }
 
 /** Paths the confined thread may use. */

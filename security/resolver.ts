@@ -18,6 +18,7 @@ import { fileURLToPath } from "node:url";
 import { type Blacklist, compileBlacklist } from "./blacklist.ts";
 import { ToolError } from "./errors.ts";
 import { leadingPartMatcher } from "./glob.ts";
+import type { NativeFs } from "./native_fs.ts";
 import type { Policy } from "./policy.ts";
 import { compileProtection, type Protection } from "./protected.ts";
 
@@ -74,14 +75,18 @@ export class Resolver {
   #blacklist: Blacklist;
   #protection: Protection;
   #leadsToProtected: Array<{ glob: string; why: string; test: (dir: string) => boolean }>;
+  #native: NativeFs | undefined;
 
   /**
    * Resolve paths under a policy.
    *
    * @param policy The resolved policy.
+   * @param native libc's `realpath` and `stat`, in a worker that Landlock
+   *   confines ({@linkcode NativeFs}); each falls back to Deno's call when it fails.
    */
-  constructor(policy: Policy) {
+  constructor(policy: Policy, native?: NativeFs) {
     this.policy = policy;
+    this.#native = native;
     this.#blacklist = compileBlacklist(policy.blacklist);
     this.#protection = compileProtection(policy.protected, policy.protectedFiles);
     this.#leadsToProtected = policy.protected.map((rule) => ({
@@ -122,7 +127,7 @@ export class Resolver {
     this.#inside(raw, lexical);
     let real: string;
     try {
-      real = Deno.realPathSync(lexical);
+      real = this.#native?.realPath(lexical) ?? Deno.realPathSync(lexical);
     } catch (error) {
       if (!(error instanceof Deno.errors.NotFound) || !options.mayCreate) {
         this.#explainMissing(raw, lexical, error);
@@ -300,7 +305,7 @@ export class Resolver {
     if (write) this.refuseProtected(raw, real);
     const glob = this.hidden(real);
     if (glob) throw hiddenError(raw, glob);
-    const info = Deno.statSync(real);
+    const info = this.#native?.stat(real) ?? Deno.statSync(real);
     checkKind(raw, info, want, this.policy.allowHardlinks);
     return { path: real, ...where, display: this.display(real), info };
   }

@@ -101,12 +101,17 @@ async function landlockProbe(pool: WorkerPool, link: string): Promise<ProbeResul
     };
   }
   const error = await pool.probe("read_sync", link);
-  const ok = error === "PermissionDenied";
+  // The reads' own libc calls have no Deno check in the way: the kernel alone must refuse them.
+  const native = status.nativeReads ? await pool.probe("read_native", link) : "Refused";
+  const ok = error === "PermissionDenied" && native === "Refused";
+  const through = status.nativeReads ? "through Deno or libc" : "through Deno";
   return {
     name,
     ok,
     detail: ok
-      ? `active (ABI ${status.abi}): a symlink to outside could not be opened by the worker's thread`
-      : `active (ABI ${status.abi}) but the symlink read was not refused (${error ?? "succeeded"})`,
+      ? `active (ABI ${status.abi}): a symlink to outside could not be opened by the worker's thread (${through})`
+      : `active (ABI ${status.abi}) but the symlink read was not refused (Deno: ${
+        error ?? "succeeded"
+      }; libc: ${native ?? "succeeded"})`,
   };
 }

@@ -10,6 +10,7 @@
 
 import { Anchor } from "../../security/anchored.ts";
 import { confineThread, type LandlockStatus } from "../../security/landlock.ts";
+import { loadNativeFs, type NativeFs } from "../../security/native_fs.ts";
 import { Resolver } from "../../security/resolver.ts";
 import { SafeFs } from "../../security/safe_fs.ts";
 import { Registry } from "../../tools/registry.ts";
@@ -34,6 +35,8 @@ export interface WorkerState {
   resolver: Resolver;
   /** Anchored file operations, without a call's hooks. */
   fs: SafeFs;
+  /** libc's file calls, which the reads use in a confined worker (for the doctor's probe). */
+  native?: NativeFs;
   /** Values kept for the life of the worker (`ToolContext.shared`). */
   shared: Map<string, unknown>;
   /** The calls running, by id, with what stops them. */
@@ -52,15 +55,15 @@ export interface WorkerState {
  * @returns What the calls need.
  */
 export async function init(message: InitMessage, link: HostLink): Promise<WorkerState> {
-  const resolver = new Resolver(message.policy);
   const tools = message.toolsModule
     ? ((await import(message.toolsModule)) as { TOOLS: Tool[] }).TOOLS
     : TOOLS;
   // A test's own tools belong to no family.
   const families = message.toolsModule ? {} : { ...TOOL_FAMILIES };
   const registry = new Registry(tools, message.registry);
-  const landlock = confine(message);
-  const anchor = new Anchor(message.policy.roots, landlock.active);
+  const { landlock, native } = confine(message);
+  const resolver = new Resolver(message.policy, native);
+  const anchor = new Anchor(message.policy.roots, landlock.active, native);
   // Run under the same confinement as every search will: a binary that cannot run is said, not skipped.
   const ripgrep: RipgrepStatus = message.ripgrep
     ? await probeRipgrep(message.ripgrep)
@@ -73,6 +76,7 @@ export async function init(message: InitMessage, link: HostLink): Promise<Worker
     registry,
     resolver,
     fs: new SafeFs(resolver, anchor),
+    ...(native ? { native } : {}),
     shared: new Map(),
     inflight: new Map(),
     binaries: ripgrep.active ? { ripgrep: ripgrep.path } : {},
@@ -80,13 +84,21 @@ export async function init(message: InitMessage, link: HostLink): Promise<Worker
   };
 }
 
-/** Confine this thread with Landlock, then give up FFI for good. */
-function confine(message: InitMessage): LandlockStatus {
+/**
+ * Confine this thread with Landlock and, once it is confined, load libc's
+ * file calls for the reads ({@linkcode NativeFs}); then give up FFI for good.
+ */
+function confine(message: InitMessage): { landlock: LandlockStatus; native?: NativeFs } {
   if (!message.libc) {
-    return { active: false, abi: 0, reason: message.noLibc ?? "libc was not found" };
+    return {
+      landlock: { active: false, abi: 0, reason: message.noLibc ?? "libc was not found" },
+    };
   }
   try {
-    return confineThread(message.libc, message.landlock);
+    const confined = confineThread(message.libc, message.landlock);
+    const native = confined.active ? loadNativeFs(message.libc) : undefined;
+    const landlock = { ...confined, nativeReads: native !== undefined };
+    return native ? { landlock, native } : { landlock };
   } finally {
     Deno.permissions.revokeSync({ name: "ffi" });
   }

@@ -46,7 +46,15 @@ export type ToWorker =
   | { type: "probe"; id: number; probe: Probe; target: string };
 
 /** A raw operation the doctor asks a worker to try, bypassing the resolver. */
-export type Probe = "read" | "read_sync" | "write" | "write_sync" | "run" | "net" | "env";
+export type Probe =
+  | "read"
+  | "read_sync"
+  | "read_native"
+  | "write"
+  | "write_sync"
+  | "run"
+  | "net"
+  | "env";
 
 /** Worker → host. */
 export type FromWorker =

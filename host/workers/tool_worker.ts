@@ -38,8 +38,9 @@ class ToolWorker {
 
   #receive(message: ToWorker): void {
     if (message.type === "init") this.#init(message);
-    else if (message.type === "probe") void probe(message, (answer) => this.#link.post(answer));
-    else if (message.type === "check") this.#check(message);
+    else if (message.type === "probe") {
+      void probe(message, (answer) => this.#link.post(answer), this.#state?.native);
+    } else if (message.type === "check") this.#check(message);
     else if (message.type === "call") this.#call(message);
     else if (message.type === "cancel") this.#cancel(message);
   }

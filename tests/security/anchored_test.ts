@@ -5,20 +5,36 @@ import { ToolError } from "../../security/errors.ts";
 import { resolvePolicy } from "../../security/policy.ts";
 import { Resolver } from "../../security/resolver.ts";
 import { SafeFs } from "../../security/safe_fs.ts";
+import { findLibc } from "../../security/landlock.ts";
+import { loadNativeFs, type NativeFs } from "../../security/native_fs.ts";
+
+const libc = findLibc();
+/** The calls through Deno, and (where libc loads) through libc as a confined worker makes them. */
+const ways = [
+  { name: "through Deno", native: undefined },
+  ...(libc ? [{ name: "through libc", native: loadNativeFs(libc) }] : []),
+];
 
 /**
  * A file checked by the resolver, then swapped for something else before it
  * is opened: the anchored open never follows, waits on or reads what was
- * swapped in (the stale-read check reads files this way).
+ * swapped in (the stale-read check reads files this way), whether the calls
+ * go through Deno or straight to libc.
  */
-Deno.test("the anchored read refuses what is swapped in between the check and the open", async (t) => {
+for (const way of ways) {
+  Deno.test(`the anchored read refuses what is swapped in between the check and the open, ${way.name}`, async (t) => {
+    await swapsRefused(t, way.native);
+  });
+}
+
+async function swapsRefused(t: Deno.TestContext, native: NativeFs | undefined) {
   await using root = await tempDir();
   await using outside = await tempDir();
   await Deno.writeTextFile(`${outside.path}/secret.txt`, "s3cret");
   await Deno.writeTextFile(`${root.path}/other.txt`, "other");
   const policy = await resolvePolicy({ roots: [root.path] });
-  const resolver = new Resolver(policy);
-  const fs = new SafeFs(resolver, new Anchor(policy.roots));
+  const resolver = new Resolver(policy, native);
+  const fs = new SafeFs(resolver, new Anchor(policy.roots, native !== undefined, native));
   const swaps: Array<[string, (path: string) => Promise<void>]> = [
     ["a symlink out", (path) => Deno.symlink(`${outside.path}/secret.txt`, path)],
     ["a FIFO", async (path) => {
@@ -45,4 +61,4 @@ Deno.test("the anchored read refuses what is swapped in between the check and th
       await Deno.remove(path);
     });
   }
-});
+}

@@ -74,6 +74,20 @@ Deno.test("outer boundary alone: the tool worker's Deno permissions refuse outsi
       await Deno.symlink(outside, `${root}/dirlink`);
       assertEquals(await pool.probe("write_sync", `${root}/dirlink/new.txt`), "PermissionDenied");
       assertEquals(await pool.probe("read_sync", `${root}/inside.txt`), null);
+      // The reads' own calls to libc have no Deno check in the way: the kernel alone holds them.
+      assert(pool.landlock.nativeReads, "a confined worker reads through libc");
+      for (
+        const target of [
+          `${root}/link`,
+          `${root}/dirlink/secret.txt`,
+          `${root}/../outside/secret.txt`,
+          `${outside}/secret.txt`,
+          "/etc/passwd",
+        ]
+      ) {
+        assertEquals(await pool.probe("read_native", target), "Refused", `libc read ${target}`);
+      }
+      assertEquals(await pool.probe("read_native", `${root}/inside.txt`), null);
     }
     assertEquals([...Deno.readDirSync(outside)].map((e) => e.name), ["secret.txt"]);
   } finally {

@@ -62,7 +62,7 @@ export interface SinkStatus {
 /** What is in effect in the host and what is not (never a silent fallback). */
 export interface HostStatus {
   /** Landlock in the tool workers. */
-  landlock: { active: boolean; abi: number; reason?: string };
+  landlock: { active: boolean; abi: number; reason?: string; nativeReads?: boolean };
   /** ripgrep in the tool workers (searches use the JS walker when it is not active). */
   ripgrep: { active: boolean; path: string | null; version?: string; reason?: string };
   /** The sandbox for programs (run_shell, git, bd): bubblewrap, unconfined, or off and why. */
@@ -130,9 +130,7 @@ export function observation(ctx: ToolContext): Observation {
 export function statusParts(status: HostStatus, mcpJson?: string): string[] {
   const { landlock, ripgrep } = status;
   return [
-    landlock.active
-      ? `tool workers confined by Landlock (ABI ${landlock.abi})`
-      : `Landlock is not active (${landlock.reason}); the resolver and Deno's permissions still confine the tools`,
+    landlockPhrase(landlock),
     ripgrep.active
       ? `ripgrep ${ripgrep.version?.replace(/^ripgrep\s+/, "") ?? ""} in use (${ripgrep.path})`
       : `ripgrep not in use: ${ripgrep.reason}; searches use the JS walker`,
@@ -148,6 +146,22 @@ export function statusParts(status: HostStatus, mcpJson?: string): string[] {
     ),
     ...status.warnings.map((warning) => `ignored: ${warning}`),
   ];
+}
+
+/**
+ * Landlock's phrase: whether it confines the tool workers, and whether their
+ * reads call libc directly (only a confined worker's do) or go through
+ * Deno's slower file calls.
+ */
+function landlockPhrase(landlock: HostStatus["landlock"]): string {
+  if (!landlock.active) {
+    return `Landlock is not active (${landlock.reason}); the resolver and Deno's permissions still confine the tools, whose reads go through Deno's file calls`;
+  }
+  return `tool workers confined by Landlock (ABI ${landlock.abi}); reads ${
+    landlock.nativeReads
+      ? "through libc"
+      : "through Deno's file calls (libc's statx and realpath could not be loaded)"
+  }`;
 }
 
 /** How many of an upstream's tools are listed under names made to fit MCP's rule, if any. */
