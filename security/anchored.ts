@@ -71,6 +71,13 @@ export interface DirGuard {
   readonly confined: boolean;
   /** libc's calls, in a confined worker ({@linkcode NativeFs}); otherwise Deno's. */
   readonly native: NativeFs | undefined;
+  /**
+   * `lstat` of a name in the directory (through libc in a confined worker).
+   *
+   * @param name One path segment.
+   * @throws What `Deno.lstatSync` throws.
+   */
+  lstat(name: string): Deno.FileInfo;
 }
 
 type Identity = readonly [number, number];
@@ -115,11 +122,13 @@ export class Anchor {
     const native = this.#native;
     const identities = () => chain.map((path) => identity(path, native));
     const before = identities();
+    const path = (name: string) => (dir === "/" ? `/${name}` : `${dir}/${name}`);
     const guard: DirGuard = {
       dir,
       confined: this.#confined,
       native,
-      path: (name) => (dir === "/" ? `/${name}` : `${dir}/${name}`),
+      path,
+      lstat: (name) => lstat(path(name), native),
       verify: () => {
         const now = identities();
         for (let i = 0; i < now.length; i++) {
@@ -130,6 +139,22 @@ export class Anchor {
     const result = fn(guard);
     guard.verify();
     return result;
+  }
+
+  /**
+   * `lstat` of a path that is not acted on (a cheap "is it unchanged?"), or
+   * `undefined` when that fails.
+   *
+   * @param path An absolute path.
+   * @returns What it is.
+   */
+  peek(path: string): Deno.FileInfo | undefined {
+    try {
+      return lstat(path, this.#native);
+    } catch {
+      // Gone or not reachable: the caller goes through the resolver, which says which.
+      return undefined;
+    }
   }
 
   /** The directories from below the root down to `dir`. */

@@ -283,6 +283,18 @@ export class SafeFs {
   }
 
   /**
+   * `lstat` of a path in the roots without resolving it, or `undefined` when
+   * it is not in a root or the call fails: only to see cheaply that a file is
+   * unchanged (whatever it says is acted on through the resolver).
+   *
+   * @param path An absolute path.
+   * @returns What it is.
+   */
+  peek(path: string): Deno.FileInfo | undefined {
+    return this.resolver.locate(path) === undefined ? undefined : this.#anchor.peek(path);
+  }
+
+  /**
    * List a checked directory without following symlinks; hidden entries are left out.
    *
    * @param dir A checked directory (real path).
@@ -290,7 +302,7 @@ export class SafeFs {
    * @returns The entries, sorted by name.
    */
   list(dir: string, options: { sizes?: boolean } = {}): DirEntry[] {
-    const entries = this.#anchor.within(dir, () => {
+    const entries = this.#anchor.within(dir, (guard) => {
       const out: DirEntry[] = [];
       for (const entry of Deno.readDirSync(dir)) {
         const path = dir === "/" ? `/${entry.name}` : `${dir}/${entry.name}`;
@@ -306,7 +318,7 @@ export class SafeFs {
         let mtime: Date | null = null;
         if (options.sizes) {
           try {
-            const info = Deno.lstatSync(path);
+            const info = guard.lstat(entry.name);
             size = info.size;
             mtime = info.mtime;
           } catch {

@@ -32,13 +32,10 @@ export function checkWatched(fs: SafeFs, watch: readonly WatchedFile[]): FileCha
   const root = fs.resolver.policy.roots[0]!;
   const changes: FileChange[] = [];
   for (const file of watch) {
-    try {
-      const info = Deno.lstatSync(posix.resolve(root, file.path));
-      if (info.isFile && info.size === file.size && (info.mtime?.getTime() ?? 0) === file.mtime) {
-        continue;
-      }
-    } catch {
-      // gone or unreadable here: the resolver says which
+    // Gone or unreadable here (no answer): the resolver says which.
+    const info = fs.peek(posix.resolve(root, file.path));
+    if (info?.isFile && info.size === file.size && (info.mtime?.getTime() ?? 0) === file.mtime) {
+      continue;
     }
     changes.push(changeOf(fs, file));
   }
