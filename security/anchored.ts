@@ -24,7 +24,7 @@
 
 import { closeSync, constants, fstatSync, openSync, readSync, type Stats } from "node:fs";
 import { ToolError } from "./errors.ts";
-import type { NativeFs } from "./native_fs.ts";
+import { type NativeFs, O_CLOEXEC } from "./native_fs.ts";
 
 /** An open file, for reading. */
 export interface ReadableFile {
@@ -196,9 +196,7 @@ function identity(path: string, native: NativeFs | undefined): Identity {
  */
 export function openVerified(guard: DirGuard, name: string, allowHardlinks: boolean): OpenedFile {
   const path = guard.path(name);
-  const native = guard.native;
-  const fd = native?.open(path, OPEN_FLAGS | O_CLOEXEC) ?? -1;
-  const file = native && fd >= 0 ? nativeFile(native, fd) : nodeOpen(path, name);
+  const file = (guard.native && nativeOpen(guard.native, path)) ?? nodeOpen(path, name);
   try {
     const info = file.stat();
     sameFile(guard, name, info);
@@ -243,15 +241,24 @@ function nodeOpen(path: string, name: string): StatFile {
 }
 
 /**
- * A descriptor that libc opened, read and closed through libc too; a call
- * that fails is made again through `node:fs`, for its error.
+ * Open through libc, with its `fstat`; `undefined` when either fails (the
+ * caller then opens through `node:fs`, for the usual error). `node:fs` cannot
+ * use a descriptor libc opened, so a read that fails here is an error of its own.
  */
-function nativeFile(native: NativeFs, fd: number): StatFile {
+function nativeOpen(native: NativeFs, path: string): StatFile | undefined {
+  const fd = native.open(path, OPEN_FLAGS | O_CLOEXEC);
+  if (fd < 0) return undefined;
+  const info = native.fstat(fd);
+  if (info === undefined) {
+    native.close(fd);
+    return undefined;
+  }
   return fdFile(
-    () => native.fstat(fd) ?? fileInfo(fstatSync(fd)),
+    () => info,
     (buffer) => {
       const n = native.read(fd, buffer);
-      return n >= 0 ? n : readSync(fd, buffer);
+      if (n < 0) throw new Error(`read(2) of "${path}" failed`);
+      return n;
     },
     () => native.close(fd),
   );
@@ -259,8 +266,6 @@ function nativeFile(native: NativeFs, fd: number): StatFile {
 
 /** Read only, no symlink at the last component, no blocking open (of a FIFO). */
 const OPEN_FLAGS = constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK;
-/** Linux's `O_CLOEXEC` (the same on every architecture; `node:fs` adds it itself). */
-const O_CLOEXEC = 0o2000000;
 
 /** An open file descriptor as the reads here use it (closing again is a no-op). */
 function fdFile(

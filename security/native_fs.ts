@@ -18,11 +18,22 @@
  * caller then does the same thing through Deno, which gives the error its
  * usual type and message (or succeeds, when the file changed in between).
  * Paths that C cannot take as they are (a NUL, a lone surrogate, longer than
- * `PATH_MAX`) are failures too, never truncated.
+ * `PATH_MAX`) are failures too, never truncated; so is any path outside the
+ * directories the calls were loaded for (the roots: a second, lexical fence
+ * under the resolver's, as Deno's check was), and an open for anything but
+ * reading.
  *
  * @module
  */
 
+import { constants } from "node:fs";
+
+/** Linux's `O_CLOEXEC` (the same on every architecture; `node:fs` does not name it). */
+export const O_CLOEXEC = 0o2000000;
+/** The only flags an open may have: read-only, no symlink at the end, no wait on a FIFO, close on exec. */
+const READ_FLAGS = constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK | O_CLOEXEC;
+/** A `.` or `..` segment: the paths given here are normalised, so one is refused, not resolved. */
+const DOT_SEGMENT = /(^|\/)\.\.?(\/|$)/;
 /** `AT_FDCWD`: paths relative to the working directory (ours are absolute). */
 const AT_FDCWD = -100;
 const AT_SYMLINK_NOFOLLOW = 0x100;
@@ -73,11 +84,11 @@ export interface NativeFs {
    */
   realPath(path: string): string | undefined;
   /**
-   * `open`, read-only or as the flags say.
+   * `open` for reading.
    *
    * @param path An absolute path.
-   * @param flags `O_*` flags.
-   * @returns The descriptor, or -1.
+   * @param flags `O_RDONLY` and any of `O_NOFOLLOW`, `O_NONBLOCK`, `O_CLOEXEC`.
+   * @returns The descriptor, or -1 (also for any other flag).
    */
   open(path: string, flags: number): number;
   /**
@@ -107,9 +118,12 @@ export interface NativeFs {
  * loaded functions keep working after that, and nothing else can be loaded.
  *
  * @param libc The path of libc (the caller has FFI permission for it).
- * @returns The calls, or `undefined` where libc or one of them cannot be loaded.
+ * @param within The directories (real absolute paths) the calls may name
+ *   paths in: any other path is a failure before libc sees it.
+ * @returns The calls, or `undefined` where libc or one of them cannot be
+ *   loaded, or `statx` does not work here (a filter that refuses it).
  */
-export function loadNativeFs(libc: string): NativeFs | undefined {
+export function loadNativeFs(libc: string, within: readonly string[]): NativeFs | undefined {
   let lib: Deno.DynamicLibrary<typeof SYMBOLS>;
   try {
     lib = Deno.dlopen(libc, SYMBOLS);
@@ -117,10 +131,18 @@ export function loadNativeFs(libc: string): NativeFs | undefined {
     // No such libc or symbol (not glibc 2.28+): the caller goes through Deno, and says so.
     return undefined;
   }
-  return nativeCalls(lib.symbols);
+  const calls = nativeCalls(lib.symbols, within);
+  const root = within[0];
+  return root !== undefined && calls.lstat(root)?.isDirectory ? calls : undefined;
 }
 
-function nativeCalls(libc: Deno.DynamicLibrary<typeof SYMBOLS>["symbols"]): NativeFs {
+function nativeCalls(
+  libc: Deno.DynamicLibrary<typeof SYMBOLS>["symbols"],
+  within: readonly string[],
+): NativeFs {
+  const inside = (path: string) =>
+    !DOT_SEGMENT.test(path) &&
+    within.some((dir) => path === dir || path.startsWith(dir.endsWith("/") ? dir : `${dir}/`));
   const encoder = new TextEncoder();
   const decoder = new TextDecoder("utf-8", { fatal: true });
   // One call at a time on the worker's thread: the buffers are reused.
@@ -130,9 +152,9 @@ function nativeCalls(libc: Deno.DynamicLibrary<typeof SYMBOLS>["symbols"]): Nati
   const statView = new DataView(statBytes.buffer);
   const empty = new Uint8Array(1);
 
-  /** The path as a C string in `pathBytes`, or false when C cannot take it as it is. */
+  /** The path as a C string in `pathBytes`, or false when it may not or C cannot take it as it is. */
   const cPath = (path: string): boolean => {
-    if (path.includes("\0") || !path.isWellFormed()) return false;
+    if (path.includes("\0") || !path.isWellFormed() || !inside(path)) return false;
     const { read, written } = encoder.encodeInto(path, pathBytes);
     if (read !== path.length || written >= PATH_MAX) return false;
     pathBytes[written] = 0;
@@ -155,7 +177,8 @@ function nativeCalls(libc: Deno.DynamicLibrary<typeof SYMBOLS>["symbols"]): Nati
         return undefined;
       }
     },
-    open: (path, flags) => cPath(path) ? libc.open(pathBytes, flags, 0) : -1,
+    open: (path, flags) =>
+      (flags & ~READ_FLAGS) === 0 && cPath(path) ? libc.open(pathBytes, flags, 0) : -1,
     read: (fd, buffer) => Number(libc.read(fd, buffer, BigInt(buffer.length))),
     close: (fd) => void libc.close(fd),
   };

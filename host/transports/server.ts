@@ -8,6 +8,8 @@
  * @module
  */
 
+import { findLibc } from "../../security/landlock.ts";
+import { stdoutWriter } from "./_stdout.ts";
 import {
   type CallToolRequest,
   type CallToolResult,
@@ -289,6 +291,7 @@ export async function serve(
 /** MCP over stdio, bounded, with every message in the session log. */
 function stdioTransport(host: Host): Transport {
   return new LineTransport({
+    output: stdoutWriter(host.config.landlock ? findLibc() : null),
     maxMessageBytes: host.policy.limits.maxRequestBytes,
     endGraceMs: host.config.callTimeoutMs,
     onRefused: (why) => {

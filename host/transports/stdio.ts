@@ -24,6 +24,7 @@ import {
 } from "@modelcontextprotocol/server";
 import { setImmediate } from "node:timers";
 import { type FinishedLine, idIn, idOf, LineAccumulator, nestingDepth } from "./_lines.ts";
+import { type StdoutWriter, stdoutWriter } from "./_stdout.ts";
 
 /** The deepest nesting of arrays and objects a message may have. */
 export const MAX_MESSAGE_DEPTH = 128;
@@ -37,28 +38,11 @@ export const MAX_END_GRACE_MS = 500;
 
 const NEWLINE = 0x0a;
 
+/** How long to wait before writing again to a non-blocking stdout that was full. */
+const WOULD_BLOCK_RETRY_MS = 5;
+
 /** The notification by which a client cancels one of its requests. */
 const CANCELLED = "notifications/cancelled";
-
-/**
- * Standard output, written as Node writes a pipe on Linux and as the SDK's
- * own stdio transport writes under Deno (`process.stdout`): synchronously, on
- * this thread. An asynchronous write hands every message to one of Deno's
- * blocking threads, one more thread to wake per reply: 3-6% of a small
- * `read_file`'s round trip (`bench/http_ab.ts --stdio`, three runs). A full
- * pipe blocks the write until the client reads, as in Node; a non-blocking
- * one that is full (`WouldBlock`) gets the rest written asynchronously.
- */
-const STDOUT = {
-  write(bytes: Uint8Array): Promise<number> {
-    try {
-      return Promise.resolve(Deno.stdout.writeSync(bytes));
-    } catch (error) {
-      if (error instanceof Deno.errors.WouldBlock) return Deno.stdout.write(bytes);
-      return Promise.reject(error);
-    }
-  },
-};
 
 /** Options for {@linkcode LineTransport}. */
 export interface LineTransportOptions {
@@ -71,8 +55,8 @@ export interface LineTransportOptions {
   endGraceMs: number;
   /** Where messages come from (default: stdin). */
   input?: ReadableStream<Uint8Array>;
-  /** Where messages go (default: stdout). */
-  output?: { write(bytes: Uint8Array): Promise<number> };
+  /** Where messages go (default: stdout, written asynchronously; see `_stdout.ts`). */
+  output?: StdoutWriter;
   /** Told of each refused line (for the host's log). */
   onRefused?: (why: string) => void;
   /**
@@ -91,7 +75,7 @@ export class LineTransport implements Transport {
   /** @inheritdoc */
   onmessage?: <T extends JSONRPCMessage>(message: T) => void;
   #options: LineTransportOptions;
-  #output: { write(bytes: Uint8Array): Promise<number> };
+  #output: StdoutWriter;
   #reader: ReadableStreamDefaultReader<Uint8Array> | undefined;
   #line: LineAccumulator;
   #writing: Promise<void> = Promise.resolve();
@@ -104,7 +88,7 @@ export class LineTransport implements Transport {
   /** @param options Bounds, streams, and where refusals are told. */
   constructor(options: LineTransportOptions) {
     this.#options = options;
-    this.#output = options.output ?? STDOUT;
+    this.#output = options.output ?? stdoutWriter(null);
     this.#line = new LineAccumulator(options.maxMessageBytes);
   }
 
@@ -239,7 +223,21 @@ export class LineTransport implements Transport {
 
   async #writeAll(bytes: Uint8Array): Promise<void> {
     let offset = 0;
-    while (offset < bytes.length) offset += await this.#output.write(bytes.subarray(offset));
+    try {
+      while (offset < bytes.length) {
+        try {
+          offset += await this.#output.write(bytes.subarray(offset));
+        } catch (error) {
+          // A non-blocking stdout that is full: wait for the client to read, then go on.
+          if (!(error instanceof Deno.errors.WouldBlock)) throw error;
+          await new Promise((resolve) => setTimeout(resolve, WOULD_BLOCK_RETRY_MS));
+        }
+      }
+    } catch (error) {
+      // Part of a message may be out: nothing written after it could be read. The session ends.
+      void this.close();
+      throw error;
+    }
   }
 
   #closeIfDone(): void {

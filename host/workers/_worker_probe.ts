@@ -7,7 +7,7 @@
  */
 
 import { constants } from "node:fs";
-import type { NativeFs } from "../../security/native_fs.ts";
+import { type NativeFs, O_CLOEXEC } from "../../security/native_fs.ts";
 import type { FromWorker, ToWorker } from "./protocol.ts";
 
 /** What a write probe writes. */
@@ -90,7 +90,7 @@ function named(name: string, message: string): Error {
  */
 function readNative(target: string, native: NativeFs | undefined): void {
   if (!native) throw named("Unavailable", "this worker reads through Deno's calls");
-  const fd = native.open(target, constants.O_RDONLY);
+  const fd = native.open(target, constants.O_RDONLY | constants.O_NONBLOCK | O_CLOEXEC);
   if (fd < 0) throw named("Refused", `cannot open ${target}`);
   try {
     if (native.read(fd, new Uint8Array(1)) < 0) throw named("Refused", `cannot read ${target}`);

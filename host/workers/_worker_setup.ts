@@ -96,7 +96,7 @@ function confine(message: InitMessage): { landlock: LandlockStatus; native?: Nat
   }
   try {
     const confined = confineThread(message.libc, message.landlock);
-    const native = confined.active ? loadNativeFs(message.libc) : undefined;
+    const native = confined.active ? loadNativeFs(message.libc, message.policy.roots) : undefined;
     const landlock = { ...confined, nativeReads: native !== undefined };
     return native ? { landlock, native } : { landlock };
   } finally {

@@ -5,7 +5,7 @@
  * "no", so that the caller asks Deno, never a truncated or guessed answer.
  */
 
-import { assert, assertEquals } from "../_assert.ts";
+import { assert, assertEquals, assertRejects } from "../_assert.ts";
 import { tempDir } from "../_helpers.ts";
 import { constants } from "node:fs";
 import { findLibc } from "../../security/landlock.ts";
@@ -31,7 +31,7 @@ Deno.test({
   name: "native calls: stat, lstat and realpath answer as Deno's own calls do",
   ignore: libc === null,
   async fn() {
-    const native = loadNativeFs(libc!)!;
+    const native = loadNativeFs(libc!, ["/"])!;
     await using root = await tempDir();
     const dir = root.path;
     await Deno.writeTextFile(`${dir}/file.txt`, "twelve bytes");
@@ -47,7 +47,6 @@ Deno.test({
       `${dir}/sub/deeper`,
       `${dir}/link`,
       `${dir}/sublink/deeper`,
-      `${dir}/sublink/../file.txt`,
       `${dir}/dangling`,
       `${dir}/fifo`,
       `${dir}/missing`,
@@ -75,8 +74,8 @@ Deno.test({
   name: "native calls: a path C cannot take as it is gets no answer, never a truncated one",
   ignore: libc === null,
   async fn() {
-    const native = loadNativeFs(libc!)!;
     await using root = await tempDir();
+    const native = loadNativeFs(libc!, [root.path])!;
     await Deno.writeTextFile(`${root.path}/a`, "a");
     // Up to the NUL this names a real file: C would read "a" and answer for it.
     for (const path of [`${root.path}/a\0/etc/passwd`, `${root.path}/a\uD800`]) {
@@ -106,8 +105,8 @@ Deno.test({
   name: "native calls: open, fstat, read and close a file; O_NOFOLLOW refuses a symlink",
   ignore: libc === null,
   async fn() {
-    const native: NativeFs = loadNativeFs(libc!)!;
     await using root = await tempDir();
+    const native: NativeFs = loadNativeFs(libc!, [root.path])!;
     const path = `${root.path}/file.txt`;
     await Deno.writeTextFile(path, "hello, native\n");
     await Deno.symlink(path, `${root.path}/link`);
@@ -126,5 +125,45 @@ Deno.test({
     assertEquals(native.read(fd, new Uint8Array(1)), -1, "closed");
     assertEquals(native.open(`${root.path}/link`, constants.O_RDONLY | constants.O_NOFOLLOW), -1);
     assertEquals(native.open(`${root.path}/missing`, constants.O_RDONLY), -1);
+  },
+});
+
+Deno.test({
+  name:
+    "native calls: nothing outside the directories they were loaded for, and no open but to read",
+  ignore: libc === null,
+  async fn() {
+    await using root = await tempDir();
+    await using outside = await tempDir();
+    await Deno.writeTextFile(`${root.path}/a.txt`, "a");
+    await Deno.writeTextFile(`${outside.path}/secret.txt`, "s3cret");
+    const native = loadNativeFs(libc!, [root.path])!;
+    assert(native.lstat(`${root.path}/a.txt`)?.isFile);
+    // Outside, a sibling sharing the prefix, and `..` out: no answer (Deno's call then decides).
+    for (
+      const path of [
+        `${outside.path}/secret.txt`,
+        `${root.path}-other/x`,
+        `${root.path}/../${outside.path.split("/").pop()}/secret.txt`,
+        `${root.path}/./a.txt`,
+        "/etc/passwd",
+      ]
+    ) {
+      assertEquals(native.lstat(path), undefined, path);
+      assertEquals(native.stat(path), undefined, path);
+      assertEquals(native.realPath(path), undefined, path);
+      assertEquals(native.open(path, constants.O_RDONLY), -1, path);
+    }
+    // An open for anything but reading is refused before libc sees it.
+    for (
+      const flags of [constants.O_WRONLY, constants.O_RDWR, constants.O_CREAT, constants.O_TRUNC]
+    ) {
+      assertEquals(native.open(`${root.path}/a.txt`, flags), -1);
+    }
+    assertEquals(native.open(`${root.path}/new.txt`, constants.O_CREAT | constants.O_WRONLY), -1);
+    assertEquals(await Deno.readTextFile(`${root.path}/a.txt`), "a");
+    await assertRejects(() => Deno.stat(`${root.path}/new.txt`), Deno.errors.NotFound);
+    // Loaded for a directory that does not exist, they are not loaded at all.
+    assertEquals(loadNativeFs(libc!, [`${root.path}/missing`]), undefined);
   },
 });
