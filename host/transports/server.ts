@@ -8,8 +8,6 @@
  * @module
  */
 
-import { findLibc } from "../../security/landlock.ts";
-import { stdoutWriter } from "./_stdout.ts";
 import {
   type CallToolRequest,
   type CallToolResult,
@@ -26,7 +24,7 @@ import { ANCHOR_URI } from "../state/mod.ts";
 import type { Host } from "../host.ts";
 import type { GatewayExtras } from "./extras.ts";
 import { Inflight } from "./_inflight.ts";
-import { LineTransport } from "./stdio.ts";
+import { stdioTransport } from "./_stdio_host.ts";
 import { asInputRequired, elicitThrough, roundsOf } from "./_elicit.ts";
 
 /** The server's name and version as clients see them. */
@@ -286,18 +284,4 @@ export async function serve(
     await server.close();
   }, { once: true });
   await closed;
-}
-
-/** MCP over stdio, bounded, with every message in the session log. */
-function stdioTransport(host: Host): Transport {
-  return new LineTransport({
-    output: stdoutWriter(host.config.landlock ? findLibc() : null),
-    maxMessageBytes: host.policy.limits.maxRequestBytes,
-    endGraceMs: host.config.callTimeoutMs,
-    onRefused: (why) => {
-      host.logger.log("warn", why);
-      host.sessions.refused(why);
-    },
-    onTraffic: (direction, message) => host.sessions.comms(direction, message),
-  });
 }

@@ -1,0 +1,32 @@
+/**
+ * MCP over stdio for a host: bounded, every message in the session log, and
+ * replies written as `_stdout.ts` says (synchronously only when the pipe
+ * takes them at once, through the libc that Landlock would use).
+ *
+ * @module
+ */
+
+import type { Transport } from "@modelcontextprotocol/server";
+import { findLibc } from "../../security/landlock.ts";
+import type { Host } from "../host.ts";
+import { stdoutWriter } from "./_stdout.ts";
+import { LineTransport } from "./stdio.ts";
+
+/**
+ * The stdio transport a host serves on.
+ *
+ * @param host The host.
+ * @returns The transport.
+ */
+export function stdioTransport(host: Host): Transport {
+  return new LineTransport({
+    output: stdoutWriter(host.config.landlock ? findLibc() : null),
+    maxMessageBytes: host.policy.limits.maxRequestBytes,
+    endGraceMs: host.config.callTimeoutMs,
+    onRefused: (why) => {
+      host.logger.log("warn", why);
+      host.sessions.refused(why);
+    },
+    onTraffic: (direction, message) => host.sessions.comms(direction, message),
+  });
+}
