@@ -8,7 +8,9 @@
  *
  * Deno runs synchronous file operations on the calling thread, so the tool
  * worker does its file I/O synchronously (`safe_fs.ts`). The worker gets FFI
- * for libc only long enough to set this up, then revokes it.
+ * for libc only long enough to set this up, then revokes it; what it loaded
+ * before stays callable: `sched_yield` for its polls and, once confined, the
+ * reads' own calls (`native_fs.ts`).
  *
  * @module
  */
