@@ -30,7 +30,7 @@ import type { UpstreamProvider } from "./providers/mod.ts";
 import { AnchorStore } from "./state/mod.ts";
 import { openSinks, type Sinks } from "./state/mod.ts";
 import { ReadTracker } from "./state/mod.ts";
-import { IdleWork, openSessionLog, type SessionLog } from "./state/mod.ts";
+import { openSessionLog, type SessionLog } from "./state/mod.ts";
 import { WorkerPool } from "./workers/mod.ts";
 import type { RipgrepStatus } from "./workers/mod.ts";
 import type { SubprocessLog } from "../tools/sandbox.ts";
@@ -138,8 +138,7 @@ export async function createHost(options: HostOptions = {}): Promise<Host> {
   const logger = options.logger ?? stderrLogger();
   const now = options.now ?? (() => new Date());
   const sessions = await openSessionLog(config, logger, now);
-  const idle = new IdleWork((error) => logger.log("warn", "Work after a call failed", `${error}`));
-  const pool = await startPool(config, logger, sessions, idle);
+  const pool = await startPool(config, logger, sessions);
   const shown = new ShownFamilies(FAMILIES, config.tools);
   await detectLanguages(pool, shown, logger);
   reportUnknownNames(config, pool, logger);
@@ -164,10 +163,9 @@ export async function createHost(options: HostOptions = {}): Promise<Host> {
     onObserverError: (error) => logger.log("warn", "A call observer failed", String(error)),
     onDirectives: (directives) => applyDirectives(anchors, directives),
     now,
-    later: (tell) => idle.add(tell),
   });
   reportCollisions(dispatcher, logger);
-  const parts = { pool, upstreams, dispatcher, sinks, anchors, sessions, held, network, idle };
+  const parts = { pool, upstreams, dispatcher, sinks, anchors, sessions, held, network };
   const close = () => closeParts(parts);
   const calls = { dispatcher, pool, reads, maxReplyBytes: config.policy.limits.maxOutputChars };
   return {
@@ -216,14 +214,12 @@ async function closeParts(parts: {
   sessions: SessionLog;
   held: { audit: AuditFile } | null;
   network: NetworkService | null;
-  idle: IdleWork;
 }): Promise<void> {
   parts.pool.close();
   parts.network?.close();
   const upstreamsClosed = Promise.all(parts.upstreams.map((upstream) => upstream.close()));
   // One turn, so that the calls the pool just answered reach the log before it closes.
   await new Promise((resolve) => setTimeout(resolve, 0));
-  parts.idle.run();
   parts.dispatcher.settle();
   await parts.sinks.close();
   await parts.sessions.flush();
@@ -243,13 +239,10 @@ function familyOf(pool: WorkerPool, tool: string): ToolFamily | undefined {
 async function startPool(
   config: HostConfig,
   logger: HostLogger,
-  sessions: SessionLog,
-  idle: IdleWork,
+  subprocesses: SubprocessLog,
 ): Promise<WorkerPool> {
   return await WorkerPool.start(config.policy, {
-    subprocesses: sessions,
-    // While a worker runs a call: the last call's observers, the session log's queued lines.
-    whileWaiting: () => (idle.run(), void sessions.flush()),
+    subprocesses,
     size: config.workers,
     registry: config.tools,
     ripgrep: config.ripgrep,

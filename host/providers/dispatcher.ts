@@ -95,11 +95,6 @@ export interface DispatcherOptions {
   now?: () => Date;
   /** Holds calls before they run (approvals); none by default. */
   gate?: CallGate;
-  /**
-   * How the observers are told of a call after its reply went out (default:
-   * on the next turn of the event loop); the host has them told while it waits.
-   */
-  later?: (tell: () => void) => void;
 }
 
 /** Routes calls to providers and notifies observers. */
@@ -113,8 +108,6 @@ export class Dispatcher {
   /** Observers' `after` of calls that have ended, not yet run (see {@linkcode Dispatcher.settle}). */
   #later: Array<() => void> = [];
   #timer: ReturnType<typeof setImmediate> | undefined;
-  #schedule: ((tell: () => void) => void) | undefined;
-  #scheduled = false;
 
   /**
    * Route calls to providers, in order.
@@ -129,7 +122,6 @@ export class Dispatcher {
     this.#onDirectives = options.onDirectives ?? (() => {});
     this.#now = options.now ?? (() => new Date());
     this.#gate = options.gate;
-    this.#schedule = options.later;
   }
 
   /**
@@ -154,7 +146,6 @@ export class Dispatcher {
   settle(): void {
     if (this.#timer !== undefined) clearImmediate(this.#timer);
     this.#timer = undefined;
-    this.#scheduled = false;
     const later = this.#later;
     this.#later = [];
     for (const tell of later) tell();
@@ -174,8 +165,7 @@ export class Dispatcher {
       each.serves ? each.serves(name) : each.list().some((tool) => tool.name === name)
     );
     if (!provider) throw new UnknownToolError(name);
-    // Observers that watch calls begin (efferent copy, the Hook API) hear of the last one's end first.
-    if (this.#observers.some((observer) => observer.before)) this.settle();
+    this.settle();
     const record: CallRecord = {
       tool: name,
       args,
@@ -208,20 +198,10 @@ export class Dispatcher {
       }
     }
     this.#later.push(() => this.#notify((observer) => observer.after?.(record, outcome)));
-    this.#tellLater();
-    return result;
-  }
-
-  /** Tell the observers once the reply went out: as the host schedules it, else on the next turn. */
-  #tellLater(): void {
-    if (this.#schedule) {
-      if (!this.#scheduled) this.#schedule(() => this.settle());
-      this.#scheduled = true;
-      return;
-    }
     // After the reply is written (that happens in this turn's microtasks); not setTimeout, which
     // waits about 2 ms here, by which time the next call has usually come.
     this.#timer ??= setImmediate(() => this.settle());
+    return result;
   }
 
   /** The gate's verdict (a gate that throws refuses the call: it never runs unapproved). */

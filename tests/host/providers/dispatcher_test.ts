@@ -78,31 +78,3 @@ Deno.test("dispatcher: a failing observer changes nothing for the caller or othe
   assertEquals(heard, [3]);
   assertEquals(errors.length, 1);
 });
-
-Deno.test("dispatcher: with a scheduler, observers are told when the host runs it, and watchers of beginnings still in order", async () => {
-  const queued: Array<() => void> = [];
-  const heard: string[] = [];
-  const afterOnly: CallObserver = {
-    after: (call) => heard.push(`after ${JSON.stringify(call.args)}`),
-  };
-  const dispatcher = new Dispatcher([echo], {
-    observers: [afterOnly],
-    later: (tell) => queued.push(tell),
-  });
-  await dispatcher.call("echo", { n: 1 }, ctx);
-  await dispatcher.call("echo", { n: 2 }, ctx);
-  // Nobody watches calls begin: nothing is told until the scheduled work runs, once for both.
-  assertEquals(heard, []);
-  assertEquals(queued.length, 1);
-  queued.shift()!();
-  assertEquals(heard, ['after {"n":1}', 'after {"n":2}']);
-
-  // An observer of beginnings hears of the last call's end before the next begins.
-  heard.length = 0;
-  dispatcher.observe({ before: (call) => heard.push(`before ${JSON.stringify(call.args)}`) });
-  await dispatcher.call("echo", { n: 3 }, ctx);
-  await dispatcher.call("echo", { n: 4 }, ctx);
-  assertEquals(heard, ['before {"n":3}', 'after {"n":3}', 'before {"n":4}']);
-  for (const tell of queued.splice(0)) tell();
-  assertEquals(heard.at(-1), 'after {"n":4}');
-});
