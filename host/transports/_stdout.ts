@@ -55,9 +55,8 @@ function pollWritable(libc: string): (() => boolean) | undefined {
     const lib = Deno.dlopen(libc, {
       poll: { parameters: ["buffer", "u64", "i32"], result: "i32" },
     });
-    const fds = new Int16Array(4); // struct pollfd { int fd; short events; short revents; }
-    const view = new DataView(fds.buffer);
-    const bytes = new Uint8Array(fds.buffer);
+    const bytes = new Uint8Array(8); // struct pollfd { int fd; short events; short revents; }
+    const view = new DataView(bytes.buffer);
     return () => {
       view.setInt32(0, 1, true);
       view.setInt16(4, POLLOUT, true);
