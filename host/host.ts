@@ -30,7 +30,7 @@ import type { UpstreamProvider } from "./providers/mod.ts";
 import { AnchorStore } from "./state/mod.ts";
 import { openSinks, type Sinks } from "./state/mod.ts";
 import { ReadTracker } from "./state/mod.ts";
-import { openSessionLog, type SessionLog } from "./state/mod.ts";
+import { IdleWork, openSessionLog, type SessionLog } from "./state/mod.ts";
 import { WorkerPool } from "./workers/mod.ts";
 import type { RipgrepStatus } from "./workers/mod.ts";
 import type { SubprocessLog } from "../tools/sandbox.ts";
@@ -138,7 +138,9 @@ export async function createHost(options: HostOptions = {}): Promise<Host> {
   const logger = options.logger ?? stderrLogger();
   const now = options.now ?? (() => new Date());
   const sessions = await openSessionLog(config, logger, now);
-  const pool = await startPool(config, logger, sessions);
+  const idle = new IdleWork((error) => logger.log("warn", "Work after a call failed", `${error}`));
+  idle.each(() => void sessions.flush());
+  const pool = await startPool(config, logger, sessions, idle);
   const shown = new ShownFamilies(FAMILIES, config.tools);
   await detectLanguages(pool, shown, logger);
   reportUnknownNames(config, pool, logger);
@@ -163,6 +165,7 @@ export async function createHost(options: HostOptions = {}): Promise<Host> {
     onObserverError: (error) => logger.log("warn", "A call observer failed", String(error)),
     onDirectives: (directives) => applyDirectives(anchors, directives),
     now,
+    idle,
   });
   reportCollisions(dispatcher, logger);
   const parts = { pool, upstreams, dispatcher, sinks, anchors, sessions, held, network };
@@ -176,7 +179,7 @@ export async function createHost(options: HostOptions = {}): Promise<Host> {
     landlock: pool.landlock,
     ripgrep: pool.ripgrep,
     status,
-    performance: () => performanceData(observation),
+    performance: () => (dispatcher.settle(), performanceData(observation)),
     events,
     approvals: held?.approvals ?? null,
     anchors,
@@ -239,10 +242,13 @@ function familyOf(pool: WorkerPool, tool: string): ToolFamily | undefined {
 async function startPool(
   config: HostConfig,
   logger: HostLogger,
-  subprocesses: SubprocessLog,
+  sessions: SessionLog,
+  idle: IdleWork,
 ): Promise<WorkerPool> {
   return await WorkerPool.start(config.policy, {
-    subprocesses,
+    subprocesses: sessions,
+    // While a worker runs a call: the last call's observers, the session log's queued lines.
+    whileWaiting: () => idle.run(),
     size: config.workers,
     registry: config.tools,
     ripgrep: config.ripgrep,

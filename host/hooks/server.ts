@@ -118,6 +118,8 @@ export function serveHooks(host: Host, options: HooksOptions): HooksServing {
 async function handle(route: Route): Promise<Response> {
   const { host, request, path } = route;
   const get = request.method === "GET";
+  // What the observers keep includes the calls just answered (their telling may wait for idle).
+  host.dispatcher.settle();
   if (path === "/status") return get ? ok({ status: "ok" }) : notAllowed("GET");
   if (path === "/api/session") {
     return get

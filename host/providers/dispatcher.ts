@@ -73,6 +73,11 @@ export interface ToolProvider {
    */
   serves?(name: string): boolean;
   /**
+   * Its calls read nothing the call observers keep (the tool workers' calls):
+   * the observers may hear of earlier calls while it runs, not before.
+   */
+  readonly readsNoObservations?: boolean;
+  /**
    * Run one call.
    *
    * @param name The tool's name as listed.
@@ -95,6 +100,12 @@ export interface DispatcherOptions {
   now?: () => Date;
   /** Holds calls before they run (approvals); none by default. */
   gate?: CallGate;
+  /**
+   * Where telling the observers of a call waits after its reply went out, and
+   * what {@linkcode Dispatcher.settle} runs as well (`host/state/idle_work.ts`);
+   * by default they are told on the next turn of the event loop.
+   */
+  idle?: { add(work: () => void): void; run(): void };
 }
 
 /** Routes calls to providers and notifies observers. */
@@ -108,6 +119,8 @@ export class Dispatcher {
   /** Observers' `after` of calls that have ended, not yet run (see {@linkcode Dispatcher.settle}). */
   #later: Array<() => void> = [];
   #timer: ReturnType<typeof setImmediate> | undefined;
+  #idle: DispatcherOptions["idle"];
+  #queued = false;
 
   /**
    * Route calls to providers, in order.
@@ -122,6 +135,7 @@ export class Dispatcher {
     this.#onDirectives = options.onDirectives ?? (() => {});
     this.#now = options.now ?? (() => new Date());
     this.#gate = options.gate;
+    this.#idle = options.idle;
   }
 
   /**
@@ -139,13 +153,22 @@ export class Dispatcher {
   }
 
   /**
-   * Tell the observers now about every call that has ended. They are told
-   * after the result is handed back (so that logging never delays a reply),
-   * and at the latest when the next call starts: in order, before it.
+   * Tell the observers now about every call that has ended, and run the
+   * host's other work that waits for an idle moment (the `idle` option).
+   * They are told after the result is handed back (so that logging never
+   * delays a reply), and at the latest when the next call starts — in order,
+   * before it — unless that call is a tool worker's and no observer watches
+   * calls begin: then the pool has them told while it waits on the worker.
    */
   settle(): void {
+    this.#idle?.run();
+    this.#tellNow();
+  }
+
+  #tellNow(): void {
     if (this.#timer !== undefined) clearImmediate(this.#timer);
     this.#timer = undefined;
+    this.#queued = false;
     const later = this.#later;
     this.#later = [];
     for (const tell of later) tell();
@@ -165,7 +188,7 @@ export class Dispatcher {
       each.serves ? each.serves(name) : each.list().some((tool) => tool.name === name)
     );
     if (!provider) throw new UnknownToolError(name);
-    this.settle();
+    if (!provider.readsNoObservations || this.#observers.some((each) => each.before)) this.settle();
     const record: CallRecord = {
       tool: name,
       args,
@@ -198,10 +221,20 @@ export class Dispatcher {
       }
     }
     this.#later.push(() => this.#notify((observer) => observer.after?.(record, outcome)));
+    this.#tellLater();
+    return result;
+  }
+
+  /** Tell the observers once the reply went out: when the host is idle, else on the next turn. */
+  #tellLater(): void {
+    if (this.#idle) {
+      if (!this.#queued) this.#idle.add(() => this.#tellNow());
+      this.#queued = true;
+      return;
+    }
     // After the reply is written (that happens in this turn's microtasks); not setTimeout, which
     // waits about 2 ms here, by which time the next call has usually come.
-    this.#timer ??= setImmediate(() => this.settle());
-    return result;
+    this.#timer ??= setImmediate(() => this.#tellNow());
   }
 
   /** The gate's verdict (a gate that throws refuses the call: it never runs unapproved). */

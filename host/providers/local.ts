@@ -34,6 +34,8 @@ export function localTools(
   const described = withIcons(pool.tools, (name) => pool.familyOf(name)?.icon);
   return {
     name: "local",
+    // Confined to the roots: a worker reads neither the logs nor the statistics.
+    readsNoObservations: true,
     list: () => described.filter((tool) => shown.listed(pool.families[tool.name])),
     serves: (name) =>
       pool.tools.some((tool) => tool.name === name) && shown.callable(pool.families[name]),

@@ -17,6 +17,7 @@ export {
   MAX_ANCHORS,
 } from "./anchors.ts";
 export { HOOKS_TOKEN_FILE, hooksToken, httpToken, TOKEN_FILE } from "./http_token.ts";
+export { IdleWork, LATEST_MS } from "./idle_work.ts";
 export { JsonStateFile } from "./json_store.ts";
 export { observationOf, openSinks, type SinkOptions, type Sinks } from "./observation.ts";
 export { PerformanceStats } from "./performance.ts";

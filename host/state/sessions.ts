@@ -27,6 +27,7 @@ import type { SessionReader, SubprocessPage, SubprocessQuery } from "../../tools
 import type { HostConfig, SessionLogSettings } from "../config/mod.ts";
 import type { HostLogger } from "../logger.ts";
 import { SCRIPTS_DIR, SessionFiles } from "./_session_files.ts";
+import { LATEST_MS } from "./idle_work.ts";
 import {
   commsLine,
   compactTime,
@@ -185,13 +186,13 @@ export class SessionLog implements SubprocessLog {
   }
 
   /**
-   * Queue an entry; the queue is written on the next turn of the event loop,
-   * after the replies and calls of this one have gone on their way.
+   * Queue an entry; the queue is written when the host waits on a worker (it
+   * flushes then, `idle_work.ts`), or at the latest 10 ms later (`LATEST_MS`).
    */
   #enqueue(entry: Queued): void {
     if (this.#closed) return;
     this.#queue.push(entry);
-    this.#timer ??= setTimeout(() => this.#drain(), 0);
+    this.#timer ??= setTimeout(() => this.#drain(), LATEST_MS);
   }
 
   /** Write what is queued: one append per file. */

@@ -121,6 +121,7 @@ export class WorkerPool {
       this.#queue.add(job);
       const slot = this.#queue.runningOn(job);
       if (slot && this.#queue.inFlight() === 1) {
+        this.#options.whileWaiting?.();
         awaitBriefly(slot, job, (message) => this.#receive(slot, message));
       }
     });

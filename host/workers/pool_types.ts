@@ -32,6 +32,8 @@ export interface PoolOptions {
   logger: HostLogger;
   /** Where the processes the tools run themselves (ripgrep) are recorded: the session log. */
   subprocesses?: SubprocessLog;
+  /** Work for the host's thread while it waits for a lone call's answer (`state/idle_work.ts`). */
+  whileWaiting?: () => void;
 }
 
 /** How one call is followed. */

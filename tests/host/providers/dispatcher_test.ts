@@ -78,3 +78,46 @@ Deno.test("dispatcher: a failing observer changes nothing for the caller or othe
   assertEquals(heard, [3]);
   assertEquals(errors.length, 1);
 });
+
+Deno.test("dispatcher: with idle work, a worker's calls leave the observers to the idle moment; any other call, an observer of beginnings or settle tells them first", async () => {
+  const queued: Array<() => void> = [];
+  const idle = {
+    add: (work: () => void) => queued.push(work),
+    run: () => queued.splice(0).forEach((work) => work()),
+  };
+  const heard: string[] = [];
+  const worker: ToolProvider = { ...echo, name: "worker", readsNoObservations: true };
+  const host: ToolProvider = {
+    ...echo,
+    name: "host",
+    list: () => [{ ...echo.list()[0]!, name: "stats" }],
+  };
+  const dispatcher = new Dispatcher([worker, host], {
+    observers: [{ after: (call) => heard.push(`after ${JSON.stringify(call.args)}`) }],
+    idle,
+  });
+  await dispatcher.call("echo", { n: 1 }, ctx);
+  await dispatcher.call("echo", { n: 2 }, ctx);
+  // A worker's calls: nothing is told until the idle work runs, queued once for both.
+  assertEquals(heard, []);
+  assertEquals(queued.length, 1);
+  idle.run();
+  assertEquals(heard, ['after {"n":1}', 'after {"n":2}']);
+
+  // A call that is not a worker's (it may read what observers keep) hears of the last one first.
+  await dispatcher.call("echo", { n: 3 }, ctx);
+  await dispatcher.call("stats", { n: 4 }, ctx);
+  assertEquals(heard.slice(2), ['after {"n":3}']);
+  dispatcher.settle();
+  assertEquals(heard.slice(3), ['after {"n":4}']);
+  assertEquals(queued.length, 0, "settle ran the idle work too");
+
+  // An observer of beginnings hears of the last call's end before the next begins.
+  heard.length = 0;
+  dispatcher.observe({ before: (call) => heard.push(`before ${JSON.stringify(call.args)}`) });
+  await dispatcher.call("echo", { n: 5 }, ctx);
+  await dispatcher.call("echo", { n: 6 }, ctx);
+  assertEquals(heard, ['before {"n":5}', 'after {"n":5}', 'before {"n":6}']);
+  dispatcher.settle();
+  assertEquals(heard.at(-1), 'after {"n":6}');
+});
