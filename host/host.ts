@@ -138,8 +138,7 @@ export async function createHost(options: HostOptions = {}): Promise<Host> {
   const logger = options.logger ?? stderrLogger();
   const now = options.now ?? (() => new Date());
   const sessions = await openSessionLog(config, logger, now);
-  const idle = new IdleWork((error) => logger.log("warn", "Work after a call failed", `${error}`));
-  idle.each(() => void sessions.flush());
+  const idle = idleWork(logger, sessions);
   const pool = await startPool(config, logger, sessions, idle);
   const shown = new ShownFamilies(FAMILIES, config.tools);
   await detectLanguages(pool, shown, logger);
@@ -236,6 +235,13 @@ async function closeParts(parts: {
 function familyOf(pool: WorkerPool, tool: string): ToolFamily | undefined {
   const hostSide = HOST_TOOL_FAMILIES[tool];
   return hostSide === undefined ? pool.familyOf(tool) : familyNamed(hostSide);
+}
+
+/** The host's work for an idle moment (`state/idle_work.ts`): observers told, and the session log's lines. */
+function idleWork(logger: HostLogger, sessions: SessionLog): IdleWork {
+  const idle = new IdleWork((error) => logger.log("warn", "Work after a call failed", `${error}`));
+  idle.each(() => void sessions.flush());
+  return idle;
 }
 
 /** The tool workers, with the policy's permissions and the files tool code reads. */

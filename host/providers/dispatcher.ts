@@ -153,12 +153,9 @@ export class Dispatcher {
   }
 
   /**
-   * Tell the observers now about every call that has ended, and run the
-   * host's other work that waits for an idle moment (the `idle` option).
-   * They are told after the result is handed back (so that logging never
-   * delays a reply), and at the latest when the next call starts — in order,
-   * before it — unless that call is a tool worker's and no observer watches
-   * calls begin: then the pool has them told while it waits on the worker.
+   * Tell the observers now of every call that has ended (and run the `idle` option's work). They
+   * are told after the reply (logging never delays one), at the latest before the next call starts
+   * — unless it is a tool worker's and no observer watches calls begin: the pool tells them then.
    */
   settle(): void {
     this.#idle?.run();
