@@ -167,7 +167,7 @@ export async function createHost(options: HostOptions = {}): Promise<Host> {
     idle,
   });
   reportCollisions(dispatcher, logger);
-  const parts = { pool, upstreams, dispatcher, sinks, anchors, sessions, held, network };
+  const parts = { pool, upstreams, dispatcher, sinks, anchors, sessions, held, network, idle };
   const close = () => closeParts(parts);
   const calls = { dispatcher, pool, reads, maxReplyBytes: config.policy.limits.maxOutputChars };
   return {
@@ -216,6 +216,7 @@ async function closeParts(parts: {
   sessions: SessionLog;
   held: { audit: AuditFile } | null;
   network: NetworkService | null;
+  idle: IdleWork;
 }): Promise<void> {
   parts.pool.close();
   parts.network?.close();
@@ -223,6 +224,7 @@ async function closeParts(parts: {
   // One turn, so that the calls the pool just answered reach the log before it closes.
   await new Promise((resolve) => setTimeout(resolve, 0));
   parts.dispatcher.settle();
+  parts.idle.close();
   await parts.sinks.close();
   await parts.sessions.flush();
   await parts.anchors.flush();

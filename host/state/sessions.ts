@@ -182,23 +182,22 @@ export class SessionLog implements SubprocessLog {
   async close(): Promise<void> {
     await this.flush();
     this.#closed = true;
+    clearTimeout(this.#timer);
     this.#files.close();
   }
 
   /**
-   * Queue an entry; the queue is written when the host waits on a worker (it
-   * flushes then, `idle_work.ts`), or at the latest 10 ms later (`LATEST_MS`).
+   * Queue an entry; the queue is written when the host waits on a worker (it flushes then,
+   * `idle_work.ts`), or at the latest 10 ms later: one timer for many calls, as there.
    */
   #enqueue(entry: Queued): void {
     if (this.#closed) return;
     this.#queue.push(entry);
-    this.#timer ??= setTimeout(() => this.#drain(), LATEST_MS);
+    this.#timer ??= setTimeout(() => (this.#timer = undefined, this.#drain()), LATEST_MS);
   }
 
   /** Write what is queued: one append per file. */
   #drain(): void {
-    clearTimeout(this.#timer);
-    this.#timer = undefined;
     if (this.#queue.length === 0) return;
     const batch = this.#queue;
     this.#queue = [];

@@ -18,6 +18,7 @@ Deno.test("idle work: run does everything queued, in order, once; a failure cost
   idle.add(() => done.push(3));
   idle.run();
   idle.run();
+  idle.close();
   assertEquals(done, [1, 3]);
   assertEquals(errors.map((error) => (error as Error).message), ["boom"]);
 });
@@ -29,16 +30,33 @@ Deno.test("idle work: the work of every run runs after what was queued, at each 
   idle.add(() => done.push("queued"));
   idle.run();
   idle.run();
+  idle.close();
   assertEquals(done, ["queued", "each", "each"]);
 });
 
-Deno.test("idle work: with no wait to run it, queued work runs by itself", async () => {
+Deno.test("idle work: with no wait to run it, queued work runs by itself, also work queued after a run", async () => {
   const idle = new IdleWork(() => {});
+  const first: string[] = [];
+  idle.add(() => first.push("first"));
+  idle.run();
+  // The timer armed for the first piece is still running: it takes the next one along.
   const ran = new Promise<string>((resolve) => idle.add(() => resolve("ran")));
   let timer: ReturnType<typeof setTimeout> | undefined;
   const late = new Promise<string>((resolve) => {
     timer = setTimeout(() => resolve("not run"), 30_000);
   });
   assertEquals(await Promise.race([ran, late]), "ran");
+  assertEquals(first, ["first"]);
   clearTimeout(timer);
+  idle.close();
+});
+
+Deno.test("idle work: closed, no timer is left running", () => {
+  const idle = new IdleWork(() => {});
+  const done: string[] = [];
+  idle.add(() => done.push("queued"));
+  idle.run();
+  idle.close();
+  // The test's sanitizer fails it if a timer were still armed.
+  assertEquals(done, ["queued"]);
 });
