@@ -120,7 +120,6 @@ export class Dispatcher {
   #later: Array<() => void> = [];
   #timer: ReturnType<typeof setImmediate> | undefined;
   #idle: DispatcherOptions["idle"];
-  #queued = false;
 
   /**
    * Route calls to providers, in order.
@@ -165,7 +164,6 @@ export class Dispatcher {
   #tellNow(): void {
     if (this.#timer !== undefined) clearImmediate(this.#timer);
     this.#timer = undefined;
-    this.#queued = false;
     const later = this.#later;
     this.#later = [];
     for (const tell of later) tell();
@@ -225,8 +223,8 @@ export class Dispatcher {
   /** Tell the observers once the reply went out: when the host is idle, else on the next turn. */
   #tellLater(): void {
     if (this.#idle) {
-      if (!this.#queued) this.#idle.add(() => this.#tellNow());
-      this.#queued = true;
+      // One telling for all the calls that end before it runs.
+      if (this.#later.length === 1) this.#idle.add(() => this.#tellNow());
       return;
     }
     // After the reply is written (that happens in this turn's microtasks); not setTimeout, which

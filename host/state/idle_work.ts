@@ -60,12 +60,15 @@ export class IdleWork {
   run(): void {
     const queue = this.#queue;
     this.#queue = [];
-    for (const work of [...queue, ...this.#every]) {
-      try {
-        work();
-      } catch (error) {
-        this.#onError(error);
-      }
+    for (const work of queue) this.#do(work);
+    for (const work of this.#every) this.#do(work);
+  }
+
+  #do(work: () => void): void {
+    try {
+      work();
+    } catch (error) {
+      this.#onError(error);
     }
   }
 
