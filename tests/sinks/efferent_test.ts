@@ -176,11 +176,19 @@ Deno.test("efferent copy: results are identical with zero, one and three sinks; 
   assertEquals(none.sinks, 0);
   const one = await run(root.path, { s1: sink("good", file("one")) }, [file("one")]);
   assertEquals(one.sinks, 1);
-  const three = await run(root.path, {
-    a: sink("good", file("a")),
-    b: sink("good", file("b")),
-    c: sink("good", file("c")),
-  }, [file("a"), file("b"), file("c")]);
+  // A sink writes its record before the host has its answer: wait for the host to have all three.
+  const answered = (health: SinkHealth[]) =>
+    health.length === 3 && health.every((each) => each.last_success !== null);
+  const three = await run(
+    root.path,
+    {
+      a: sink("good", file("a")),
+      b: sink("good", file("b")),
+      c: sink("good", file("c")),
+    },
+    [file("a"), file("b"), file("c")],
+    answered,
+  );
   assertEquals(three.sinks, 3);
   assertEquals(one.results, none.results);
   assertEquals(three.results, none.results);
