@@ -23,7 +23,16 @@ import {
   type Transport,
 } from "@modelcontextprotocol/server";
 import { setImmediate } from "node:timers";
-import { type FinishedLine, idIn, idOf, LineAccumulator, nestingDepth } from "./_lines.ts";
+import {
+  type ChunkSource,
+  type FinishedLine,
+  idIn,
+  idOf,
+  LineAccumulator,
+  nestingDepth,
+  stdinSource,
+  streamSource,
+} from "./_lines.ts";
 import { type StdoutWriter, stdoutWriter } from "./_stdout.ts";
 
 /** The deepest nesting of arrays and objects a message may have. */
@@ -76,7 +85,7 @@ export class LineTransport implements Transport {
   onmessage?: <T extends JSONRPCMessage>(message: T) => void;
   #options: LineTransportOptions;
   #output: StdoutWriter;
-  #reader: ReadableStreamDefaultReader<Uint8Array> | undefined;
+  #reader: ChunkSource | undefined;
   #line: LineAccumulator;
   #writing: Promise<void> = Promise.resolve();
   #unanswered = new Set<RequestId>();
@@ -95,7 +104,7 @@ export class LineTransport implements Transport {
   /** Start reading (in the background). */
   start(): Promise<void> {
     if (this.#reader) throw new TypeError("Cannot start a LineTransport twice");
-    this.#reader = (this.#options.input ?? Deno.stdin.readable).getReader();
+    this.#reader = this.#options.input ? streamSource(this.#options.input) : stdinSource();
     void this.#read();
     return Promise.resolve();
   }
@@ -134,9 +143,9 @@ export class LineTransport implements Transport {
     const reader = this.#reader!;
     try {
       for (;;) {
-        const { value, done } = await reader.read();
-        if (done) break;
-        this.#take(value);
+        const chunk = await reader.read();
+        if (chunk === null) break;
+        this.#take(chunk);
         // The next read only after this turn: starting one (Deno hands each to a blocking thread)
         // took 25-30 µs, which a call answered in this turn would otherwise wait for before its
         // reply went out; now it goes while the client reads the reply.
@@ -156,8 +165,12 @@ export class LineTransport implements Transport {
     let start = 0;
     for (;;) {
       const newline = chunk.indexOf(NEWLINE, start);
-      this.#line.append(chunk.subarray(start, newline === -1 ? chunk.length : newline));
-      if (newline === -1) return;
+      if (newline === -1) {
+        // The rest of a line read on: kept as a copy, the chunk's buffer is read into again.
+        this.#line.append(chunk.slice(start));
+        return;
+      }
+      this.#line.append(chunk.subarray(start, newline));
       this.#handle(this.#line.finish());
       start = newline + 1;
     }

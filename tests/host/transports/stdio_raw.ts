@@ -30,6 +30,12 @@ export interface RawServer {
    * @param message The message.
    */
   send(message: Message): Promise<void>;
+  /**
+   * Write bytes on its stdin as they are (part of a line, several lines).
+   *
+   * @param text The text.
+   */
+  write(text: string): Promise<void>;
   /** Close its stdin, as a client that ends the session does. */
   closeInput(): Promise<void>;
 }
@@ -62,6 +68,7 @@ export async function startRaw(roots: readonly string[], ripgrep: string): Promi
     messages,
     stderr: () => stderr,
     send: (message) => writer.write(new TextEncoder().encode(`${JSON.stringify(message)}\n`)),
+    write: (text) => writer.write(new TextEncoder().encode(text)),
     closeInput: () => writer.close(),
   };
 }
