@@ -51,12 +51,29 @@ export async function hostCall(
   const full: CallContext = { session: "local", client: "local", ...ctx };
   // A local call's worker checks the files this session read before the tool runs; for any
   // other call (host tools, upstream servers) a worker checks them meanwhile.
-  const local = pool.tools.some((tool) => tool.name === name);
+  const local = pool.runs(name);
   const checked = local ? undefined : pool.check(reads.watch(full.session));
   const result = await dispatcher.call(name, args, full);
   if (checked) await awaitCheck(checked, (changes) => reads.changed(full.session, changes));
   // Whatever produced it (a worker, a host-side tool, an upstream server), with the notices.
   return boundReply(reads.decorate(full.session, result), parts.maxReplyBytes, { dropMeta: true });
+}
+
+/**
+ * The host's calls over some parts: running one ({@linkcode hostCall}), and
+ * telling whether the tool workers run a tool.
+ *
+ * @param parts The dispatcher, workers, reads and bound.
+ * @returns The host's `call` and `runsInWorker`.
+ */
+export function hostCalls(parts: CallParts): {
+  call(name: string, args: unknown, ctx?: Partial<CallContext>): Promise<ToolResult>;
+  runsInWorker(name: string): boolean;
+} {
+  return {
+    call: (name, args, ctx) => hostCall(parts, name, args, ctx),
+    runsInWorker: (name) => parts.pool.runs(name),
+  };
 }
 
 /**

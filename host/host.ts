@@ -14,7 +14,7 @@ import { FAMILIES, familyNamed } from "../tools/families.ts";
 import type { ToolFamily } from "../tools/family.ts";
 import { HOST_TOOL_FAMILIES } from "../tools/host_tools.ts";
 import type { HostStatus } from "../tools/observe/observation.ts";
-import { hostCall } from "./call.ts";
+import { hostCalls } from "./call.ts";
 import { applyDirectives, reportCollisions, writeHints } from "./_host_wiring.ts";
 import { assetPaths } from "./workers/mod.ts";
 import {
@@ -95,6 +95,13 @@ export interface Host {
    */
   list(): ToolDescriptor[];
   /**
+   * Whether the tool workers run a tool of this name (the host's own code
+   * answers it, never an upstream server's).
+   *
+   * @param name The tool's name.
+   */
+  runsInWorker(name: string): boolean;
+  /**
    * A session ended (an HTTP session closed, a stateless request answered):
    * forget what it read.
    *
@@ -169,7 +176,6 @@ export async function createHost(options: HostOptions = {}): Promise<Host> {
   reportCollisions(dispatcher, logger);
   const parts = { pool, upstreams, dispatcher, sinks, anchors, sessions, held, network, idle };
   const close = () => closeParts(parts);
-  const calls = { dispatcher, pool, reads, maxReplyBytes: config.policy.limits.maxOutputChars };
   return {
     config,
     policy: config.policy,
@@ -186,7 +192,7 @@ export async function createHost(options: HostOptions = {}): Promise<Host> {
     onToolsChanged: (listener) => (toolsChanged.add(listener), () => toolsChanged.delete(listener)),
     list: () => dispatcher.list(),
     endSession: (session) => (reads.forget(session), held?.approvals.endSession(session)),
-    call: (name, args, ctx) => hostCall(calls, name, args, ctx),
+    ...hostCalls({ dispatcher, pool, reads, maxReplyBytes: config.policy.limits.maxOutputChars }),
     flush: () => (dispatcher.settle(), sinks.flush().then(() => sessions.flush())),
     sinksReady: () => sinks.ready,
     close,

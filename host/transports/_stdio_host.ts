@@ -11,15 +11,18 @@ import { findLibc } from "../../security/landlock.ts";
 import type { Host } from "../host.ts";
 import { stdoutWriter } from "./_stdout.ts";
 import { LineTransport } from "./stdio.ts";
+import type { DirectRoute } from "./_direct.ts";
 
 /**
  * The stdio transport a host serves on.
  *
  * @param host The host.
+ * @param direct The route that answers a worker tool's plain call without the SDK.
  * @returns The transport.
  */
-export function stdioTransport(host: Host): Transport {
+export function stdioTransport(host: Host, direct?: DirectRoute): Transport {
   return new LineTransport({
+    ...(direct ? { direct } : {}),
     output: stdoutWriter(host.config.landlock ? findLibc() : null),
     maxMessageBytes: host.policy.limits.maxRequestBytes,
     endGraceMs: host.config.callTimeoutMs,

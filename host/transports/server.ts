@@ -3,29 +3,27 @@
  * dispatcher's tools and runs calls concurrently, relaying cancellation,
  * progress and approvals' elicitations. The low-level SDK `Server` is used:
  * the tools are described by the workers' and upstream servers' JSON
- * Schemas, not by zod schemas registered in this process.
+ * Schemas, not by zod schemas registered in this process. A call runs
+ * through `_call_tool.ts`, whichever route brought it: the SDK's, or over
+ * stdio the direct route (`_direct.ts`) that a worker tool's plain call takes.
  *
  * @module
  */
 
 import {
-  type CallToolRequest,
-  type CallToolResult,
   ProtocolErrorCode,
   Server,
-  type ServerContext,
+  type ServerNotification,
   type Tool,
   type Transport,
 } from "@modelcontextprotocol/server";
-import { UnknownToolError } from "../../tools/registry.ts";
-import { DIRECTIVES_META_KEY } from "../../tools/directives.ts";
-import type { ToolResult } from "../../tools/tool.ts";
 import { ANCHOR_URI } from "../state/mod.ts";
 import type { Host } from "../host.ts";
 import type { GatewayExtras } from "./extras.ts";
 import { Inflight } from "./_inflight.ts";
 import { stdioTransport } from "./_stdio_host.ts";
-import { asInputRequired, elicitThrough, roundsOf } from "./_elicit.ts";
+import { directRoute } from "./_direct.ts";
+import { callToolFor, type GatewayCall, protocolError } from "./_call_tool.ts";
 
 /** The server's name and version as clients see them. */
 export const SERVER_INFO = { name: "toolhost", version: "0.1.0" } as const;
@@ -82,6 +80,21 @@ export interface GatewayOptions {
  * @returns The SDK server.
  */
 export function createGateway(host: Host, options: GatewayOptions = {}): Server {
+  return gatewayParts(host, options).server;
+}
+
+/**
+ * The gateway's server and the function that runs a call of the host's
+ * tools for it: the SDK's `tools/call` route and stdio's direct route share it.
+ *
+ * @param host The host.
+ * @param options As for {@linkcode createGateway}.
+ * @returns The SDK server (not yet connected) and the call function.
+ */
+export function gatewayParts(
+  host: Host,
+  options: GatewayOptions = {},
+): { server: Server; callTool: GatewayCall } {
   const lives = options.relay !== false;
   const server = new Server(SERVER_INFO, {
     capabilities: {
@@ -98,21 +111,14 @@ export function createGateway(host: Host, options: GatewayOptions = {}): Server 
   server.setRequestHandler("tools/list", () => ({
     tools: [...((served?.list() ?? []) as unknown as Tool[]), ...(extras?.tools ?? [])],
   }));
+  const callTool = callToolFor(served, server, options);
   server.setRequestHandler("tools/call", async (request, ctx) => {
-    const { name, arguments: args } = request.params;
+    const notify = (notification: ServerNotification) => ctx.mcpReq.notify(notification);
+    const means = { signal: ctx.mcpReq.signal, notify, ctx };
+    if (!extras || !extraTools.has(request.params.name)) return callTool(request.params, means);
     const ended = options.calls?.begin();
     try {
-      if (extras && extraTools.has(name)) return await extras.call(name, args ?? {}, ctx);
-      if (!served) throw new UnknownToolError(name);
-      const result = toWire(
-        await served.call(name, args ?? {}, callContext(served, server, request, ctx, options)),
-      );
-      return (lives ? undefined : asInputRequired(result)) ?? result;
-    } catch (error) {
-      if (error instanceof UnknownToolError) {
-        throw protocolError(ProtocolErrorCode.InvalidParams, error.message);
-      }
-      throw error;
+      return await extras.call(request.params.name, request.params.arguments ?? {}, ctx);
     } finally {
       ended?.();
     }
@@ -120,53 +126,7 @@ export function createGateway(host: Host, options: GatewayOptions = {}): Server 
   serveAnchors(host, server, extras, !options.extrasOnly);
   if (lives) relayAnchors(host, server);
   extras?.install(server);
-  return server;
-}
-
-/** A call's session, client, cancellation and progress, from the SDK's request context. */
-function callContext(
-  host: Host,
-  server: Server,
-  request: CallToolRequest,
-  ctx: ServerContext,
-  options: GatewayOptions,
-): Parameters<Host["call"]>[2] {
-  const token = request.params._meta?.progressToken;
-  const client = server.getClientVersion();
-  return {
-    signal: ctx.mcpReq.signal,
-    session: options.session ?? host.sessions.id,
-    client: client ? `${client.name}/${client.version}` : "unknown",
-    ...(request.params._meta ? { meta: request.params._meta as Record<string, unknown> } : {}),
-    ...(host.approvals && server.getClientCapabilities()?.elicitation
-      ? options.relay === false ? { rounds: roundsOf(ctx) } : { elicit: elicitThrough(ctx) }
-      : {}),
-    ...(token === undefined ? {} : {
-      onProgress: (progress: number, total?: number, message?: string) => {
-        void ctx.mcpReq.notify({
-          method: "notifications/progress",
-          params: {
-            progressToken: token,
-            progress,
-            ...(total === undefined ? {} : { total }),
-            ...(message === undefined ? {} : { message }),
-          },
-        }).catch(() => {
-          // The client is gone: progress for a call it cannot receive is moot.
-        });
-      },
-    }),
-  };
-}
-
-/** Directives travel in `_meta["toolhost/directives"]`; everything else is the result as it is. */
-function toWire(result: ToolResult): CallToolResult {
-  const { directives, ...rest } = result;
-  if (!directives || directives.length === 0) return rest as CallToolResult;
-  return {
-    ...rest,
-    _meta: { ...(rest._meta ?? {}), [DIRECTIVES_META_KEY]: directives },
-  } as CallToolResult;
+  return { server, callTool };
 }
 
 /** Context anchors (unless only extras are served) and the extras' resources: list and read. */
@@ -237,20 +197,6 @@ function anchorOf(host: Host, uri: string): { content: string } {
   return anchor;
 }
 
-/**
- * A JSON-RPC error whose message is said once. The SDK sends a thrown
- * error's `code` and `message`, and the client's `McpError` puts
- * `MCP error <code>: ` before the message it receives: an `McpError` thrown
- * here already has that prefix in its message, so the client would say it twice.
- *
- * @param code The JSON-RPC error code.
- * @param message What went wrong, without a prefix.
- * @returns The error to throw from a request handler.
- */
-function protocolError(code: ProtocolErrorCode, message: string): Error & { code: number } {
-  return Object.assign(new Error(message), { code });
-}
-
 /** Options for {@linkcode serve}. */
 export interface ServeOptions {
   /** When it aborts (SIGTERM), calls in flight get up to `drainMs`, then the transport closes. */
@@ -274,11 +220,11 @@ export async function serve(
   options: ServeOptions = {},
 ): Promise<void> {
   const calls = new Inflight();
-  const server = createGateway(host, { calls });
+  const { server, callTool } = gatewayParts(host, { calls });
   const closed = new Promise<void>((resolve) => {
     server.onclose = () => resolve();
   });
-  await server.connect(transport ?? stdioTransport(host));
+  await server.connect(transport ?? stdioTransport(host, directRoute(host, server, callTool)));
   options.stop?.addEventListener("abort", async () => {
     await calls.settled(options.drainMs ?? 10_000);
     await server.close();

@@ -12,6 +12,9 @@
  * {@linkcode MAX_END_GRACE_MS} later; closing it aborts the calls still
  * running, and the host then stops.
  *
+ * A worker tool's plain call may be answered by a direct route (`_direct.ts`)
+ * instead of the SDK; every other message goes to the SDK.
+ *
  * @module
  */
 
@@ -34,6 +37,7 @@ import {
   streamSource,
 } from "./_lines.ts";
 import { type StdoutWriter, stdoutWriter } from "./_stdout.ts";
+import type { DirectRoute } from "./_direct.ts";
 
 /** The deepest nesting of arrays and objects a message may have. */
 export const MAX_MESSAGE_DEPTH = 128;
@@ -66,6 +70,11 @@ export interface LineTransportOptions {
   input?: ReadableStream<Uint8Array>;
   /** Where messages go (default: stdout, written asynchronously; see `_stdout.ts`). */
   output?: StdoutWriter;
+  /**
+   * Takes some requests before the SDK sees them, and answers them itself
+   * (`_direct.ts`); every other message goes to `onmessage`.
+   */
+  direct?: DirectRoute;
   /** Told of each refused line (for the host's log). */
   onRefused?: (why: string) => void;
   /**
@@ -93,6 +102,7 @@ export class LineTransport implements Transport {
   #closed = false;
   #grace: ReturnType<typeof setTimeout> | undefined;
   #encoder = new TextEncoder();
+  #send = (message: JSONRPCMessage) => this.send(message);
 
   /** @param options Bounds, streams, and where refusals are told. */
   constructor(options: LineTransportOptions) {
@@ -133,6 +143,7 @@ export class LineTransport implements Transport {
     if (this.#closed) return;
     this.#closed = true;
     clearTimeout(this.#grace);
+    this.#options.direct?.close();
     await this.#reader?.cancel().catch(() => {
       // stdin already closed: nothing is left to cancel.
     });
@@ -201,6 +212,12 @@ export class LineTransport implements Transport {
       this.#refuse(null, ProtocolErrorCode.ParseError, "Cannot parse the request: it is not JSON");
       return;
     }
+    const taken = this.#options.direct?.take(json, this.#send);
+    if (taken !== undefined) {
+      this.#unanswered.add(taken);
+      this.#options.onTraffic?.("in", json as JSONRPCMessage);
+      return;
+    }
     let message: JSONRPCMessage;
     try {
       message = parseJSONRPCMessage(json);
@@ -221,8 +238,9 @@ export class LineTransport implements Transport {
 
   /** A request the client cancelled is never answered (MCP): it no longer holds the end. */
   #cancelled(params: unknown): void {
-    const id = (params as { requestId?: unknown } | undefined)?.requestId;
+    const { requestId: id, reason } = (params ?? {}) as { requestId?: unknown; reason?: unknown };
     if (typeof id !== "string" && typeof id !== "number") return;
+    this.#options.direct?.cancel(id, reason);
     this.#unanswered.delete(id);
     this.#closeIfDone();
   }

@@ -38,6 +38,7 @@ export class WorkerPool {
   readonly ripgrep: RipgrepStatus;
   /** Each tool's family, by tool name (tools from a test's own module have none). */
   readonly families: Readonly<Record<string, string>>;
+  #names: ReadonlySet<string>;
   #options: PoolOptions;
   #slots: Slot[];
   #queue: CallQueue;
@@ -51,6 +52,7 @@ export class WorkerPool {
     this.landlock = ready.landlock;
     this.ripgrep = ready.ripgrep;
     this.families = ready.families;
+    this.#names = new Set(ready.tools.map((tool) => tool.name));
     this.#options = options;
     this.#slots = slots;
     this.#queue = new CallQueue(slots, {
@@ -73,6 +75,16 @@ export class WorkerPool {
         crash: (why) => this.#crashed(slot, why),
       });
     }
+  }
+
+  /**
+   * Whether the workers offer a tool of this name.
+   *
+   * @param name The tool's name.
+   * @returns True when they do.
+   */
+  runs(name: string): boolean {
+    return this.#names.has(name);
   }
 
   /**

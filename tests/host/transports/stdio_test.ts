@@ -154,3 +154,59 @@ Deno.test("LineTransport: once the input ends, a request never answered holds it
   clearTimeout(guard);
   assert(isClosed(), `it did not close within 20 s (its grace is at most ${MAX_END_GRACE_MS} ms)`);
 });
+
+Deno.test("LineTransport: a direct route's requests skip onmessage, are logged, hold the end until answered, and hear of cancels and the close", async () => {
+  const chunks = [request(1), request(2), cancel(1), request(3)].map((line) => encode(`${line}\n`));
+  const input = new ReadableStream<Uint8Array>({
+    pull(controller) {
+      const next = chunks.shift();
+      if (next) controller.enqueue(next);
+      else controller.close();
+    },
+  });
+  const heard: string[] = [];
+  const sends: Array<(message: JSONRPCMessage) => Promise<void>> = [];
+  const traffic: string[] = [];
+  const transport = new LineTransport({
+    maxMessageBytes: 1024,
+    endGraceMs: 60_000,
+    input,
+    output: { write: (bytes) => Promise.resolve(bytes.length) },
+    onTraffic: (direction, message) =>
+      traffic.push(
+        `${direction} ${"id" in message ? message.id : "method" in message ? message.method : ""}`,
+      ),
+    direct: {
+      // It takes requests 1 and 2, and leaves 3 (and the notification) to the SDK.
+      take: (message, send) => {
+        const id = (message as { id?: number }).id;
+        if (id !== 1 && id !== 2) return undefined;
+        sends.push(send);
+        return id;
+      },
+      cancel: (id, reason) => void heard.push(`cancel ${id} ${reason}`),
+      close: () => void heard.push("close"),
+    },
+  });
+  const received: JSONRPCMessage[] = [];
+  transport.onmessage = (message) => received.push(message);
+  let isClosed = false;
+  transport.onclose = () => (isClosed = true);
+  await transport.start();
+  await turn();
+  assertEquals(
+    received.map((message) => "id" in message ? message.id : "method" in message && message.method),
+    ["notifications/cancelled", 3],
+    "only what the route left reaches the SDK",
+  );
+  assertEquals(traffic, ["in 1", "in 2", "in notifications/cancelled", "in 3"]);
+  assertEquals(heard, ["cancel 1 undefined"]);
+  await transport.send({ jsonrpc: "2.0", id: 3, result: {} });
+  await turn();
+  assertEquals(isClosed, false, "request 2, taken by the route, is still due");
+  await sends[1]!({ jsonrpc: "2.0", id: 2, result: {} });
+  await turn();
+  assert(isClosed, "answering it through the route's send ended the session");
+  assertEquals(heard, ["cancel 1 undefined", "close"]);
+  assertEquals(traffic.at(-1), "out 2");
+});
