@@ -6,15 +6,20 @@ import {
 } from "../../../host/transports/stdio.ts";
 import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
 
-/** A transport over an in-memory input, with what it received and wrote. */
-function transportOver(chunks: Uint8Array[], maxMessageBytes = 1024) {
-  const input = new ReadableStream<Uint8Array>({
+/** An input that gives these chunks, one a read, then ends. */
+function inputOf(chunks: Uint8Array[]): ReadableStream<Uint8Array> {
+  return new ReadableStream<Uint8Array>({
     pull(controller) {
       const next = chunks.shift();
       if (next) controller.enqueue(next);
       else controller.close();
     },
   });
+}
+
+/** A transport over an in-memory input, with what it received and wrote. */
+function transportOver(chunks: Uint8Array[], maxMessageBytes = 1024) {
+  const input = inputOf(chunks);
   const written: string[] = [];
   const received: JSONRPCMessage[] = [];
   const refused: string[] = [];
@@ -102,13 +107,7 @@ Deno.test("LineTransport closes when its input ends and every request is answere
 /** A transport over in-memory lines that answers nothing by itself, with what it received. */
 function silentTransport(lines: string[]) {
   const chunks = lines.map((line) => encode(`${line}\n`));
-  const input = new ReadableStream<Uint8Array>({
-    pull(controller) {
-      const next = chunks.shift();
-      if (next) controller.enqueue(next);
-      else controller.close();
-    },
-  });
+  const input = inputOf(chunks);
   const transport = new LineTransport({
     maxMessageBytes: 1024,
     endGraceMs: 60_000,
@@ -157,13 +156,7 @@ Deno.test("LineTransport: once the input ends, a request never answered holds it
 
 Deno.test("LineTransport: a direct route's requests skip onmessage, are logged, hold the end until answered, and hear of cancels and the close", async () => {
   const chunks = [request(1), request(2), cancel(1), request(3)].map((line) => encode(`${line}\n`));
-  const input = new ReadableStream<Uint8Array>({
-    pull(controller) {
-      const next = chunks.shift();
-      if (next) controller.enqueue(next);
-      else controller.close();
-    },
-  });
+  const input = inputOf(chunks);
   const heard: string[] = [];
   const sends: Array<(message: JSONRPCMessage) => Promise<void>> = [];
   const traffic: string[] = [];
