@@ -8,14 +8,20 @@
  * What the route leaves out is the SDK's checking of what it already holds:
  * the message's JSON-RPC shape and the request's params (checked here, and
  * a message of any other shape goes to the SDK, which answers it as it
- * does), and the result's schema (the host's own result, the same on both
- * routes; `tests/host/transports/direct_test.ts` holds every tool's to the
- * SDK's schema). On this machine the SDK's handling took about 30 µs of
- * the host's thread per call, a tenth of a small `read_file`'s round trip
- * (`bench/README.md`). Everything else is the SDK route's: a cancelled call
- * is never answered, a thrown error is answered with its code (`-32603`
- * when it has none) and message, progress goes to the client, and closing
- * the connection aborts the calls in flight.
+ * does), and the result's schema: the host's own result, whose `Content`
+ * type has only blocks the schema keeps as they are;
+ * `tests/host/transports/direct_route_test.ts` holds the two routes' answers
+ * to calls of a dozen tools to be the same. On this machine the SDK's
+ * handling took about 30 µs of the host's thread per call, a tenth of a
+ * small `read_file`'s round trip (`bench/README.md`).
+ *
+ * Everything else is the SDK route's: a cancelled call is never answered; a
+ * cancellation reaches the newest request with its id, whichever route has
+ * it; a thrown error is answered with its code (`-32603` when it has none)
+ * and message; progress goes to the client while it is connected; closing
+ * the connection aborts the calls in flight. One difference: a rejection
+ * that is no error object at all, which the host never makes, is answered
+ * as an internal error, where the SDK would not answer.
  *
  * @module
  */
@@ -43,12 +49,21 @@ export interface DirectRoute {
    */
   take(message: unknown, send: (message: JSONRPCMessage) => Promise<void>): RequestId | undefined;
   /**
-   * The client cancelled a request (taken here or not).
+   * A request with this id went to the SDK: a cancellation of the id is the
+   * SDK's from now on (an older call here with that id runs on, as the SDK's
+   * own would when an id is reused).
+   *
+   * @param id The request's id.
+   */
+  release(id: RequestId): void;
+  /**
+   * The client cancelled a request.
    *
    * @param id The request's id.
    * @param reason The client's reason, if it gave one.
+   * @returns Whether the route has it (else the SDK may).
    */
-  cancel(id: RequestId, reason?: unknown): void;
+  cancel(id: RequestId, reason?: string): boolean;
   /** The connection closed: the calls taken are aborted, and never answered. */
   close(): void;
 }
@@ -65,7 +80,9 @@ const LEGACY_REVISIONS: ReadonlySet<string> = new Set(SUPPORTED_PROTOCOL_VERSION
  * @returns The route.
  */
 export function directRoute(host: Host, server: Server, callTool: GatewayCall): DirectRoute {
+  /** The call each id's newest request started here, while it runs. */
   const running = new Map<RequestId, AbortController>();
+  let closed = false;
   const answer = async (
     id: RequestId,
     params: CallToolRequest["params"],
@@ -73,8 +90,11 @@ export function directRoute(host: Host, server: Server, callTool: GatewayCall): 
     send: (message: JSONRPCMessage) => Promise<void>,
   ): Promise<void> => {
     const { signal } = controller;
+    // As the SDK's: nothing is written once the connection has closed.
     const notify = (notification: ServerNotification) =>
-      send({ jsonrpc: "2.0", ...notification } as JSONRPCMessage);
+      closed
+        ? Promise.reject(new Error("Not connected"))
+        : send({ jsonrpc: "2.0", ...notification } as JSONRPCMessage);
     let reply: JSONRPCMessage;
     try {
       reply = { jsonrpc: "2.0", id, result: await callTool(params, { signal, notify }) };
@@ -91,23 +111,28 @@ export function directRoute(host: Host, server: Server, callTool: GatewayCall): 
   return {
     take(message, send) {
       const request = plainToolCall(message);
-      if (!request || running.has(request.id) || !host.runsInWorker(request.params.name)) {
-        return undefined;
-      }
+      if (closed || !request || !host.runsInWorker(request.params.name)) return undefined;
       const revision = server.getNegotiatedProtocolVersion();
       if (revision === undefined || !LEGACY_REVISIONS.has(revision)) return undefined;
       // An approval may ask the client's user: the SDK's context asks, so the SDK takes the call.
       if (host.approvals && server.getClientCapabilities()?.elicitation) return undefined;
       const controller = new AbortController();
+      // A reused id: the newest request has it, as in the SDK's table (the older call runs on).
       running.set(request.id, controller);
       // After this turn's lines are read and logged, as the SDK starts its handlers.
       queueMicrotask(() => void answer(request.id, request.params, controller, send));
       return request.id;
     },
+    release(id) {
+      running.delete(id);
+    },
     cancel(id, reason) {
-      running.get(id)?.abort(reason);
+      const controller = running.get(id);
+      controller?.abort(reason);
+      return controller !== undefined;
     },
     close() {
+      closed = true;
       const error = new Error("Connection closed");
       for (const controller of running.values()) controller.abort(error);
       running.clear();
@@ -138,6 +163,33 @@ function plainToolCall(
   }
   return { id, params: params as CallToolRequest["params"] };
 }
+
+/**
+ * A `notifications/cancelled` notification's params as the SDK checks them
+ * on the 2025 revisions (it ignores a cancellation that fails the check):
+ * the id cancelled (a string or an integer; without one nothing is), a
+ * reason that is a string if any, and `_meta` as a request's.
+ *
+ * @param params The notification's params.
+ * @returns The id and reason, or undefined when the SDK would not cancel.
+ */
+export function cancellation(params: unknown): { id: RequestId; reason?: string } | undefined {
+  if (!isRecord(params) || !isId(params.requestId)) return undefined;
+  const { requestId: id, reason, _meta: meta } = params;
+  if (reason !== undefined && typeof reason !== "string") return undefined;
+  if (meta !== undefined && !isRequestMeta(meta)) return undefined;
+  return reason === undefined ? { id } : { id, reason };
+}
+
+/** A request's (or notification's) `_meta` as the SDK's 2025 schema has it. */
+function isRequestMeta(meta: unknown): boolean {
+  if (!isRecord(meta)) return false;
+  if (meta.progressToken !== undefined && !isId(meta.progressToken)) return false;
+  const task = meta[RELATED_TASK];
+  return task === undefined || (isRecord(task) && typeof task.taskId === "string");
+}
+
+const RELATED_TASK = "io.modelcontextprotocol/related-task";
 
 const REQUEST_KEYS = new Set(["jsonrpc", "id", "method", "params"]);
 const PARAMS_KEYS = new Set(["name", "arguments", "_meta"]);

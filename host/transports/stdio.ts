@@ -37,7 +37,7 @@ import {
   streamSource,
 } from "./_lines.ts";
 import { type StdoutWriter, stdoutWriter } from "./_stdout.ts";
-import type { DirectRoute } from "./_direct.ts";
+import { cancellation, type DirectRoute } from "./_direct.ts";
 
 /** The deepest nesting of arrays and objects a message may have. */
 export const MAX_MESSAGE_DEPTH = 128;
@@ -230,19 +230,28 @@ export class LineTransport implements Transport {
       );
       return;
     }
-    if ("method" in message && "id" in message) this.#unanswered.add(message.id);
+    if ("method" in message && "id" in message) {
+      this.#unanswered.add(message.id);
+      this.#options.direct?.release(message.id);
+    }
     this.#options.onTraffic?.("in", message);
-    this.onmessage?.(message);
-    if ("method" in message && message.method === CANCELLED) this.#cancelled(message.params);
+    this.#deliver(message);
   }
 
-  /** A request the client cancelled is never answered (MCP): it no longer holds the end. */
-  #cancelled(params: unknown): void {
-    const { requestId: id, reason } = (params ?? {}) as { requestId?: unknown; reason?: unknown };
-    if (typeof id !== "string" && typeof id !== "number") return;
-    this.#options.direct?.cancel(id, reason);
-    this.#unanswered.delete(id);
-    this.#closeIfDone();
+  /** Give a message to the SDK, unless it cancels a call the direct route has: that is the route's. */
+  #deliver(message: JSONRPCMessage): void {
+    const cancelled = "method" in message && message.method === CANCELLED
+      ? cancellation(message.params)
+      : undefined;
+    // The SDK has no newer request with the id of a call the route has.
+    if (!cancelled || !this.#options.direct?.cancel(cancelled.id, cancelled.reason)) {
+      this.onmessage?.(message);
+    }
+    // A request the client cancelled is never answered (MCP): it no longer holds the end.
+    if (cancelled) {
+      this.#unanswered.delete(cancelled.id);
+      this.#closeIfDone();
+    }
   }
 
   #refuse(id: RequestId | null, code: number, message: string): void {

@@ -10,7 +10,16 @@
 
 import { assertEquals } from "../../_assert.ts";
 import { tempDir } from "../../_helpers.ts";
-import { initialize, type Message, type RawServer, startRaw, waitFor } from "./stdio_raw.ts";
+import {
+  initialize,
+  longGrep,
+  type Message,
+  progressOf,
+  type RawServer,
+  slowTree,
+  startRaw,
+  waitFor,
+} from "./stdio_raw.ts";
 
 /** The calls: reads, listings, searches, code, edits and their errors, progress asked for. */
 const CALLS: Array<[string, Record<string, unknown>]> = [
@@ -102,5 +111,35 @@ Deno.test("stdio: the direct route's answers are the SDK route's, call by call",
       server.child.kill();
       await server.child.status;
     }
+  }
+});
+
+Deno.test("stdio: a cancellation the SDK would ignore leaves a call running on either route", async () => {
+  await using root = await tempDir();
+  await slowTree(root.path, 2);
+  const server = await startRaw([root.path], "off");
+  try {
+    await initialize(server);
+    // Grep 2 takes the direct route; grep 3, with one more `_meta` member, the SDK's.
+    const viaSdk = longGrep(3);
+    const params = viaSdk.params as { _meta: Record<string, unknown> };
+    params._meta["toolhost.test/route"] = "sdk";
+    await server.send(longGrep(2));
+    await server.send(viaSdk);
+    for (const id of [2, 3]) await waitFor(server, `progress of grep ${id}`, progressOf(id));
+    // The SDK checks a cancellation's reason is a string, and ignores one that is not.
+    for (const id of [2, 3]) {
+      await server.send({
+        jsonrpc: "2.0",
+        method: "notifications/cancelled",
+        params: { requestId: id, reason: 42 },
+      });
+    }
+    for (const id of [2, 3]) await waitFor(server, `the answer to grep ${id}`, (m) => m.id === id);
+    const [direct, sdk] = [2, 3].map((id) => server.messages.find((m) => m.id === id)!.result);
+    assertEquals(direct, sdk, "both greps ran to the end and found the same");
+  } finally {
+    server.child.kill();
+    await server.child.status;
   }
 });

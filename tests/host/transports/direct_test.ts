@@ -8,7 +8,7 @@
 
 import type { JSONRPCMessage, Server } from "@modelcontextprotocol/server";
 import { assert, assertEquals } from "../../_assert.ts";
-import { directRoute } from "../../../host/transports/_direct.ts";
+import { cancellation, directRoute } from "../../../host/transports/_direct.ts";
 import type { CallMeans, GatewayCall } from "../../../host/transports/_call_tool.ts";
 import type { Host } from "../../../host/host.ts";
 
@@ -99,9 +99,6 @@ Deno.test("direct route: leaves calls to the SDK before initialize, on 2026-07-2
   assertEquals(routeWith({ approvals: true, elicits: true }).take(plain()), undefined);
   assertEquals(routeWith({ approvals: true }).take(plain()), 7, "a client that cannot be asked");
   assertEquals(routeWith({ elicits: true }).take(plain()), 7, "no approvals");
-  const { take } = routeWith({ call: () => new Promise(() => {}) });
-  assertEquals(take(plain(9)), 9);
-  assertEquals(take(plain(9)), undefined, "an id already in flight");
 });
 
 Deno.test("direct route: a thrown error is answered as the SDK answers it", async () => {
@@ -154,7 +151,7 @@ Deno.test("direct route: progress goes to the client; a cancelled call and a clo
   finish();
   await settle();
   assertEquals(sent.length, 1, "no answer to a cancelled call");
-  route.cancel(99);
+  assertEquals(route.cancel(99), false, "an id it never had");
   take(plain(2));
   take(plain(3));
   await settle();
@@ -163,5 +160,75 @@ Deno.test("direct route: progress goes to the client; a cancelled call and a clo
   finish();
   await settle();
   assertEquals(sent.filter((message) => "id" in message), [], "and none is answered");
-  assertEquals(take(plain(2)), 2, "an id is free again once its call ended");
+});
+
+Deno.test("direct route: a reused id's cancellation reaches its newest request, here or (once released) the SDK's", async () => {
+  const waiting: Array<() => void> = [];
+  const signals: AbortSignal[] = [];
+  const { route, sent, take } = routeWith({
+    call: async (_params, means) => {
+      signals.push(means.signal);
+      await new Promise<void>((resolve) => waiting.push(resolve));
+      return { content: [] };
+    },
+  });
+  assertEquals(
+    [take(plain(9)), take(plain(9))],
+    [9, 9],
+    "taken again, as the SDK takes a reused id",
+  );
+  await settle();
+  assertEquals(route.cancel(9), true);
+  assertEquals(signals.map((signal) => signal.aborted), [false, true], "the newest only");
+  waiting.splice(0).forEach((resolve) => resolve());
+  await settle();
+  assertEquals(sent, [{ jsonrpc: "2.0", id: 9, result: { content: [] } }], "the older is answered");
+  take(plain(5));
+  route.release(5);
+  assertEquals(route.cancel(5), false, "released: the newest request with id 5 is the SDK's");
+  await settle();
+  assertEquals(signals[2]!.aborted, false);
+  assertEquals(route.cancel(404), false);
+});
+
+Deno.test("direct route: after the close, progress is not written and nothing more is taken", async () => {
+  let notify: CallMeans["notify"] | undefined;
+  const { route, sent, take } = routeWith({
+    call: (_params, means) => ((notify = means.notify), new Promise(() => {})),
+  });
+  take(plain(1));
+  await settle();
+  route.close();
+  let refused = false;
+  await notify!({ method: "notifications/progress", params: { progressToken: 1, progress: 1 } })
+    .catch(() => (refused = true));
+  assert(refused, "a notification after the close is refused, as the SDK's is");
+  assertEquals(sent, []);
+  assertEquals(take(plain(2)), undefined);
+});
+
+Deno.test("direct route: a cancellation counts only as the SDK would check it", () => {
+  assertEquals(cancellation({ requestId: 3 }), { id: 3 });
+  assertEquals(cancellation({ requestId: "a", reason: "Esc", _meta: { progressToken: 1 } }), {
+    id: "a",
+    reason: "Esc",
+  });
+  assertEquals(
+    cancellation({ requestId: 3, extra: true }),
+    { id: 3 },
+    "other members are kept out",
+  );
+  const ignored: Array<[string, unknown]> = [
+    ["no params", undefined],
+    ["no id", { reason: "Esc" }],
+    ["a fractional id", { requestId: 1.5 }],
+    ["a reason that is no string", { requestId: 3, reason: 42 }],
+    ["_meta that is no object", { requestId: 3, _meta: [] }],
+    ["a fractional progress token", { requestId: 3, _meta: { progressToken: 0.5 } }],
+    ["a related task without its id", {
+      requestId: 3,
+      _meta: { "io.modelcontextprotocol/related-task": {} },
+    }],
+  ];
+  for (const [what, params] of ignored) assertEquals(cancellation(params), undefined, what);
 });

@@ -180,11 +180,12 @@ export function cancelOf(id: number): Message {
  * grep goes on until the step ends; progress is reported between the steps.
  *
  * @param root The root.
+ * @param dirs How many directories of 500 files (each one step).
  */
-export async function slowTree(root: string): Promise<void> {
+export async function slowTree(root: string, dirs = 4): Promise<void> {
   const rules = Array.from({ length: 10_000 }, (_, i) => `never_${i}_*.bak`);
   await Deno.writeTextFile(`${root}/.gitignore`, `${rules.join("\n")}\n`);
-  for (let d = 0; d < 4; d++) {
+  for (let d = 0; d < dirs; d++) {
     await Deno.mkdir(`${root}/d${d}`);
     for (let f = 0; f < 500; f++) await Deno.writeTextFile(`${root}/d${d}/f${f}.txt`, "hello\n");
   }

@@ -154,9 +154,9 @@ Deno.test("LineTransport: once the input ends, a request never answered holds it
   assert(isClosed(), `it did not close within 20 s (its grace is at most ${MAX_END_GRACE_MS} ms)`);
 });
 
-Deno.test("LineTransport: a direct route's requests skip onmessage, are logged, hold the end until answered, and hear of cancels and the close", async () => {
-  const chunks = [request(1), request(2), cancel(1), request(3)].map((line) => encode(`${line}\n`));
-  const input = inputOf(chunks);
+Deno.test("LineTransport: a direct route's requests skip onmessage, are logged, hold the end until answered, and take their cancels; the close reaches it", async () => {
+  const chunks = [request(1), request(2), cancel(1), request(3), cancel(3)];
+  const input = inputOf(chunks.map((line) => encode(`${line}\n`)));
   const heard: string[] = [];
   const sends: Array<(message: JSONRPCMessage) => Promise<void>> = [];
   const traffic: string[] = [];
@@ -170,14 +170,15 @@ Deno.test("LineTransport: a direct route's requests skip onmessage, are logged, 
         `${direction} ${"id" in message ? message.id : "method" in message ? message.method : ""}`,
       ),
     direct: {
-      // It takes requests 1 and 2, and leaves 3 (and the notification) to the SDK.
+      // It takes requests 1 and 2, and leaves 3 (and the notifications) to the SDK.
       take: (message, send) => {
         const id = (message as { id?: number }).id;
         if (id !== 1 && id !== 2) return undefined;
         sends.push(send);
         return id;
       },
-      cancel: (id, reason) => void heard.push(`cancel ${id} ${reason}`),
+      release: (id) => void heard.push(`release ${id}`),
+      cancel: (id) => (heard.push(`cancel ${id}`), id === 1 || id === 2),
       close: () => void heard.push("close"),
     },
   });
@@ -189,17 +190,21 @@ Deno.test("LineTransport: a direct route's requests skip onmessage, are logged, 
   await turn();
   assertEquals(
     received.map((message) => "id" in message ? message.id : "method" in message && message.method),
-    ["notifications/cancelled", 3],
-    "only what the route left reaches the SDK",
+    [3, "notifications/cancelled"],
+    "only what the route left reaches the SDK: request 3 and its cancellation, not request 1's",
   );
-  assertEquals(traffic, ["in 1", "in 2", "in notifications/cancelled", "in 3"]);
-  assertEquals(heard, ["cancel 1 undefined"]);
-  await transport.send({ jsonrpc: "2.0", id: 3, result: {} });
-  await turn();
+  assertEquals(traffic, [
+    "in 1",
+    "in 2",
+    "in notifications/cancelled",
+    "in 3",
+    "in notifications/cancelled",
+  ]);
+  assertEquals(heard, ["cancel 1", "release 3", "cancel 3"]);
   assertEquals(isClosed, false, "request 2, taken by the route, is still due");
   await sends[1]!({ jsonrpc: "2.0", id: 2, result: {} });
   await turn();
   assert(isClosed, "answering it through the route's send ended the session");
-  assertEquals(heard, ["cancel 1 undefined", "close"]);
+  assertEquals(heard.at(-1), "close");
   assertEquals(traffic.at(-1), "out 2");
 });
