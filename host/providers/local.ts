@@ -37,8 +37,7 @@ export function localTools(
     // Confined to the roots: a worker reads neither the logs nor the statistics.
     readsNoObservations: true,
     list: () => described.filter((tool) => shown.listed(pool.families[tool.name])),
-    serves: (name) =>
-      pool.tools.some((tool) => tool.name === name) && shown.callable(pool.families[name]),
+    serves: (name) => pool.runs(name) && shown.callable(pool.families[name]),
     call: async (name, args, ctx) => {
       const call: Parameters<WorkerPool["call"]>[2] = { watch: reads.watch(ctx.session) };
       if (ctx.signal) call.signal = ctx.signal;

@@ -157,10 +157,7 @@ function plainToolCall(
   if (!only(params, PARAMS_KEYS) || typeof params.name !== "string") return undefined;
   if (params.arguments !== undefined && !isRecord(params.arguments)) return undefined;
   const meta = params._meta;
-  if (meta !== undefined && (!isRecord(meta) || !only(meta, META_KEYS))) return undefined;
-  if (meta !== undefined && meta.progressToken !== undefined && !isId(meta.progressToken)) {
-    return undefined;
-  }
+  if (meta !== undefined && (!isRequestMeta(meta) || !only(meta, META_KEYS))) return undefined;
   return { id, params: params as CallToolRequest["params"] };
 }
 
@@ -182,7 +179,7 @@ export function cancellation(params: unknown): { id: RequestId; reason?: string 
 }
 
 /** A request's (or notification's) `_meta` as the SDK's 2025 schema has it. */
-function isRequestMeta(meta: unknown): boolean {
+function isRequestMeta(meta: unknown): meta is Record<string, unknown> {
   if (!isRecord(meta)) return false;
   if (meta.progressToken !== undefined && !isId(meta.progressToken)) return false;
   const task = meta[RELATED_TASK];
