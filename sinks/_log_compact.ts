@@ -73,6 +73,22 @@ export async function compact(
   limits: ReaderLimits,
   now: () => Date,
 ): Promise<void> {
+  // One rewrite at a time, each at the lowest level that still drops something: the writer seals
+  // segments meanwhile, and their read-only calls go before any older failure or write.
+  for (let next = nextRewrite(files, caps); next; next = nextRewrite(files, caps)) {
+    const { run, level, why } = next;
+    if (!await rewrite(files, run, { level, why, limits, now, caps })) return;
+  }
+}
+
+/**
+ * The next rewrite: the lowest level at which a day over its target (oldest
+ * day first) has a sealed segment that drops something.
+ */
+function nextRewrite(
+  files: LogFiles,
+  caps: LogCaps,
+): { run: Segment[]; level: number; why: string } | undefined {
   for (let level = 1; level <= KINDS.length; level++) {
     for (const day of files.days()) {
       const why = overCap(files, caps, day, COMPACT_TO);
@@ -80,16 +96,22 @@ export async function compact(
       const run = files.segments(day).filter((each) =>
         each.seq !== 0 && (worth(each, level) || small(each, caps))
       );
-      if (!run.some((each) => worth(each, level))) continue;
-      await rewrite(files, run, { level, why, limits, now, caps });
+      if (run.some((each) => worth(each, level))) return { run, level, why };
     }
   }
+  return undefined;
 }
 
-/** Whether rewriting a segment at a level drops anything. */
+/**
+ * Whether rewriting a segment at a level drops anything, or merges its drop
+ * records: a segment never rewritten that holds more than its calls (drop
+ * records of lines not written) is rewritten once, else a flood's drop
+ * records would fill the day until only its writes were left to drop.
+ */
 function worth(segment: Segment, level: number): boolean {
   if (segment.kinds === undefined) return segment.level < level;
-  return segment.kinds.slice(0, level).some((bytes) => bytes > 0);
+  if (segment.kinds.slice(0, level).some((bytes) => bytes > 0)) return true;
+  return segment.level === 0 && segment.bytes > segment.kinds.reduce((sum, each) => sum + each, 0);
 }
 
 /** A rewritten segment small enough to merge into the next rewrite (fewer files). */
@@ -109,8 +131,10 @@ interface Rewrite {
 /**
  * Rewrite a day's segments, oldest first, into one that takes the first's
  * place; stop once enough is freed.
+ *
+ * @returns False when it failed (the inputs stay as they were, the next write retries).
  */
-async function rewrite(files: LogFiles, run: Segment[], how: Rewrite): Promise<void> {
+async function rewrite(files: LogFiles, run: Segment[], how: Rewrite): Promise<boolean> {
   const day = run[0]!.day;
   const path = `${files.dir}/.${crypto.randomUUID()}${COMPACTING}`;
   const out = new Output(await Deno.open(path, { write: true, createNew: true }), files, day);
@@ -157,18 +181,25 @@ async function rewrite(files: LogFiles, run: Segment[], how: Rewrite): Promise<v
     }
     out.close();
     files.replace(done, { path, bytes: out.bytes, kinds, level: how.level }, out.counted);
+    return true;
   } catch {
     // The log must never break the host: the inputs stay as they were, and the next write retries.
-    try {
-      out.close();
-    } catch {
-      // nothing more to undo
-    }
-    files.grow(day, -out.counted);
-    await Deno.remove(path).catch(() => {
-      // Already gone, or left for the next compaction's `removeLeftovers`.
-    });
+    await undo(files, out, day, path);
+    return false;
   }
+}
+
+/** Take back a rewrite that failed: its output closed, uncounted and removed. */
+async function undo(files: LogFiles, out: Output, day: string, path: string): Promise<void> {
+  try {
+    out.close();
+  } catch {
+    // nothing more to undo
+  }
+  files.grow(day, -out.counted);
+  await Deno.remove(path).catch(() => {
+    // Already gone, or left for the next compaction's `removeLeftovers`.
+  });
 }
 
 /** Whether freeing `freed` more bytes of a day brings it and the log under their targets. */

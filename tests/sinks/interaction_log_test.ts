@@ -539,3 +539,27 @@ Deno.test("interaction log: a query reads days newest first while they fit its b
   assertEquals(whole.interactions.length, 30);
   await log.close();
 });
+
+Deno.test("interaction log: a flood whose reads are all shed leaves drop records that are merged, not the day's writes dropped", async () => {
+  await using dir = await tempDir();
+  const log = smallLog(dir.path);
+  logCall(log, "write_file", T0);
+  // A flood that never waits for the log: the writer seals new segments while compaction runs.
+  const total = 20_000;
+  for (let i = 0; i < total; i++) {
+    logCall(log, "read_file", T0 + 1 + i, "ok", {
+      path: "src/some/file.ts",
+      junk: "j".repeat(200),
+    });
+    if (i % 50 === 49) await new Promise((resolve) => setTimeout(resolve, 0));
+  }
+  await log.flush();
+  const { lines, calls, dropped } = await dayLines(log, "2026-11-23");
+  assertEquals(calls + dropped.calls, total + 1, "every call is kept or counted");
+  assert(
+    lines.some((line) => line.tool === "write_file"),
+    `the write was dropped: ${JSON.stringify(dropped)}`,
+  );
+  assertEquals(dropped.write, 0);
+  await log.close();
+});
