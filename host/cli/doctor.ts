@@ -18,6 +18,7 @@
  * @module
  */
 
+import { printable, printableJson } from "../../security/printable.ts";
 import type { ConfigOverrides, HostConfig } from "../config/mod.ts";
 import {
   approvalProbe,
@@ -136,7 +137,10 @@ function homeDir(): string | undefined {
 }
 
 /**
- * `toolhost doctor`: run the probes and print the report.
+ * `toolhost doctor`: run the probes and print the report. Probes quote
+ * what they met (paths, config values, server names, what a server said):
+ * each line is shown through {@linkcode printable}, the JSON through
+ * {@linkcode printableJson}.
  *
  * @param config The resolved configuration.
  * @param overrides The command-line options it came from.
@@ -150,11 +154,11 @@ export async function doctorCommand(
 ): Promise<number> {
   const { json, printer } = options;
   const report = await runDoctor(config, overrides);
-  if (json) printer.out(JSON.stringify(report, null, 2));
+  if (json) printer.out(printableJson(JSON.stringify(report, null, 2)));
   else {
-    printer.out(`toolhost doctor — roots: ${report.roots.join(", ")}`);
+    printer.out(`toolhost doctor — roots: ${printable(report.roots.join(", "))}`);
     for (const probe of report.probes) {
-      printer.out(`${probe.ok ? "ok  " : "FAIL"}  ${probe.name}: ${probe.detail}`);
+      printer.out(`${probe.ok ? "ok  " : "FAIL"}  ${printable(`${probe.name}: ${probe.detail}`)}`);
     }
     printer.out(report.ok ? "Both boundaries held." : "Not every probe passed: see FAIL above.");
   }

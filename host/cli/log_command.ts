@@ -1,12 +1,15 @@
 /**
  * `toolhost log`: recent interactions, for people, as a table; with
  * `--subprocesses`, the processes a session ran (the latest by default).
+ * Every cell and note is shown through {@linkcode printable}: what agents
+ * ran, named and wrote never reaches the terminal as control characters.
  *
  * @module
  */
 
 import { InteractionLog } from "../../sinks/interaction_log.ts";
 import { ToolError } from "../../security/errors.ts";
+import { printable, printableJson } from "../../security/printable.ts";
 import { processEnding, type SubprocessLine } from "../../tools/sessions.ts";
 import type { HostConfig } from "../config/mod.ts";
 import { readSessionProcesses } from "../state/mod.ts";
@@ -84,7 +87,7 @@ export async function logCommand(
     each.paths.slice(0, 2).join(", ") + (each.paths.length > 2 ? ", …" : ""),
   ]);
   printTable(HEADER, rows, printer);
-  printer.out(pageNotes(page, rows.length).join("; "));
+  printer.out(printable(pageNotes(page, rows.length).join("; ")));
   return 0;
 }
 
@@ -121,7 +124,7 @@ async function processesCommand(
     });
   } catch (error) {
     if (!(error instanceof ToolError)) throw error;
-    printer.err(`toolhost: ${error.message}`);
+    printer.err(`toolhost: ${printable(error.message)}`);
     return 1;
   }
   printTable(PROCESS_HEADER, page.subprocesses.map(processRow), printer);
@@ -130,19 +133,22 @@ async function processesCommand(
     ...(page.older_unread ? ["older ones not read"] : []),
     ...(page.skipped > 0 ? [`${page.skipped} unreadable line(s) skipped`] : []),
   ];
-  printer.out([...notes, ...page.notes].join("; "));
+  printer.out(printable([...notes, ...page.notes].join("; ")));
   return 0;
 }
 
 /** One process as table cells. */
 function processRow(each: SubprocessLine): string[] {
-  const command = each.argv.join(" ");
+  // Cut by code points (a cut never halves a character), before escaping (never halves an escape).
+  const command = [...each.argv.join(" ")];
   return [
     each.ts.replace("T", " ").slice(0, 23),
     each.tool,
     processEnding(each),
     `${each.duration_ms.toFixed(1)} ms`,
-    command.length > COMMAND_CHARS ? `${command.slice(0, COMMAND_CHARS)}…` : command,
+    command.length > COMMAND_CHARS
+      ? `${command.slice(0, COMMAND_CHARS).join("")}…`
+      : command.join(""),
     each.script ?? "",
   ];
 }
@@ -158,15 +164,20 @@ function logQuery(filters: LogFilters): LogQuery | string {
     if (value === undefined) continue;
     const at = Date.parse(value);
     if (Number.isNaN(at)) {
-      return `toolhost: --${key} ${JSON.stringify(value)} is not an ISO 8601 time`;
+      return `toolhost: --${key} ${printableJson(JSON.stringify(value))} is not an ISO 8601 time`;
     }
     query[key] = new Date(at);
   }
   return query;
 }
 
-/** The header, a rule, then the rows, each column as wide as its widest cell. */
-function printTable(header: readonly string[], rows: string[][], printer: Printer): void {
+/**
+ * The header, a rule, then the rows, each column as wide as its widest cell;
+ * every cell shown through {@linkcode printable} (tabs and line feeds too,
+ * so that a row stays one line).
+ */
+function printTable(header: readonly string[], cells: string[][], printer: Printer): void {
+  const rows = cells.map((row) => row.map((cell) => printable(cell)));
   const widths = header.map((title, i) =>
     Math.max(title.length, ...rows.map((row) => row[i]!.length))
   );

@@ -1,7 +1,10 @@
 /**
  * `toolhost serve` (and a compiled binary's `start`): audit this process's
  * permissions, then serve over MCP stdio in it, saying once what is in
- * effect and surviving any error no call caught.
+ * effect and surviving any error no call caught. What it says on stderr
+ * quotes paths, config values and errors: each is shown through
+ * {@linkcode printable}, so that a line is one line and holds no control
+ * character.
  *
  * @module
  */
@@ -9,6 +12,7 @@
 import { fileURLToPath as fromFileUrl } from "node:url";
 import { type HostStatus, statusParts } from "../../tools/observe/observation.ts";
 import { auditProcess, processFlags } from "../../security/permissions.ts";
+import { printable } from "../../security/printable.ts";
 import { type HostConfig, hostPort } from "../config/mod.ts";
 import { serve } from "../transports/mod.ts";
 import { createHost, type Host } from "../host.ts";
@@ -42,7 +46,9 @@ export async function serveCommand(
   printer: Printer,
 ): Promise<number> {
   const findings = auditProcess(config.policy);
-  for (const finding of findings) printer.err(`toolhost: permission audit: ${finding.detail}`);
+  for (const finding of findings) {
+    printer.err(`toolhost: permission audit: ${printable(finding.detail)}`);
+  }
   if (findings.some((finding) => finding.refuse) && !allowBroad) {
     printer.err(await refusal(config));
     return 2;
@@ -50,7 +56,7 @@ export async function serveCommand(
   const missing = isCompiled() ? [] : await missingGrants(config);
   if (missing.length > 0) {
     const more = missing.length > 1 ? ` and ${missing.length - 1} more` : "";
-    printer.err(staleFlagsLine(`no permission to ${missing[0]}${more}`));
+    printer.err(printable(staleFlagsLine(`no permission to ${missing[0]}${more}`)));
     return 1;
   }
   let host: Host;
@@ -147,7 +153,9 @@ export async function missingGrants(config: HostConfig): Promise<string[]> {
 
 /** A fatal error as one line: the stale-flags instruction when a permission was missing. */
 function failure(what: string, error: unknown): string {
-  return isPermissionError(error) ? staleFlagsLine(error) : `toolhost: ${what}: ${oneLine(error)}`;
+  return printable(
+    isPermissionError(error) ? staleFlagsLine(error) : `toolhost: ${what}: ${oneLine(error)}`,
+  );
 }
 
 /** The start-up line's ending when a person, not an MCP client, started the server. */
@@ -165,8 +173,10 @@ async function refusal(config: HostConfig): Promise<string> {
     run: config.ripgrep.path !== null ? [config.ripgrep.path] : [],
   });
   return `toolhost: refusing to serve with permissions broader than the roots. Run it scoped:\n  ${
-    shellQuote(await scopedCommand(config))
-  }\nor use "toolhost start", which does this for you. The flags it needs: ${flags.join(" ")}\n` +
+    printable(shellQuote(await scopedCommand(config)))
+  }\nor use "toolhost start", which does this for you. The flags it needs: ${
+    printable(flags.join(" "))
+  }\n` +
     `Pass --allow-broad-permissions to serve anyway (tool code stays confined to its worker).`;
 }
 
@@ -208,13 +218,17 @@ export function oneLine(error: unknown): string {
 /**
  * What is in effect, said once when serving starts (on stderr, which MCP
  * clients log): what keeps the tools in, and every capability that is not
- * in effect with why — never a silent fallback.
+ * in effect with why — never a silent fallback. Shown through
+ * {@linkcode printable}: a root, a reason or a server's error can neither
+ * break the line (nor forge another) nor reach the terminal as a control.
  *
  * @param config The configuration.
  * @param status What the host found at start.
  * @returns The line, from "serving" on.
  */
 export function statusLine(config: HostConfig, status: HostStatus): string {
-  return [`serving ${config.policy.roots.join(", ")}`, ...statusParts(status, config.mcpJson)]
-    .join("; ");
+  return printable(
+    [`serving ${config.policy.roots.join(", ")}`, ...statusParts(status, config.mcpJson)]
+      .join("; "),
+  );
 }

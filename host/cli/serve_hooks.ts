@@ -5,6 +5,7 @@
  * @module
  */
 
+import { printable } from "../../security/printable.ts";
 import type { HostConfig } from "../config/mod.ts";
 import { serveHooks } from "../hooks/mod.ts";
 import type { HooksServing } from "../hooks/mod.ts";
@@ -43,8 +44,11 @@ export async function startHooks(
     token,
     askTimeoutMs: settings.askTimeoutMs,
   });
+  const tokenFile = printable(`${config.policy.stateDir}/${HOOKS_TOKEN_FILE}`);
   printer.err(
-    `toolhost: Hook API and dashboard at ${hooks.url} (bearer token in ${config.policy.stateDir}/${HOOKS_TOKEN_FILE}; "toolhost dashboard" prints the dashboard's URL with it); approvals: ${
+    `toolhost: Hook API and dashboard at ${
+      printable(hooks.url)
+    } (bearer token in ${tokenFile}; "toolhost dashboard" prints the dashboard's URL with it); approvals: ${
       rules === 0 ? "none configured" : `${rules} rule(s)`
     }`,
   );

@@ -5,6 +5,7 @@
  * @module
  */
 
+import { printable } from "../../security/printable.ts";
 import { type HostConfig, isLoopback } from "../config/mod.ts";
 import { httpToken, TOKEN_FILE } from "../state/mod.ts";
 import type { Host } from "../host.ts";
@@ -18,7 +19,7 @@ import type { Printer } from "./printer.ts";
  * @param host The host.
  * @param config The configuration (`config.http.listen` is set).
  * @param printer Where the start-up line goes.
- * @param status The start-up line's status part.
+ * @param status The start-up line's status part (already shown through {@linkcode printable}).
  * @returns Resolves when the server has stopped.
  */
 export async function serveOverHttp(
@@ -43,8 +44,10 @@ export async function serveOverHttp(
   const where = `${http.url} (${
     token === null ? "no token" : `bearer token in ${config.policy.stateDir}/${TOKEN_FILE}`
   })`;
-  printer.err(`toolhost: ${status}; MCP over Streamable HTTP at ${where}`);
-  for (const line of warnings(config, http.url)) printer.err(`toolhost: WARNING: ${line}`);
+  printer.err(`toolhost: ${status}; MCP over Streamable HTTP at ${printable(where)}`);
+  for (const line of warnings(config, http.url)) {
+    printer.err(`toolhost: WARNING: ${printable(line)}`);
+  }
   const stop = () => void stopOnce();
   let stopping: Promise<void> | undefined;
   const stopOnce = () =>

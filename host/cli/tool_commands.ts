@@ -5,6 +5,7 @@
  * @module
  */
 
+import { printable, printableJson } from "../../security/printable.ts";
 import type { HostConfig } from "../config/mod.ts";
 import { createHost } from "../host.ts";
 import type { OutputOptions } from "./printer.ts";
@@ -69,7 +70,8 @@ export async function toolsCommand(config: HostConfig, options: OutputOptions): 
   const host = await createHost({ config });
   try {
     const tools = host.list();
-    if (json) printer.out(JSON.stringify(tools, null, 2));
+    // An upstream server's names and descriptions are its own: shown escaped.
+    if (json) printer.out(printableJson(JSON.stringify(tools, null, 2)));
     else {
       const width = Math.max(...tools.map((tool) => tool.name.length));
       for (const tool of tools) {
@@ -79,7 +81,9 @@ export async function toolsCommand(config: HostConfig, options: OutputOptions): 
           ? "edit "
           : "write";
         printer.out(
-          `${tool.name.padEnd(width)}  ${kind}  ${tool.description.split(/(?<=\.)\s/)[0]}`,
+          printable(
+            `${tool.name.padEnd(width)}  ${kind}  ${tool.description.split(/(?<=\.)\s/)[0]}`,
+          ),
         );
       }
     }

@@ -1,13 +1,20 @@
 /**
  * The dashboard's script (served as `/dashboard.js`). Plain browser
  * JavaScript: it follows the Hook API's events with a cursor, and writes
- * every value with `textContent` (nothing from the API becomes markup).
+ * every value with `textContent` (nothing from the API becomes markup),
+ * through `printable` (text) or `printableJson` (arguments): control
+ * characters, bidi controls and lone surrogates are shown escaped, as the
+ * CLI shows them. Those two are `security/printable.ts`'s own functions,
+ * embedded from their source ({@linkcode PRINTABLE_SCRIPT}).
  *
  * @module
  */
 
+import { PRINTABLE_SCRIPT } from "../../security/printable.ts";
+
 /** The script's text. */
 export const DASHBOARD_SCRIPT = String.raw`"use strict";
+${PRINTABLE_SCRIPT}
 const $ = (id) => document.getElementById(id);
 const state = { token: null, cursor: 0, calls: [], samples: [], stopped: false };
 const BUCKET_MS = 10000, WINDOW_MS = 600000, MAX_ROWS = 50;
@@ -85,9 +92,22 @@ function take(event) {
   }
 }
 
+// Text from the API is shown through printable (a JSON value through printableJson), never raw.
 function cell(row, text, cls) {
   const td = row.insertCell();
-  td.textContent = text === undefined || text === null ? "" : String(text);
+  td.textContent = text === undefined || text === null ? "" : printable(String(text));
+  if (cls) td.className = cls;
+  return td;
+}
+
+function jsonText(value, space) {
+  return printableJson(JSON.stringify(value, null, space) ?? "");
+}
+
+function jsonCell(row, value, cls) {
+  const td = row.insertCell();
+  td.textContent = jsonText(value);
+  td.title = jsonText(value, 2);
   if (cls) td.className = cls;
   return td;
 }
@@ -100,7 +120,7 @@ function renderCalls() {
     cell(row, new Date(call.ts).toLocaleTimeString());
     cell(row, call.tool);
     cell(row, call.session);
-    cell(row, JSON.stringify(call.args), "args").title = JSON.stringify(call.args, null, 2);
+    jsonCell(row, call.args, "args");
     cell(row, call.outcome, call.outcome === "ok" ? "ok" : call.outcome === "running" ? "running" : "bad");
     cell(row, call.ms === undefined ? "" : call.ms.toFixed(1));
   }
@@ -129,14 +149,14 @@ function approvalCard(request) {
   card.className = "approval";
   card.dataset.id = request.id;
   const title = document.createElement("h3");
-  title.textContent = request.tool + " — session " + request.session + " (" + request.client + ")";
+  title.textContent = printable(request.tool + " — session " + request.session + " (" + request.client + ")");
   const why = document.createElement("p");
-  why.textContent = "Matched " + request.matched.join(", ") + "; times out at " + new Date(request.expires_at).toLocaleTimeString();
+  why.textContent = printable("Matched " + request.matched.join(", ") + "; times out at " + new Date(request.expires_at).toLocaleTimeString());
   const args = document.createElement("pre");
-  args.textContent = JSON.stringify(request.args, null, 2);
+  args.textContent = jsonText(request.args, 2);
   const hash = document.createElement("p");
   hash.className = "hash";
-  hash.textContent = "SHA-256 of tool and arguments: " + request.args_hash;
+  hash.textContent = printable("SHA-256 of tool and arguments: " + request.args_hash);
   const reason = document.createElement("input");
   reason.placeholder = "reason (told to the agent on a denial)";
   reason.size = 40;
@@ -163,7 +183,7 @@ async function decide(request, body, card) {
     body: JSON.stringify({ ...body, args_hash: request.args_hash, via: "dashboard", by: "dashboard" }),
   });
   if (!response.ok) {
-    alert("Not answered: " + (await response.json()).error);
+    alert(printable("Not answered: " + (await response.json()).error));
     for (const b of card.querySelectorAll("button")) b.disabled = false;
   }
   loadApprovals();
@@ -181,7 +201,7 @@ async function refresh() {
       api("/api/session").then((r) => r.json()),
       state.roots ? null : api("/api/project").then((r) => r.json()),
     ]);
-    if (project) { state.roots = project.project.roots.join(", "); $("roots").textContent = state.roots; }
+    if (project) { state.roots = printable(project.project.roots.join(", ")); $("roots").textContent = state.roots; }
     toolTable(perf.performance.tools);
     health(perf.performance.status);
     sessionTable(sessions.session.sessions);
@@ -196,7 +216,7 @@ function toolTable(tools) {
   const names = Object.keys(tools).sort();
   const busiest = names.slice().sort((a, b) => tools[b].count - tools[a].count)[0];
   const chosen = select.value || busiest;
-  select.replaceChildren(...names.map((name) => new Option(name, name, false, name === chosen)));
+  select.replaceChildren(...names.map((name) => new Option(printable(name), name, false, name === chosen)));
   for (const name of names) {
     const s = tools[name], row = body.insertRow();
     cell(row, name); cell(row, s.count); cell(row, s.errors);
@@ -210,7 +230,7 @@ function health(status) {
   const lines = ["efferent copy: " + status.efferent_copy.state + (status.efferent_copy.reason ? " (" + status.efferent_copy.reason + ")" : "")];
   for (const up of status.upstreams || []) lines.push("upstream " + up.name + ": " + up.state + (up.reason ? " (" + up.reason + ")" : ""));
   if (!status.upstreams || status.upstreams.length === 0) lines.push("no upstream server");
-  $("health").replaceChildren(...lines.map((text) => { const p = document.createElement("p"); p.textContent = text; return p; }));
+  $("health").replaceChildren(...lines.map((text) => { const p = document.createElement("p"); p.textContent = printable(text); return p; }));
 }
 
 function sessionTable(sessions) {
