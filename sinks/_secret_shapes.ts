@@ -137,10 +137,11 @@ export const SHAPES: readonly Shape[] = [
     /([?&](?:X-(?:Amz|Goog)-Signature|[Ss]ignature|sig)=)[^&#\s'"`<>]+/g,
     (_, head) => `${head}${REDACTED}`,
   ],
-  // A URL query parameter whose name says it holds a secret (`?api_key=…`, `&key=…`): the value.
+  // A URL query parameter whose name says it holds a secret (`?api_key=…`, `&key=…`): the value,
+  // which ends where a URL's query nested in it starts (`?next=https://a.test/cb?api_key=…`).
   [
     "=",
-    /([?&])([\w.~%-]{1,80})=([^&#\s'"`<>]+)/g,
+    /([?&])([\w.~%-]{1,80})=([^&#\s'"`<>?]+(?:\?(?![\w.~%-]{1,80}=)[^&#\s'"`<>?]*)*)/g,
     (match, separator, name) => queryKeySecret(name) ? `${separator}${name}=${REDACTED}` : match,
   ],
   // An HTTP credential header (Authorization, Cookie, X-Api-Key, …): the rest of its line.
@@ -153,9 +154,15 @@ export const SHAPES: readonly Shape[] = [
   // A Bearer or Basic credential on its own (`Bearer eyJ…`, `Basic dXNl…`): the credential.
   [
     "",
-    /\b(bearer|basic)([ \t]+)([\w~+/.-]{8,}=*)/gi,
+    /\b(bearer|basic)([ \t]+)([\w~+/.-]{4,}=*)/gi,
     (match, scheme, space, value) =>
       credentialLike(scheme, value) ? `${scheme}${space}${REDACTED}` : match,
+  ],
+  // curl's `-u user:password` written as one word (`-uuser:password`, `--user=user:password`).
+  [
+    "-u",
+    /(?<![\w-])(-u|--user=)(["']?)([^\s"'`:]+):([^\s"'`]+)/g,
+    (_, flag, quote, user) => `${flag}${quote}${user}:${REDACTED}`,
   ],
 ];
 
@@ -244,13 +251,33 @@ export function tokenLike(match: string): boolean {
 
 /**
  * Whether the word after `Bearer`/`Basic` is a credential rather than prose
- * (`Basic usage`, `basic DTD-related`): Basic takes base64 only.
+ * (`Basic usage`, `basic DTD-related`): Basic takes base64 only, and is one
+ * whatever its length when it decodes to `user:password`.
  */
 function credentialLike(scheme: string, value: string): boolean {
   const word = value.replace(/\.+$/, "");
+  const basic = /^basic$/i.test(scheme);
+  if (basic && !/^[A-Za-z0-9+/]+=*$/.test(word)) return false;
+  if (basic && basicPair(word)) return true;
   if (word.length < 8) return false;
-  if (/^basic$/i.test(scheme) && !/^[A-Za-z0-9+/]+=*$/.test(word)) return false;
   return word.length >= 32 || /[\d+/=_]/.test(word) || /[A-Z]/.test(word.slice(1));
+}
+
+/**
+ * Whether base64 decodes to `user:password` (printable ASCII, a colon
+ * after a non-empty user, a non-empty password), as Basic credentials do.
+ *
+ * @param base64 Base64, padded or not.
+ * @returns `true` when it decodes to such a pair.
+ */
+export function basicPair(base64: string): boolean {
+  let decoded: string;
+  try {
+    decoded = atob(base64);
+  } catch {
+    return false;
+  }
+  return /^[\x20-\x39\x3b-\x7e]+:[\x20-\x7e]+$/.test(decoded);
 }
 
 /**

@@ -30,6 +30,32 @@
  *   name is kept when it reads as code (`password: string`,
  *   `token = await fetchToken()`, `key=cfg.apiKey`). A secret with no shape
  *   of its own (a 32-hex API key, a word as a password) is found only by key.
+ *   `Basic` credentials go whatever their length when their base64 decodes
+ *   to `user:password`.
+ *
+ * And both run on what a string decodes to:
+ *
+ * - JSON in a string. A string that is a JSON object or array (at most
+ *   262,144 characters, and JSON in strings at most four levels deep) is
+ *   parsed, and walked as arguments are when it holds what only a walk
+ *   finds — a value under a secret key, an item after a flag or a secret
+ *   name in an array — so that its keys count: the string
+ *   `{"db":{"password":1234}}` loses its 1234. When anything in it is
+ *   redacted it is written back as JSON (`JSON.stringify`, with the text's
+ *   indent, line ends and surrounding space, but not other spacing:
+ *   `{"a": 1}` comes back `{"a":1}`), so it stays a valid JSON string.
+ *   Otherwise (nothing to walk for, nothing redacted, no parse, or over
+ *   20,000 values) it is checked as text, which sees all its strings.
+ * - Percent-encoding. Each run of text with a `%XX` escape (or a `+` in a
+ *   URL's query) is decoded, again while escapes remain, up to four rounds
+ *   (`%253D` is `=` after two), with malformed escapes kept as they are and
+ *   `+` also read as a space; each decoded form is checked, and what a
+ *   check replaces there is mapped back to the characters it was decoded
+ *   from, so the rest stays readable:
+ *   `?next=https%3A%2F%2Fa.test%2Fcb%3Fapi_key%3D[redacted]%26x%3D1`. (Where
+ *   a replaced part could sit in more than one place, all of them go.)
+ *
+ * A string with no `%`, no `?…+` and no `{` or `[` at its start skips both.
  *
  * Nothing deeper than 64 levels, and nothing past the first 50,000 objects,
  * arrays and strings of one `apply`, is returned as it is: it is replaced
@@ -38,6 +64,9 @@
  * @module
  */
 
+import { parsedJson, rewrittenJson } from "./_json_text.ts";
+import { decodedForms, encodedRuns, spansInRun } from "./_percent.ts";
+import { replacedSpans, type Span, withSpansRedacted } from "./_spans.ts";
 import {
   ASSIGNMENT,
   CODE_WORDS,
@@ -70,6 +99,10 @@ const MAX_DEPTH = 64;
 const MAX_NODES = 50_000;
 /** Key names whose verdicts one redactor remembers. */
 const MAX_CACHED_KEYS = 4096;
+/** Levels of JSON inside strings parsed: JSON in a string, in a string of that JSON, … */
+const MAX_JSON_LEVELS = 4;
+/** Objects, arrays and strings looked at in one string's JSON; past it the text is checked as text. */
+const MAX_JSON_NODES = 20_000;
 
 /** What a key says about the values under it. */
 interface Verdict {
@@ -79,9 +112,12 @@ interface Verdict {
   quantity: boolean;
 }
 
-/** Objects, arrays and strings left to look at in one `apply`. */
+/** What is left to look at in one `apply` (or one string's JSON). */
 interface Budget {
+  /** Objects, arrays and strings. */
   left: number;
+  /** Levels of JSON inside strings still parsed. */
+  json: number;
 }
 
 /** Where the arguments themselves sit: under no key. */
@@ -103,6 +139,8 @@ export class Redactor {
   #verdicts = new Map<string, Verdict>();
 
   /**
+   * Make a redactor for the default secret keys and `extra`.
+   *
    * @param extra Keys to redact besides the defaults: a key is redacted when
    *   its name contains one of them, ignoring case and all but letters and digits.
    */
@@ -120,24 +158,25 @@ export class Redactor {
    * @returns The redacted copy, or `value` when it holds no secret.
    */
   apply(value: unknown): unknown {
-    return this.#walk(value, OUTSIDE, 0, { left: MAX_NODES });
+    return this.#walk(value, OUTSIDE, 0, { left: MAX_NODES, json: MAX_JSON_LEVELS });
   }
 
   /**
-   * A string with its secret-shaped parts redacted.
+   * A string with its secrets redacted: its secret-shaped parts, what its
+   * percent-encoded runs hold once decoded, and, when it is JSON, the values
+   * of its secret keys.
+   *
+   * @example
+   * ```ts
+   * new Redactor().text("/login?next=%2Fcb%3Fapi_key%3Dabc123%26x%3D1");
+   * // "/login?next=%2Fcb%3Fapi_key%3D[redacted]%26x%3D1"
+   * ```
    *
    * @param text Any text: a command, a URL, a file's content.
    * @returns The text, each secret in it replaced with `[redacted]`.
    */
   text(text: string): string {
-    if (PLAIN.test(text)) return text;
-    let out = text.replace(TOKENS, (match) => tokenLike(match) ? REDACTED : match);
-    for (const [hint, pattern, replace] of SHAPES) {
-      if (out.includes(hint)) out = out.replace(pattern, replace);
-    }
-    out = out.replace(ASSIGNMENT, (match, ...groups) => this.#assignment(match, groups));
-    out = out.replace(FLAG, (match, ...groups) => this.#flag(match, groups));
-    return out.replace(RANDOM_RUN, redactRandom);
+    return this.#text(text, 0, { left: MAX_NODES, json: MAX_JSON_LEVELS });
   }
 
   /**
@@ -150,10 +189,105 @@ export class Redactor {
     return this.#verdict(key).secret;
   }
 
+  /** A string redacted: as JSON when it is JSON that holds a secret, else as text. */
+  #text(text: string, depth: number, budget: Budget): string {
+    if (PLAIN.test(text)) return text;
+    return this.#json(text, depth, budget) ?? this.#shapes(this.#decoded(text, depth, budget));
+  }
+
+  /**
+   * A string that is a JSON object or array, parsed and walked as arguments
+   * are: written back as JSON when anything in it was redacted; `undefined`
+   * when it is not JSON, holds nothing only a walk finds (its text holds all
+   * its strings, and the checks of text see them there), holds no secret,
+   * or is too big to walk whole — the checks of text then run on it.
+   */
+  #json(text: string, depth: number, budget: Budget): string | undefined {
+    const parsed = budget.json > 0 ? parsedJson(text) : undefined;
+    if (parsed === undefined) return undefined;
+    const inner = (): Budget => ({ left: MAX_JSON_NODES, json: budget.json - 1 });
+    const scan = inner();
+    if (!this.#keyed(parsed, depth + 1, scan) || scan.left < 0) return undefined;
+    const walk = inner();
+    const walked = this.#walk(parsed, OUTSIDE, depth + 1, walk);
+    return walked === parsed || walk.left < 0 ? undefined : rewrittenJson(text, walked);
+  }
+
+  /**
+   * Whether a parsed value holds what only a walk finds: a value under a
+   * secret key, an array item after a flag or a secret name, JSON in a
+   * string that does, or levels deeper than a walk goes (`true` too, with
+   * `budget.left` below 0, when it holds more values than a walk looks at).
+   */
+  #keyed(value: unknown, depth: number, budget: Budget): boolean {
+    if (typeof value === "string") {
+      const parsed = budget.json > 0 ? parsedJson(value) : undefined;
+      if (parsed === undefined) return false;
+      return this.#keyed(parsed, depth + 1, { left: MAX_JSON_NODES, json: budget.json - 1 });
+    }
+    if (value === null || typeof value !== "object") return false;
+    if (depth >= MAX_DEPTH || --budget.left < 0) return true;
+    if (Array.isArray(value)) {
+      return value.some((each, i) =>
+        (typeof each === "string" && this.#pairs(value[i - 1])) ||
+        this.#keyed(each, depth + 1, budget)
+      );
+    }
+    return Object.entries(value).some(([key, each]) =>
+      (this.#verdict(key).secret && each !== null && typeof each !== "boolean") ||
+      this.#keyed(each, depth + 1, budget)
+    );
+  }
+
+  /** Whether an array item is a flag or a secret name, which the next item is scanned with. */
+  #pairs(previous: unknown): previous is string {
+    if (typeof previous !== "string") return false;
+    return FLAG_ONLY.test(previous) || (NAME_ONLY.test(previous) && this.#verdict(previous).secret);
+  }
+
+  /**
+   * Text whose percent-encoded runs hold a secret in a decoded form, with
+   * the run's characters that the secret was decoded from replaced.
+   */
+  #decoded(text: string, depth: number, budget: Budget): string {
+    const runs = encodedRuns(text);
+    if (runs.length === 0) return text;
+    let out = "";
+    let at = 0;
+    for (const [start, end] of runs) {
+      const run = text.slice(start, end);
+      const spans = this.#decodedSpans(run, depth, budget);
+      if (spans.length === 0) continue;
+      out += text.slice(at, start) + withSpansRedacted(run, spans);
+      at = end;
+    }
+    return at === 0 ? text : out + text.slice(at);
+  }
+
+  /** The spans of a run that a check redacts in one of its decoded forms. */
+  #decodedSpans(run: string, depth: number, budget: Budget): Span[] {
+    return decodedForms(run).flatMap((form) => {
+      const checked = this.#json(form.text, depth, budget) ?? this.#shapes(form.text);
+      return spansInRun(form, replacedSpans(form.text, checked));
+    });
+  }
+
+  /** Text with its secret-shaped parts redacted, as it is written. */
+  #shapes(text: string): string {
+    if (PLAIN.test(text)) return text;
+    let out = text.replace(TOKENS, (match) => tokenLike(match) ? REDACTED : match);
+    for (const [hint, pattern, replace] of SHAPES) {
+      if (out.includes(hint)) out = out.replace(pattern, replace);
+    }
+    out = out.replace(ASSIGNMENT, (match, ...groups) => this.#assignment(match, groups));
+    out = out.replace(FLAG, (match, ...groups) => this.#flag(match, groups));
+    return out.replace(RANDOM_RUN, redactRandom);
+  }
+
   #walk(value: unknown, under: Verdict, depth: number, budget: Budget): unknown {
     if (typeof value === "string") {
       if (--budget.left < 0) return REDACTED;
-      if (!under.secret) return this.text(value);
+      if (!under.secret) return this.#text(value, depth, budget);
       return under.quantity && DIGITS.test(value) ? value : REDACTED;
     }
     if (typeof value === "number") return under.secret && !under.quantity ? REDACTED : value;
@@ -169,7 +303,7 @@ export class Redactor {
       for (let i = 0; i < value.length; i++) {
         const each: unknown = value[i];
         const paired = typeof each === "string" && !under.secret &&
-          this.#paired(value[i - 1], each);
+          this.#paired(value[i - 1], each, depth, budget);
         const walked = paired === false ? this.#walk(each, under, depth + 1, budget) : paired;
         if (out === undefined && walked !== each) out = value.slice(0, i);
         out?.push(walked);
@@ -182,7 +316,7 @@ export class Redactor {
       const [key, each] = entries[i]!;
       const own = this.#verdict(key);
       const verdict = under.secret ? { secret: true, quantity: own.quantity } : own;
-      const name = this.text(key);
+      const name = this.#text(key, depth, budget);
       const walked = this.#walk(each, verdict, depth + 1, budget);
       if (out === undefined && (name !== key || walked !== each)) {
         out = {};
@@ -227,15 +361,14 @@ export class Redactor {
   /**
    * An array item after a flag (`["psql", "--password", "…"]`) or a secret
    * name (`[["X-Api-Key", "…"]]`), scanned with it as `--flag item` or
-   * `name: item`; `false` when the item follows neither.
+   * `name: item`; `false` when the item follows neither, or nothing in it
+   * was redacted so (it is then walked on its own).
    */
-  #paired(previous: unknown, item: string): string | false {
-    if (typeof previous !== "string") return false;
-    let head: string;
-    if (FLAG_ONLY.test(previous)) head = `${previous} `;
-    else if (NAME_ONLY.test(previous) && this.#verdict(previous).secret) head = `${previous}: `;
-    else return false;
-    const joined = this.text(head + item);
+  #paired(previous: unknown, item: string, depth: number, budget: Budget): string | false {
+    if (!this.#pairs(previous)) return false;
+    const head = FLAG_ONLY.test(previous) ? `${previous} ` : `${previous}: `;
+    const joined = this.#text(head + item, depth, budget);
+    if (joined === head + item) return false;
     return joined.startsWith(head) ? joined.slice(head.length) : REDACTED;
   }
 

@@ -16,6 +16,10 @@ export interface SecretCase {
   args: Record<string, unknown>;
   /** Text found in `JSON.stringify(args)` that must not be in the redacted copy's. */
   secret: string;
+  /** The secret as the arguments also hold it (percent-encoded, once or twice): gone too. */
+  forms?: readonly string[];
+  /** Text of the arguments that holds no secret and must still be in the redacted copy. */
+  kept?: readonly string[];
 }
 
 /** Arguments that hold no secret and must come back unchanged. */
@@ -361,8 +365,141 @@ const BY_SHAPE: SecretCase[] = [
   },
 ];
 
-/** Arguments holding a secret: by key at depths 1–20, then by shape anywhere. */
-export const SECRET_CASES: SecretCase[] = [...BY_KEY, ...BY_SHAPE];
+const enc = encodeURIComponent;
+/** A secret with no shape of its own: found by its key or name only. */
+const WORD = (label: string) => `FAKE-${fake(`word/${label}`, LOWER + DIGITS, 10)}`;
+const REDIRECT_PW = WORD("redirect");
+const DOUBLE_PW = WORD("double");
+const RESERVED_PW = `${WORD("reserved")}/+=!`;
+const USERINFO_PW = WORD("userinfo");
+const ENCODED_AWS = `AKIAFAKE${fake("aws-encoded", UPPER + DIGITS, 12)}`;
+const DOUBLE_AWS = `AKIAFAKE${fake("aws-double", UPPER + DIGITS, 12)}`;
+const SPELLED_GH = `ghp_FAKE${fake("ghp-spelled", ALNUM, 32)}`;
+const PLUS_BASIC = btoa(`ci:${fake("plus-basic", LOWER, 6)}`);
+const SHORT_BASIC = btoa("a:b");
+const HEADER_BASIC = btoa(`deploy:${WORD("header-basic")}`);
+const CURL_USER_PW = WORD("curl-user");
+const JSON_NUMBER = 90417263;
+const JSON_KEY = WORD("json-key");
+const JSON_NESTED = WORD("json-nested");
+
+/** Each character of `text` percent-encoded, unreserved ones too. */
+function spelled(text: string): string {
+  return [...text].map((char) => `%${char.charCodeAt(0).toString(16).toUpperCase()}`).join("");
+}
+
+/** Secrets seen only once their text is decoded: percent-encoding, Basic's base64, JSON in a string. */
+const BY_DECODING: SecretCase[] = [
+  {
+    name: "api_key in a percent-encoded redirect target",
+    args: {
+      url: `https://example.com/login?next=${
+        enc(`https://api.example.com/cb?api_key=${REDIRECT_PW}&state=s1`)
+      }&lang=en`,
+    },
+    secret: REDIRECT_PW,
+    kept: ["login?next=https%3A%2F%2Fapi.example.com%2Fcb%3Fapi_key%3D", "%26state%3Ds1&lang=en"],
+  },
+  {
+    name: "password in a redirect target encoded twice",
+    args: {
+      url: `https://example.com/sso?RelayState=${
+        enc(enc(`https://app.example.com/cb?password=${DOUBLE_PW}&state=s2`))
+      }`,
+    },
+    secret: DOUBLE_PW,
+    kept: ["sso?RelayState=https%253A%252F%252Fapp.example.com", "%2526state%253Ds2"],
+  },
+  {
+    name: "password with reserved characters, encoded twice",
+    args: { url: `https://example.com/?next=${enc(enc(`/cb?password=${RESERVED_PW}&x=1`))}` },
+    secret: RESERVED_PW,
+    forms: [enc(RESERVED_PW), enc(enc(RESERVED_PW))],
+    kept: ["https://example.com/?next=%252Fcb%253Fpassword%253D", "%2526x%253D1"],
+  },
+  {
+    name: "AWS access key id in a percent-encoded redirect target",
+    args: {
+      url: `https://x.test/cb?continue=${enc(`https://ci.example.com/hook?ref=${ENCODED_AWS}`)}`,
+    },
+    secret: ENCODED_AWS,
+    kept: ["https://x.test/cb?continue=https%3A%2F%2Fci.example.com%2Fhook%3Fref%3D"],
+  },
+  {
+    name: "AWS access key id encoded twice",
+    args: { next: `/login?next=${enc(enc(`/hook?ref=${DOUBLE_AWS}`))}` },
+    secret: DOUBLE_AWS,
+    kept: ["/login?next=%252Fhook%253Fref%253D"],
+  },
+  {
+    name: "GitHub token with every character percent-encoded",
+    args: { url: `https://example.com/cb?q=${spelled(SPELLED_GH)}&page=2` },
+    secret: SPELLED_GH,
+    forms: [spelled(SPELLED_GH)],
+    kept: ["https://example.com/cb?q=", "&page=2"],
+  },
+  {
+    name: "password in userinfo of an encoded redirect",
+    args: {
+      url: `https://example.com/?to=${enc(`https://deploy:${USERINFO_PW}@git.example.com/r`)}`,
+    },
+    secret: USERINFO_PW,
+    kept: ["https://example.com/?to=https%3A%2F%2Fdeploy%3A", "%40git.example.com%2Fr"],
+  },
+  {
+    name: "Basic credentials with `+` for the space in a query",
+    args: { url: `https://example.com/proxy?h=Basic+${PLUS_BASIC}&x=1` },
+    secret: PLUS_BASIC,
+    kept: ["https://example.com/proxy?h=Basic+", "&x=1"],
+  },
+  {
+    name: "Basic credentials in a curl header",
+    args: { command: `curl -H 'Authorization: Basic ${HEADER_BASIC}' https://api.example.com/v1` },
+    secret: HEADER_BASIC,
+    kept: ["curl -H 'Authorization: Basic ", "' https://api.example.com/v1"],
+  },
+  {
+    name: "curl --user=user:password and -uuser:password",
+    args: {
+      long: `curl --user=deploy:${CURL_USER_PW} https://example.com`,
+      short: `curl -udeploy:${CURL_USER_PW} https://example.com`,
+    },
+    secret: CURL_USER_PW,
+    kept: ["curl --user=deploy:", "curl -udeploy:", " https://example.com"],
+  },
+  {
+    name: "Basic credentials on their own, shorter than a token",
+    args: { header: `Basic ${SHORT_BASIC}` },
+    secret: SHORT_BASIC,
+    kept: ["Basic "],
+  },
+  {
+    name: "JSON in a string: a number under a secret key",
+    args: { body: `{"user":"a","db":{"password":${JSON_NUMBER},"host":"pg"}}` },
+    secret: String(JSON_NUMBER),
+    kept: ['{"user":"a","db":{"password":', ',"host":"pg"}}'],
+  },
+  {
+    name: "JSON in a string: an object under a secret key",
+    args: { body: `{"credentials":{"user":"deploy","key":"${JSON_KEY}"},"region":"eu"}` },
+    secret: JSON_KEY,
+    kept: ['"region":"eu"'],
+  },
+  {
+    name: "JSON in a string in JSON in a string",
+    args: {
+      payload: JSON.stringify({
+        kind: "webhook",
+        body: JSON.stringify({ session: "s1", credentials: { user: "ci", value: JSON_NESTED } }),
+      }),
+    },
+    secret: JSON_NESTED,
+    kept: ['{"kind":"webhook","body":"{\\"session\\":\\"s1\\"'],
+  },
+];
+
+/** Arguments holding a secret: by key at depths 1–20, by shape anywhere, then once decoded. */
+export const SECRET_CASES: SecretCase[] = [...BY_KEY, ...BY_SHAPE, ...BY_DECODING];
 
 const TS_SNIPPET = `export async function login(user: string, password: string): Promise<Session> {
   const token = await auth.signIn(user, password);
@@ -499,7 +636,28 @@ export const ORDINARY_CASES: OrdinaryCase[] = [
     args: { command: "rg -n 'password' src/ --glob '*.ts' | head -n 20" },
   },
   {
+    name: "percent-encoded URLs and text without a secret, and malformed escapes",
+    args: {
+      next:
+        "https://example.com/login?next=https%3A%2F%2Fapp.example.com%2Fhome%3Ftab%3Dsettings%26q%3Dtoken%2Brotation",
+      search: "https://example.com/search?q=basic+auth+setup&page=2",
+      path: "docs/My%20Notes/caf%C3%A9%20%E2%9C%93.md",
+      text: "100% sure: %zz, %E2%82, %C0%AF, %ED%A0%80 and a lone %",
+    },
+  },
+  {
+    name: "JSON in strings without a secret, and text that only looks like JSON",
+    args: {
+      body: '{"query":"deno","page":2,"filters":{"lang":"ts","max_tokens":4096}}',
+      nested: JSON.stringify({ body: JSON.stringify({ q: "x", token_url: "https://a.test/t" }) }),
+      pretty: '{\n  "name": "toolhost",\n  "version": "0.1.0"\n}\n',
+      loose: "{oops: not json, [1, 2]}",
+      list: "[1, 2, 3]",
+    },
+  },
+  {
     name: "dates, versions and nulls",
+
     args: { at: "2026-11-24T10:00:00.000Z", version: "1.32.2", parent: null, tags: [] },
   },
 ];

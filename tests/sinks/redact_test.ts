@@ -1,19 +1,30 @@
 /**
- * Secrets hidden by key and by shape, at every depth; ordinary arguments untouched.
+ * Secrets hidden by key and by shape, at every depth, and in decoded text
+ * (percent-encoding, Basic's base64, JSON inside a string); ordinary
+ * arguments untouched.
  */
 
 import { assert, assertEquals, assertFalse, assertStringIncludes } from "../_assert.ts";
 import { REDACTED, Redactor } from "../../sinks/redact.ts";
 import { ORDINARY_CASES, SECRET_CASES } from "./_secrets.ts";
 
-Deno.test("redactor: no secret survives, by key at depths 1 to 20 and by shape anywhere", async (t) => {
+/** Text as it is written inside a JSON string. */
+function escaped(text: string): string {
+  return JSON.stringify(text).slice(1, -1);
+}
+
+Deno.test("redactor: no secret survives, by key at depths 1 to 20, by shape anywhere, or encoded", async (t) => {
   assert(SECRET_CASES.length >= 40, `only ${SECRET_CASES.length} cases`);
   const redactor = new Redactor();
-  for (const { name, args, secret } of SECRET_CASES) {
+  for (const { name, args, secret, forms = [], kept = [] } of SECRET_CASES) {
     await t.step(name, () => {
-      assertStringIncludes(JSON.stringify(args), secret, "the case holds its secret");
+      const sent = JSON.stringify(args);
+      const all = [secret, ...forms];
+      assert(all.some((form) => sent.includes(form)), "the case holds its secret");
+      for (const part of kept) assertStringIncludes(sent, escaped(part), "the case holds it");
       const out = JSON.stringify(redactor.apply(args));
-      assertFalse(out.includes(secret), `"${secret}" survived in ${out}`);
+      for (const form of all) assertFalse(out.includes(form), `"${form}" survived in ${out}`);
+      for (const part of kept) assertStringIncludes(out, escaped(part), "kept");
       assertStringIncludes(out, REDACTED);
     });
   }
@@ -95,6 +106,62 @@ Deno.test("redactor: only the secret part of a string is replaced", async (t) =>
     ],
     ["a token in prose", "set ghp_FAKE0123456789abcdefghijklmnopqrstuv now", "set [redacted] now"],
     [
+      "an encoded redirect keeps all but the encoded value of its secret parameter",
+      "https://example.com/login?next=https%3A%2F%2Fapi.example.com%2Fcb%3Fapi_key%3Dsk_live_FAKEabc123def456ghi789%26state%3Ds1&lang=en",
+      "https://example.com/login?next=https%3A%2F%2Fapi.example.com%2Fcb%3Fapi_key%3D[redacted]%26state%3Ds1&lang=en",
+    ],
+    [
+      "a redirect encoded twice",
+      "/login?next=%252Fcb%253Fpassword%253DFAKE-pw%2526x%253D1",
+      "/login?next=%252Fcb%253Fpassword%253D[redacted]%2526x%253D1",
+    ],
+    [
+      "a redirect encoded four times",
+      "/login?next=%2525253Fsig%2525253DFAKE-s1g&x=1",
+      "/login?next=%2525253Fsig%2525253D[redacted]&x=1",
+    ],
+    [
+      "a redirect not encoded",
+      "/login?next=https://api.test/cb?api_key=FAKE-k1&lang=en",
+      "/login?next=https://api.test/cb?api_key=[redacted]&lang=en",
+    ],
+    [
+      "an encoded token between readable parameters",
+      "/cb?a=1&q=%41%4B%49%41%46%41%4B%45%31%32%33%34%35%36%37%38%39%30%41%42&b=2",
+      "/cb?a=1&q=[redacted]&b=2",
+    ],
+    [
+      "a malformed escape before an encoded secret",
+      "?next=%E2%82%zz%3Fapi_key%3DFAKE-k2",
+      "?next=%E2%82%zz%3Fapi_key%3D[redacted]",
+    ],
+    [
+      "Basic credentials with `+` for the space keep the scheme",
+      "https://x.test/p?h=Basic+YTpi&x=1",
+      "https://x.test/p?h=Basic+[redacted]&x=1",
+    ],
+    ["bare Basic credentials of user:password", "Basic YTpi", "Basic [redacted]"],
+    [
+      "curl --user= keeps the user",
+      "curl --user=admin:FAKE-pw1 https://x.test",
+      "curl --user=admin:[redacted] https://x.test",
+    ],
+    [
+      "JSON in a string: a number under a secret key",
+      '{"db":{"password":12345,"host":"pg"}}',
+      '{"db":{"password":"[redacted]","host":"pg"}}',
+    ],
+    [
+      "indented JSON in a string keeps its indent and final newline",
+      '{\n  "token": "FAKE-t",\n  "n": 1\n}\n',
+      '{\n  "token": "[redacted]",\n  "n": 1\n}\n',
+    ],
+    [
+      "text that only looks like JSON is checked as text",
+      '{"password": "FAKE 7 x", oops}',
+      '{"password": "[redacted]", oops}',
+    ],
+    [
       "a PEM key keeps its BEGIN and END lines",
       "-----BEGIN PRIVATE KEY-----\nMIIFAKE\nABC=\n-----END PRIVATE KEY-----\n",
       "-----BEGIN PRIVATE KEY-----[redacted]-----END PRIVATE KEY-----\n",
@@ -102,6 +169,47 @@ Deno.test("redactor: only the secret part of a string is replaced", async (t) =>
   ];
   for (const [name, input, expected] of cases) {
     await t.step(name, () => assertEquals(redactor.apply({ value: input }), { value: expected }));
+  }
+});
+
+Deno.test("redactor: JSON inside a string stays JSON, its secrets replaced at one and two levels", () => {
+  const inner = { session: "s1", credentials: { user: "ci", pin: 4321 }, tags: ["a"] };
+  const args = {
+    body: JSON.stringify({ user: "a", password: "FAKE-hunter2", nested: { api_key: "FAKE-k" } }),
+    payload: JSON.stringify({ kind: "webhook", body: JSON.stringify(inner) }),
+  };
+  const out = new Redactor().apply(args) as Record<string, string>;
+  assertEquals(JSON.parse(out.body!), {
+    user: "a",
+    password: REDACTED,
+    nested: { api_key: REDACTED },
+  });
+  const payload = JSON.parse(out.payload!);
+  assertEquals(payload.kind, "webhook");
+  assertEquals(JSON.parse(payload.body), {
+    session: "s1",
+    credentials: { user: REDACTED, pin: REDACTED },
+    tags: ["a"],
+  });
+});
+
+Deno.test("redactor: malformed percent escapes are kept as they are, never thrown on", async (t) => {
+  const redactor = new Redactor();
+  const malformed = [
+    "%",
+    "%%",
+    "a%zz",
+    "%2",
+    "100%",
+    "%E2%82",
+    "%C0%AF",
+    "%ED%A0%80",
+    "%F4%90%80%80",
+    "%FF%FE",
+    "%%41",
+  ];
+  for (const text of malformed) {
+    await t.step(text, () => assertEquals(redactor.text(`see ${text} here`), `see ${text} here`));
   }
 });
 
