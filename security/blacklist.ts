@@ -17,6 +17,14 @@ export interface Blacklist {
    * @param relative A `/`-separated path relative to its root ("" is the root).
    */
   match(relative: string): string | undefined;
+  /**
+   * The glob that hides an entry itself, its parent directories known not
+   * to be hidden (a walk's check: only its own name and its whole path are
+   * tested).
+   *
+   * @param relative A `/`-separated path relative to its root.
+   */
+  matchEntry(relative: string): string | undefined;
 }
 
 /**
@@ -35,6 +43,12 @@ export function compileBlacklist(globs: readonly string[]): Blacklist {
     else segment.push([glob, globToRegExp(trimmed)]);
   }
   return {
+    matchEntry(relative: string): string | undefined {
+      const name = relative.slice(relative.lastIndexOf("/") + 1);
+      for (const [glob, re] of segment) if (re.test(name)) return glob;
+      for (const [glob, re] of anchored) if (re.test(relative)) return glob;
+      return undefined;
+    },
     match(relative: string): string | undefined {
       if (relative === "") return undefined;
       const parts = relative.split("/");

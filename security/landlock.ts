@@ -182,9 +182,10 @@ function restrictSelf(fns: Libc, paths: LandlockPaths, opened: number[]): Landlo
 
 /** Each allowed path with its rights, read-write directories first. */
 function pathRights(paths: LandlockPaths, handled: bigint): Array<[string, bigint]> {
+  // MAKE_SYM: a shell command's links are renamed into the roots when its writes are merged.
   const dirRights = handled &
     (FS.READ_FILE | FS.READ_DIR | FS.WRITE_FILE | FS.REMOVE_DIR | FS.REMOVE_FILE | FS.MAKE_DIR |
-      FS.MAKE_REG | FS.REFER | FS.TRUNCATE);
+      FS.MAKE_REG | FS.MAKE_SYM | FS.REFER | FS.TRUNCATE);
   const readRights = handled & (FS.READ_FILE | FS.READ_DIR);
   return [
     ...paths.readWrite.map((path): [string, bigint] => [path, dirRights]),

@@ -5,7 +5,7 @@
  * @module
  */
 
-import type { Policy } from "./policy.ts";
+import { type Policy, writablePaths } from "./policy.ts";
 
 /** The permissions a tool worker runs with (Deno's `WorkerOptions.deno.permissions`). */
 export interface WorkerPermissions {
@@ -47,7 +47,7 @@ export interface Needs {
  * @returns The permissions descriptor.
  */
 export function workerPermissions(policy: Policy, needs: Needs = {}): WorkerPermissions {
-  const paths = [...policy.roots, policy.stateDir];
+  const paths = writablePaths(policy);
   const run = needs.run && needs.run.length > 0 ? [...needs.run] : false;
   return {
     read: [...paths, ...(needs.read ?? [])],
@@ -79,7 +79,7 @@ export interface ProcessNeeds extends Needs {
  * @returns The flags, in a stable order.
  */
 export function processFlags(policy: Policy, needs: ProcessNeeds = {}): string[] {
-  const write = [...policy.roots, policy.stateDir];
+  const write = writablePaths(policy);
   const read = unique([...write, ...(needs.config ?? []), ...(needs.read ?? [])]);
   const flags = [
     `--allow-read=${read.join(",")}`,
@@ -140,7 +140,7 @@ export function auditProcess(policy: Policy): AuditFinding[] {
 /** A path outside every root and the state directory, for probing grants. */
 function probeOutside(policy: Policy): string | undefined {
   for (const candidate of ["/etc", "/usr", "/var", "/tmp", "/"]) {
-    const inside = [...policy.roots, policy.stateDir].some((p) =>
+    const inside = writablePaths(policy).some((p) =>
       candidate === p || candidate.startsWith(p.endsWith("/") ? p : `${p}/`)
     );
     if (!inside) return candidate;

@@ -6,13 +6,17 @@
  * @module
  */
 
+import { compileBlacklist } from "./blacklist.ts";
 import { globToRegExp } from "./glob.ts";
+import { SCAN_LIMIT, scanRoots } from "./project_scan.ts";
 import {
+  compileProtection,
   PROTECTED_PATHS,
   type ProtectedFile,
   protectedRegExp,
   type ProtectedRule,
 } from "./protected.ts";
+import { homeSecrets, secretNames } from "./secrets.ts";
 
 /**
  * Names that are always hidden, whatever the config says: seed 001's history
@@ -36,6 +40,16 @@ export interface PolicyInput {
   stateDir?: string;
   /** Extra globs to hide (a glob without `/` matches any path segment). */
   blacklist?: readonly string[];
+  /** Secret names to show after all (`secrets.ts`), exactly as listed; only the user, from outside the roots. */
+  unhide?: readonly string[];
+  /** The user's home: its own secrets (`~/.env`, `~/.npmrc`…) are hidden where a root holds them. */
+  home?: string;
+  /**
+   * Walk the roots for where protected links lead and which hidden entries
+   * lie below their tops (`project_scan.ts`; default true; the launcher,
+   * which only computes the command line, skips it).
+   */
+  scan?: boolean;
   /** Limits on one call. */
   limits?: Partial<Limits>;
   /** Allow regular files with more than one hard link (off by default). */
@@ -52,6 +66,13 @@ export interface PolicyInput {
   protectedFiles?: readonly ProtectedFile[];
   /** Create the state directory when missing (default true; the launcher only computes it). */
   createStateDir?: boolean;
+  /**
+   * Where a shell command's writes wait before they are merged into the
+   * roots (`sandbox_overlay.ts`): outside every root (overlayfs refuses an
+   * upper directory inside its lower one). None: commands write the roots
+   * directly.
+   */
+  scratchDir?: string;
 }
 
 /** Limits on one call. */
@@ -87,6 +108,20 @@ export interface Policy {
   readonly protected: readonly ProtectedRule[];
   /** Protected files by path: the state directory and config files inside a root. */
   readonly protectedFiles: readonly ProtectedFile[];
+  /** Files and directories hidden by path, like the blacklist: the home's secrets where a root holds the home. */
+  readonly hiddenFiles: readonly string[];
+  /**
+   * The hidden entries of the roots found at start (absolute; not what lies
+   * beneath one): the sandbox mounts an empty file or directory over each.
+   */
+  readonly hiddenEntries: readonly { readonly path: string; readonly dir: boolean }[];
+  /** The start-up walk: how many entries it looked at, and whether it stopped at its bound. */
+  readonly scan: { readonly entries: number; readonly truncated: boolean };
+  /**
+   * Where shell commands' writes wait to be merged (outside every root,
+   * mode 0700), or why there is no such place.
+   */
+  readonly scratch: { readonly dir: string } | { readonly dir: null; readonly reason: string };
 }
 
 /** Default limits: no reply over 1 MB, nothing read whole over 1 MiB. */
@@ -128,9 +163,23 @@ export async function resolvePolicy(input: PolicyInput = {}): Promise<Policy> {
       throw new TypeError(`Cannot use limit "${key}": ${value} is not a positive integer`);
     }
   }
-  const blacklist = [...ALWAYS_BLACKLISTED, ...(input.blacklist ?? [])];
+  const blacklist = [
+    ...ALWAYS_BLACKLISTED,
+    ...secretNames(input.unhide),
+    ...(input.blacklist ?? []),
+  ];
   for (const glob of blacklist) globToRegExp(glob);
   const rules = protectedRules(input);
+  const hiddenFiles = input.home
+    ? await insideRoots(homeSecrets(input.home, input.unhide), roots)
+    : [];
+  const scan = input.scan === false
+    ? { linkTargets: [], hidden: [], entries: 0, truncated: false }
+    : scanRoots(roots, scanRules(rules, blacklist, stateDir));
+  const files = await protectedFiles(roots, stateDir, [
+    ...(input.protectedFiles ?? []),
+    ...scan.linkTargets,
+  ]);
   return Object.freeze({
     roots: Object.freeze(roots),
     stateDir,
@@ -138,10 +187,66 @@ export async function resolvePolicy(input: PolicyInput = {}): Promise<Policy> {
     limits: Object.freeze(limits),
     allowHardlinks: input.allowHardlinks ?? false,
     protected: Object.freeze(rules),
-    protectedFiles: Object.freeze(
-      await protectedFiles(roots, stateDir, input.protectedFiles ?? [], rules),
-    ),
+    protectedFiles: Object.freeze(files),
+    hiddenFiles: Object.freeze(hiddenFiles),
+    hiddenEntries: Object.freeze(scan.hidden.map((each) => Object.freeze(each))),
+    scan: Object.freeze({ entries: scan.entries, truncated: scan.truncated }),
+    scratch: Object.freeze(await scratchDirectory(input, roots, stateDir)),
   });
+}
+
+/** The scratch directory: outside every root and the state directory, made (mode 0700) when asked. */
+async function scratchDirectory(
+  input: PolicyInput,
+  roots: readonly string[],
+  stateDir: string,
+): Promise<Policy["scratch"]> {
+  if (input.scratchDir === undefined) {
+    return { dir: null, reason: "no place for it was given (neither XDG_CACHE_HOME nor HOME)" };
+  }
+  const dir = await realOrLexical(input.scratchDir);
+  const clash = [...roots, stateDir].find((each) => isInside(dir, [each]) || isInside(each, [dir]));
+  if (clash !== undefined) {
+    return {
+      dir: null,
+      reason: `${dir} and "${clash}" hold one another (set XDG_CACHE_HOME outside the roots)`,
+    };
+  }
+  if (input.createStateDir ?? true) {
+    try {
+      await Deno.mkdir(dir, { recursive: true, mode: 0o700 });
+    } catch (error) {
+      return { dir: null, reason: `${dir} cannot be made: ${(error as Error).message}` };
+    }
+  }
+  return { dir };
+}
+
+/** How the start-up walk judges names: the protected globs, and the blacklist. */
+function scanRules(
+  rules: readonly ProtectedRule[],
+  blacklist: readonly string[],
+  stateDir: string,
+): Parameters<typeof scanRoots>[1] {
+  const protection = compileProtection(rules);
+  const hidden = compileBlacklist(blacklist);
+  return {
+    protectedWhy: (relative) => protection.why("", relative),
+    // The walk enters no hidden directory: each entry's own name and path are all there is to test.
+    hidden: (relative) => hidden.matchEntry(relative) !== undefined,
+    skip: stateDir,
+    limit: SCAN_LIMIT,
+  };
+}
+
+/** The paths (real, or as written when missing) that lie inside a root. */
+async function insideRoots(paths: readonly string[], roots: readonly string[]): Promise<string[]> {
+  const inside: string[] = [];
+  for (const path of paths) {
+    const real = await realOrLexical(path);
+    if (isInside(real, roots) && !inside.includes(real)) inside.push(real);
+  }
+  return inside;
 }
 
 /**
@@ -173,6 +278,21 @@ function protectedRules(input: PolicyInput): ProtectedRule[] {
 }
 
 /**
+ * What the host's tool workers write: the roots, the state directory, and
+ * the scratch directory where shell commands' writes wait to be merged.
+ *
+ * @param policy The policy.
+ * @returns Absolute paths.
+ */
+export function writablePaths(policy: Policy): string[] {
+  return [
+    ...policy.roots,
+    policy.stateDir,
+    ...(policy.scratch.dir !== null ? [policy.scratch.dir] : []),
+  ];
+}
+
+/**
  * Whether an absolute path is one of the roots or lies beneath one.
  *
  * @param path An absolute path (real, for a decision that holds).
@@ -187,16 +307,14 @@ export function isInside(path: string, roots: readonly string[]): boolean {
 
 /**
  * What is protected by path, by real path, inside the roots: the state
- * directory, the given files, and where a protected name at the top of a
- * root really points (`.git/hooks -> ../tools/hooks` protects `tools/hooks`;
- * the name alone would leave the target writable under its own), and the
- * hooks directory `core.hooksPath` names.
+ * directory, the given files (the host's configuration, the programs its
+ * servers run, where protected links lead), and the hooks directory
+ * `core.hooksPath` names.
  */
 async function protectedFiles(
   roots: readonly string[],
   stateDir: string,
   candidates: readonly ProtectedFile[],
-  rules: readonly ProtectedRule[],
 ): Promise<ProtectedFile[]> {
   const files: ProtectedFile[] = [];
   const add = async (path: string, why: string) => {
@@ -208,13 +326,6 @@ async function protectedFiles(
   await add(stateDir, "toolhost's own state");
   for (const file of candidates) await add(file.path, file.why);
   for (const root of roots) {
-    for (const rule of rules) {
-      const name = rule.glob.replace(/\/\*\*$/, "");
-      if (/[*?[{]/.test(name)) continue;
-      // A name that is missing or unreadable has no target to protect (the name itself is).
-      const real = await Deno.realPath(`${root}/${name}`).catch(() => undefined);
-      if (real !== undefined && real !== `${root}/${name}`) await add(real, rule.why);
-    }
     const hooks = await hooksPath(root);
     if (hooks !== undefined) await add(hooks, "git runs the hooks core.hooksPath names");
   }

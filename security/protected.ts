@@ -15,6 +15,7 @@
  * @module
  */
 
+import { GIT_DIRECTORY_WHY, gitDirectoryWhy } from "./git_dir.ts";
 import { globToRegExp } from "./glob.ts";
 
 /** One protected glob and why it is protected. */
@@ -23,7 +24,23 @@ export interface ProtectedRule {
   readonly glob: string;
   /** Why, in a few words (the error says it). */
   readonly why: string;
+  /**
+   * `git`: the rule is every git directory, by allowlist (`git_dir.ts`):
+   * what git writes to record work there is not protected.
+   */
+  readonly allow?: "git";
 }
+
+/**
+ * Every git directory in a root, and the `.git` entry itself (a file or a
+ * directory), by allowlist: only what git writes to record work may be
+ * written inside (`git_dir.ts`).
+ */
+export const GIT_DIRECTORY_RULE: ProtectedRule = Object.freeze({
+  glob: ".git/**",
+  why: GIT_DIRECTORY_WHY,
+  allow: "git",
+});
 
 /** One protected file or directory by its absolute path (a config file inside a root). */
 export interface ProtectedFile {
@@ -57,18 +74,7 @@ export const PROTECTED_PATHS: readonly ProtectedRule[] = Object.freeze([
   ...because("toolhost's own configuration (it starts the servers it names)", "toolhost.json"),
   ...because("toolhost's own state", ".toolhost/**"),
   ...because("MCP clients and this host start the servers it lists", ".mcp.json"),
-  ...because("git follows a .git file or directory to hooks and config", ".git"),
-  ...because("git runs its hooks", ".git/hooks/**"),
-  ...because(
-    "git runs the commands its config names (core.fsmonitor, core.sshCommand, aliases)",
-    ".git/config",
-  ),
-  ...because(GIT_CONFIG, ".git/config.worktree"),
-  ...because("submodules' git directories: git runs their hooks and config", ".git/modules/**"),
-  ...because(
-    "linked worktrees' git directories: they point git at a config and hooks",
-    ".git/worktrees/**",
-  ),
+  GIT_DIRECTORY_RULE,
   ...because("git runs the hooks there when core.hooksPath names it", ".githooks/**"),
   ...because("git fetches and checks out what it names", ".gitmodules"),
   ...because(GIT_CONFIG, ".gitconfig", ".config/git/**"),
@@ -115,14 +121,17 @@ export function compileProtection(
   rules: readonly ProtectedRule[],
   files: readonly ProtectedFile[] = [],
 ): Protection {
-  const compiled = rules.map((rule) => ({ re: protectedRegExp(rule.glob), why: rule.why }));
+  const git = rules.some((rule) => rule.allow === "git");
+  const compiled = rules.filter((rule) => rule.allow === undefined)
+    .map((rule) => ({ re: protectedRegExp(rule.glob), why: rule.why }));
   return {
     why(path, relative) {
       for (const file of files) {
         if (path === file.path || path.startsWith(`${file.path}/`)) return file.why;
       }
       if (relative === undefined || relative === "") return undefined;
-      return compiled.find((rule) => rule.re.test(relative))?.why;
+      return (git ? gitDirectoryWhy(relative) : undefined) ??
+        compiled.find((rule) => rule.re.test(relative))?.why;
     },
   };
 }

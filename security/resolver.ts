@@ -248,6 +248,9 @@ export class Resolver {
   hidden(path: string): string | undefined {
     const state = this.policy.stateDir;
     if (path === state || path.startsWith(`${state}/`)) return "the host's state directory";
+    for (const file of this.policy.hiddenFiles) {
+      if (path === file || path.startsWith(`${file}/`)) return "a secret of the user's home";
+    }
     const where = this.locate(path);
     return where ? this.#blacklist.match(where.relative) : undefined;
   }

@@ -83,6 +83,10 @@ export interface SandboxPlan {
   readonly timeoutS: { readonly default: number; readonly max: number };
   /** Whether the host runs as root (the kernel does not hold root to the process rlimit). */
   readonly root: boolean;
+  /** The host's user id: a run over overlays maps it back inside (`sandbox_overlay.ts`). */
+  readonly uid?: number;
+  /** The host's group id, likewise. */
+  readonly gid?: number;
 }
 
 /** One run's needs. */
@@ -109,14 +113,36 @@ export interface SandboxRun {
  * @returns The arguments, ending with `--`.
  */
 export function bwrapArgs(plan: SandboxPlan, run: SandboxRun): string[] {
-  const args = [
+  const args = [...namespaceArgs(plan), "--cap-drop", "ALL", ...systemArgs(plan)];
+  for (const root of run.roots) args.push(run.write ? "--bind" : "--ro-bind", root, root);
+  return [...args, ...viewArgs(plan, run), ...envArgs(run)];
+}
+
+/**
+ * The namespaces: all of the host's unshared (the network kept only when
+ * the user shares it), a new session, death with the host.
+ *
+ * @param plan What the launcher found.
+ * @returns The arguments.
+ */
+export function namespaceArgs(plan: SandboxPlan): string[] {
+  return [
     "--die-with-parent",
     "--new-session",
     "--unshare-all",
     ...(plan.network ? ["--share-net"] : []),
-    "--cap-drop",
-    "ALL",
   ];
+}
+
+/**
+ * The system's view: its directories read-only, `/proc`, a minimal `/dev`,
+ * a fresh `/tmp`, an empty home and the toolchains read-only.
+ *
+ * @param plan What the launcher found.
+ * @returns The arguments.
+ */
+export function systemArgs(plan: SandboxPlan): string[] {
+  const args: string[] = [];
   for (const entry of plan.system) {
     if (entry.kind === "dir") args.push("--ro-bind", entry.path, entry.path);
     else args.push("--symlink", entry.target, entry.path);
@@ -124,7 +150,20 @@ export function bwrapArgs(plan: SandboxPlan, run: SandboxRun): string[] {
   args.push("--proc", "/proc", "--dev", "/dev", "--tmpfs", "/tmp");
   args.push("--perms", "0700", "--tmpfs", plan.home);
   for (const dir of plan.toolchains) args.push("--ro-bind", dir, dir);
-  for (const root of run.roots) args.push(run.write ? "--bind" : "--ro-bind", root, root);
+  return args;
+}
+
+/**
+ * What is laid over the roots once they are there: the protected paths
+ * read-only over themselves (a write run's), the state directory and the
+ * hidden paths empty.
+ *
+ * @param plan What the launcher found (its hidden paths).
+ * @param run The run.
+ * @returns The arguments.
+ */
+export function viewArgs(plan: SandboxPlan, run: SandboxRun): string[] {
+  const args: string[] = [];
   if (run.write) {
     // A mount point cannot be renamed: each directory between a root and a protected path is
     // mounted over itself, so no rename of `.git` (say) carries what it protects away.
@@ -136,7 +175,17 @@ export function bwrapArgs(plan: SandboxPlan, run: SandboxRun): string[] {
     if (!visible(hidden.path, plan, run.roots)) continue;
     args.push(...(hidden.dir ? emptyDir(hidden.path) : ["--ro-bind", "/dev/null", hidden.path]));
   }
-  args.push("--clearenv");
+  return args;
+}
+
+/**
+ * The environment built from nothing, and where the program starts.
+ *
+ * @param run The run (its environment and cwd).
+ * @returns The arguments, ending with `--`.
+ */
+export function envArgs(run: SandboxRun): string[] {
+  const args = ["--clearenv"];
   for (const [name, value] of Object.entries(run.env)) args.push("--setenv", name, value);
   args.push("--chdir", run.cwd, "--");
   return args;
@@ -214,6 +263,24 @@ export function limitScript(
   lines.push(`printf '${START_MARK_ESCAPED}' >&2`);
   lines.push(how.nice ? `nice -n ${NICE} "$@"` : `"$@"`);
   return lines.join("\n");
+}
+
+/**
+ * The script that starts a long-lived program (a sandboxed MCP server) under
+ * the rlimits of {@linkcode limitScript}: no process watch (it would poll
+ * for the server's whole life) and no start mark (its standard error is the
+ * server's log); the sandbox's own PID namespace still dies with it.
+ *
+ * @param limits The limits.
+ * @returns The script, for `bash -c`; the program is its arguments.
+ */
+export function serverScript(limits: SandboxLimits): string {
+  const kib = (mb: number) => mb * 1024;
+  return [
+    `ulimit -d ${kib(limits.memoryMb)} -f ${kib(limits.fileMb)} -n ${limits.openFiles}`,
+    `ulimit -u ${limits.processes} 2>/dev/null`,
+    `exec "$@"`,
+  ].join("\n");
 }
 
 /**

@@ -38,6 +38,7 @@ export class RecordedProcess implements Transport {
   /** @inheritdoc */
   onmessage?: Transport["onmessage"];
   #inner: StdioClientTransport;
+  #confinement: "bwrap" | "unconfined";
   #as: RecordedAs;
   #argv: string[];
   #cwd: string;
@@ -53,12 +54,13 @@ export class RecordedProcess implements Transport {
    */
   constructor(
     inner: StdioClientTransport,
-    process: { argv: string[]; cwd: string },
+    process: { argv: string[]; cwd: string; confinement: "bwrap" | "unconfined" },
     as: RecordedAs,
   ) {
     this.#inner = inner;
     this.#argv = process.argv;
     this.#cwd = process.cwd;
+    this.#confinement = process.confinement;
     this.#as = as;
   }
 
@@ -118,7 +120,7 @@ export class RecordedProcess implements Transport {
       tool: this.#as.tool,
       argv: this.#argv,
       cwd: this.#cwd,
-      confinement: "unconfined",
+      confinement: this.#confinement,
       exitCode: null,
       signal: null,
       timedOut: false,

@@ -18,7 +18,7 @@ import {
   PeerSink,
   type RejectedPeer,
 } from "./efferent.ts";
-import { clientTransport } from "./mcp_transport.ts";
+import { clientTransport, type Launcher } from "./mcp_transport.ts";
 import { isSelfReference, type PeerEntry, readMcpJson } from "./peers.ts";
 import type { SubprocessLog } from "../tools/sandbox.ts";
 
@@ -36,6 +36,8 @@ export interface DiscoveryOptions {
   warn: (message: string) => void;
   /** Where the peers started as processes are recorded when they end (the session log). */
   subprocesses?: SubprocessLog;
+  /** What starts each peer's process instead of its own command line (the sandbox), if any. */
+  launcher?: (entry: PeerEntry) => Launcher;
 }
 
 /** What discovery found: the sinks, and the peers that are not, with why. */
@@ -85,7 +87,8 @@ async function connectObserve(
   try {
     const log = options.subprocesses;
     const recorded = log ? { log, tool: `sink:${name}` } : undefined;
-    const transport = clientTransport(entry, options.cwd, "ignore", recorded);
+    const launcher = options.launcher?.(entry);
+    const transport = clientTransport(entry, options.cwd, "ignore", recorded, launcher);
     await Promise.race([client.connect(transport), timeout]);
     const { tools } = await Promise.race([client.listTools(), timeout]);
     const observe = (tools as McpTool[]).find((tool) => tool.name === "observe");

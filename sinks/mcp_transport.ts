@@ -18,6 +18,24 @@ import { type RecordedAs, RecordedProcess } from "./_recorded_process.ts";
 
 export type { RecordedAs } from "./_recorded_process.ts";
 
+/** How a stdio server is started: the program, its arguments, environment and working directory. */
+export interface Launch {
+  /** The program. */
+  command: string;
+  /** Its arguments. */
+  args: string[];
+  /** Its environment (added to the SDK's inherited default set). */
+  env: Record<string, string>;
+  /** Where it starts. */
+  cwd: string;
+}
+
+/**
+ * Turns a server's own command line into the one that starts it: the host
+ * passes one that wraps it in the sandbox (`host/sandbox/server.ts`).
+ */
+export type Launcher = (launch: Launch) => Launch;
+
 /**
  * A transport to a server.
  *
@@ -25,6 +43,7 @@ export type { RecordedAs } from "./_recorded_process.ts";
  * @param cwd Where a process starts when the entry names no `cwd`.
  * @param stderr What becomes of a process's stderr.
  * @param recorded Where a process is recorded when it ends, and as what (the session log).
+ * @param launcher What starts a process instead of its own command line (the sandbox), if any.
  * @returns The transport, not yet started.
  */
 export function clientTransport(
@@ -32,6 +51,7 @@ export function clientTransport(
   cwd: string,
   stderr: "pipe" | "ignore",
   recorded?: RecordedAs,
+  launcher?: Launcher,
 ): Transport {
   if ("url" in entry) {
     const url = new URL(entry.url);
@@ -40,14 +60,19 @@ export function clientTransport(
       : new StreamableHTTPClientTransport(url);
   }
   const started = { argv: [entry.command, ...(entry.args ?? [])], cwd: entry.cwd ?? cwd };
-  const transport = new StdioClientTransport({
+  const own = {
     command: entry.command,
     args: entry.args ?? [],
-    env: { ...inheritedEnvironment(), ...(entry.env ?? {}) },
+    env: { ...(entry.env ?? {}) },
     cwd: started.cwd,
-    stderr,
-  });
-  return recorded ? new RecordedProcess(transport, started, recorded) : transport;
+  };
+  const launch = launcher
+    ? launcher(own)
+    : { ...own, env: { ...inheritedEnvironment(), ...own.env } };
+  const transport = new StdioClientTransport({ ...launch, stderr });
+  if (!recorded) return transport;
+  const confinement = launcher ? "bwrap" : "unconfined";
+  return new RecordedProcess(transport, { ...started, confinement }, recorded);
 }
 
 /** The SDK's default inherited environment, or none when the process may not read it. */

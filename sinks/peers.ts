@@ -223,6 +223,8 @@ const SCRIPT = /\.(?:[cm]?[jt]sx?|py|sh|bash|rb|pl|php|lua)$/;
  * The files a configured server runs: its command (found as it would be
  * started), and each argument that names a file (it has a `/` or a script
  * extension), against its working directory. They may not exist yet. An
+ * argument that names an existing directory is the server's data (the
+ * filesystem server's root), not a program: it is left out. An
  * agent that could write one would run code in this host's process, or in
  * the user's MCP client, at the next start: they are protected when they
  * lie inside a root.
@@ -245,11 +247,20 @@ export function programFiles(
     for (const arg of Array.isArray(entry.args) ? entry.args : []) {
       if (typeof arg !== "string" || arg.startsWith("-")) continue;
       if (!arg.includes("/") && !SCRIPT.test(arg)) continue;
-      const path = arg.startsWith("file://") ? new URL(arg).pathname : arg;
-      out.push({ path: posix.resolve(dir, path), server });
+      const path = posix.resolve(dir, arg.startsWith("file://") ? new URL(arg).pathname : arg);
+      if (!isDirectory(path)) out.push({ path, server });
     }
   }
   return out;
+}
+
+/** Whether a path is an existing directory (not followed through a missing or unreadable one). */
+function isDirectory(path: string): boolean {
+  try {
+    return Deno.statSync(path).isDirectory;
+  } catch {
+    return false; // missing or not visible: judged as the file it may become
+  }
 }
 
 /**

@@ -157,8 +157,16 @@ export async function waitForStderr(
 export interface LaunchHostOptions extends LaunchOptions {
   /** The roots. */
   roots: readonly string[];
-  /** The toolhost.json to write at the first root before starting (the launcher reads it). */
+  /**
+   * The toolhost.json to write at the first root before starting (the launcher reads it). It is
+   * project content: what loosens the host is ignored until the user trusts the file.
+   */
   file?: Record<string, unknown>;
+  /**
+   * The user's own toolhost.json: written to a directory outside the roots and given with
+   * `--config`, so that it applies in full (servers, loosening keys); removed with the host.
+   */
+  userFile?: Record<string, unknown>;
 }
 
 /** A served host seen through a real MCP client: the calls a test makes, with the replies' shape. */
@@ -188,7 +196,13 @@ export async function launchHost(options: LaunchHostOptions): Promise<LaunchedHo
   if (options.file) {
     await Deno.writeTextFile(`${options.roots[0]}/toolhost.json`, JSON.stringify(options.file));
   }
-  const session = await connectStdio(options.roots, options);
+  let own: string | undefined;
+  if (options.userFile) {
+    own = await Deno.makeTempDir({ prefix: "toolhost-user-config-" });
+    await Deno.writeTextFile(`${own}/toolhost.json`, JSON.stringify(options.userFile));
+  }
+  const launch = own ? { ...options, config: `${own}/toolhost.json` } : options;
+  const session = await connectStdio(options.roots, launch);
   const listed: Tool[] = (await session.client.listTools()).tools;
   const tools = listed.map((tool) => ({
     name: tool.name,
@@ -198,7 +212,10 @@ export async function launchHost(options: LaunchHostOptions): Promise<LaunchedHo
     session,
     list: () => tools,
     call: async (name, args = {}) => (await session.call(name, args)) as ToolResult,
-    [Symbol.asyncDispose]: () => session[Symbol.asyncDispose](),
+    async [Symbol.asyncDispose]() {
+      await session[Symbol.asyncDispose]();
+      if (own) await Deno.remove(own, { recursive: true });
+    },
   };
 }
 

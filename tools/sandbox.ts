@@ -13,6 +13,13 @@ import { ToolError } from "./tool.ts";
 /** The key of the sandbox service in a host-side tool's context. */
 export const SANDBOX_SERVICE = "sandbox";
 
+/**
+ * The key of the overlay marks service in a tool worker's context: libc's
+ * attribute calls (`security/overlay_marks.ts`), which merging a shell
+ * command's writes needs; `undefined` where the worker could not load them.
+ */
+export const OVERLAY_MARKS_SERVICE = "overlay_marks";
+
 /** One program to run in the sandbox. */
 export interface SandboxRequest {
   /** The program and its arguments; the program is looked up on the sandbox's PATH. */
@@ -72,6 +79,11 @@ export interface SandboxResult {
    * state directory, root-relative, each with why it is protected.
    */
   readonly setAside: readonly string[];
+  /**
+   * What it deleted that was not deleted: protected entries, and
+   * directories that hold one (root-relative, each with why).
+   */
+  readonly kept: readonly string[];
 }
 
 /** Whether the sandbox runs programs, and how. */
@@ -98,6 +110,17 @@ export interface SandboxStatus {
    * the run past the limit (the command runs niced below it).
    */
   readonly processLimit: "rlimit" | "watch";
+  /**
+   * How a writing command's writes reach the roots: `overlay`, they wait in
+   * an overlay and are merged when it ends, protected names refused (so none
+   * exists in a root, not even while it runs); or `direct`, they go straight
+   * to the roots and protected names it created are set aside when it ends,
+   * with why the overlay is not used.
+   */
+  readonly writes: { readonly mode: "overlay" } | {
+    readonly mode: "direct";
+    readonly reason: string;
+  };
 }
 
 /** Runs programs confined by the kernel. */

@@ -10,6 +10,7 @@ import { FAMILIES } from "../../tools/families.ts";
 import { HOST_TOOL_FAMILIES } from "../../tools/host_tools.ts";
 import type { HostConfig } from "../config/mod.ts";
 import { efferentCopyEnabled, selfEntries, unknownToolNames } from "../config/mod.ts";
+import { peerLaunch } from "../sandbox/mod.ts";
 import type { RipgrepStatus } from "../workers/mod.ts";
 import type { ProbeResult } from "./doctor_report.ts";
 
@@ -45,14 +46,19 @@ export function ripgrepProbe(status: RipgrepStatus, config: HostConfig): ProbeRe
 export async function sinkProbes(config: HostConfig): Promise<ProbeResult[]> {
   const others = await otherPeers(config.mcpJson);
   if (others.length === 0) return [];
+  const launch = peerLaunch(config);
   if (!efferentCopyEnabled()) {
+    const held = launch.refused === undefined ? "" : `; with it on, not started: ${launch.refused}`;
     return [{
       name: "efferent copy",
       ok: true,
       detail: `off (EFFERENT_COPY_ENABLE=1 turns it on); peers in ${config.mcpJson}: ${
         others.join(", ")
-      }`,
+      }${held}`,
     }];
+  }
+  if (launch.refused !== undefined) {
+    return [{ name: "efferent copy: peers", ok: false, detail: `not started: ${launch.refused}` }];
   }
   const { discoverSinks } = await import("../../sinks/discovery.ts");
   const found = await discoverSinks({
@@ -61,6 +67,7 @@ export async function sinkProbes(config: HostConfig): Promise<ProbeResult[]> {
     cwd: config.policy.roots[0]!,
     // Each peer that is not a sink comes back in `rejected`, with why: the probes say it.
     warn: () => {},
+    ...(launch.launcher ? { launcher: launch.launcher } : {}),
   });
   const probes: ProbeResult[] = found.sinks.map((sink) => ({
     name: `efferent copy: sink "${sink.name}"`,

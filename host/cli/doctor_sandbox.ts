@@ -9,6 +9,7 @@
  */
 
 import type { SandboxStatus } from "../../tools/sandbox.ts";
+import { writesPhrase } from "../../tools/observe/observation.ts";
 import type { HostConfig } from "../config/mod.ts";
 import { startSandbox } from "../sandbox/mod.ts";
 import type { WorkerPool } from "../workers/mod.ts";
@@ -69,7 +70,9 @@ export async function sandboxProbe(
   const ok = ran && !read && !wrote;
   const detail = ok
     ? `confined by bubblewrap${status.network ? " (network shared)" : ", no network"}: ` +
-      `${targets.secret} unreadable, ${targets.outsideDir} unwritable`
+      `${targets.secret} unreadable, ${targets.outsideDir} unwritable; ${
+        writesPhrase(status.writes)
+      }`
     : !ran
     ? `the command did not run: ${result.stderr.trim().slice(0, 300)}`
     : `${read ? `read ${targets.secret}` : ""}${read && wrote ? " and " : ""}${

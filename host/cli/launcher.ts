@@ -76,7 +76,9 @@ export async function launchMain(argv: readonly string[]): Promise<number> {
     return 2;
   }
   try {
-    return await startScoped(await loadConfig({ ...overrides, createStateDir: false }));
+    return await startScoped(
+      await loadConfig({ ...overrides, createStateDir: false, scan: false }),
+    );
   } catch (error) {
     if (isPermissionError(error)) say(staleFlagsLine(error));
     else say(`toolhost: ${error instanceof Error ? error.message : String(error)}`);

@@ -35,6 +35,7 @@ import {
 import { serveCommand } from "./serve_command.ts";
 import { overridesFrom, SERVE_OPTIONS } from "./serve_options.ts";
 import { callCommand, toolsCommand } from "./tool_commands.ts";
+import { trustCommand } from "./trust_command.ts";
 
 export { oneLine } from "./serve_command.ts";
 
@@ -55,6 +56,9 @@ Commands:
                (--team: "toolhost" on the PATH and roots relative to here, to commit;
                --http [HOST:]PORT: the entry that reaches it over HTTP, URL and token)
   install      link ~/.local/bin/toolhost to bin/toolhost (run as "bin/toolhost install")
+  trust        review the config files inside the roots (toolhost.json, .mcp.json), which only
+               tighten the host until you trust them, and trust them as they are now (--yes:
+               without asking; --list: what is trusted; --forget: untrust this start's files)
   doctor       probe both security boundaries live (--json for machine output)
   dashboard    print the dashboard's URL, with the token in its fragment (it never opens a browser;
                the Hook API must be on: "hooks" in the config, or --hooks PORT)
@@ -91,11 +95,14 @@ const CLI_OPTIONS = {
   until: { type: "string" },
   limit: { type: "string" },
   subprocesses: { type: "boolean", default: false },
+  yes: { type: "boolean", default: false },
+  list: { type: "boolean", default: false },
+  forget: { type: "boolean", default: false },
   help: { type: "boolean", short: "h", default: false },
 } as const;
 
 /** The commands that only compute a launch: the server they start makes its state directory. */
-const LAUNCH_ONLY: readonly string[] = ["start", "flags", "mcp-config", "install"];
+const LAUNCH_ONLY: readonly string[] = ["start", "flags", "mcp-config", "install", "trust"];
 
 /** The parsed command line. */
 type ParsedLine = ReturnType<typeof parseCommandLine>;
@@ -192,6 +199,13 @@ async function runCommand(command: string, run: Invocation): Promise<number> {
       return await logCommand(config, logFilters(values), printer);
     case "dashboard":
       return await dashboardCommand(config, printer);
+    case "trust":
+      return await trustCommand(config, {
+        yes: values.yes,
+        list: values.list,
+        forget: values.forget,
+        printer,
+      });
     default:
       printer.err(`toolhost: unknown command "${command}"\n\n${USAGE}`);
       return 2;

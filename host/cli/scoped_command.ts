@@ -11,7 +11,13 @@ import { fileURLToPath as fromFileUrl } from "node:url";
 import { processFlags } from "../../security/permissions.ts";
 import { findLibc } from "../../security/landlock.ts";
 import { commandPath, peerNeeds, sinkCommands } from "../../sinks/peers.ts";
-import { EFFERENT_ENV, efferentCopyEnabled, selfEntries } from "../config/mod.ts";
+import {
+  EFFERENT_ENV,
+  efferentCopyEnabled,
+  sandboxed,
+  selfEntries,
+  USER_DIRS_ENV,
+} from "../config/mod.ts";
 import { bracketed, type HostConfig, hostPort, RIPGREP_NOT_FOUND } from "../config/mod.ts";
 import { HOSTS_FILE, RESOLV_CONF } from "../config/mod.ts";
 import { assetPaths } from "../workers/mod.ts";
@@ -140,18 +146,24 @@ export function compiledStart(config: HostConfig): CommandLine {
 
 /**
  * What upstream servers need from the process: run for exactly
- * their commands (by name and resolved path), net for exactly their hosts.
+ * their commands (by name and resolved path), net for exactly their hosts;
+ * a server that runs in the sandbox needs only bwrap (`sandboxed`).
  * Tool code never gets these: the workers' permissions stay scoped.
  *
  * @param config The configuration.
- * @returns The binaries and hosts.
+ * @returns The binaries and hosts, and whether any server runs in the sandbox.
  */
-export function upstreamNeeds(config: HostConfig): { run: string[]; net: string[] } {
+export function upstreamNeeds(
+  config: HostConfig,
+): { run: string[]; net: string[]; sandboxed: boolean } {
   const run: string[] = [];
   const net: string[] = [];
+  let confined = false;
   for (const entry of Object.values(config.upstream)) {
     if ("url" in entry && typeof entry.url === "string") {
       net.push(new URL(entry.url).host);
+    } else if (sandboxed(entry, config) !== null) {
+      confined = true;
     } else if ("command" in entry && typeof entry.command === "string") {
       run.push(entry.command);
       const cwd = typeof entry.cwd === "string" ? entry.cwd : config.policy.roots[0]!;
@@ -159,7 +171,7 @@ export function upstreamNeeds(config: HostConfig): { run: string[]; net: string[
       if (resolved && resolved !== entry.command) run.push(resolved);
     }
   }
-  return { run, net };
+  return { run, net, sandboxed: confined };
 }
 
 /** What efferent copy's peers need from the process, and whether it is granted at all. */
@@ -174,13 +186,19 @@ interface SinkNeeds {
   read: string[];
 }
 
-/** Efferent copy: run and net for exactly the peers in .mcp.json (never this host itself). */
+/**
+ * Efferent copy: run and net for exactly the peers in .mcp.json (never this
+ * host itself); none for an untrusted `.mcp.json` inside a root (its peers
+ * never start), and only their hosts for a trusted one (its stdio peers run
+ * in the sandbox: bwrap).
+ */
 async function sinkNeeds(config: HostConfig, options: ScopeOptions): Promise<SinkNeeds> {
   const peers = await peerNeeds(config.mcpJson, selfEntries());
-  const efferent = options.efferent === "any"
-    ? peers.run.length + peers.net.length > 0
-    : efferentCopyEnabled();
+  const from = config.trust.mcpJson.from;
+  const efferent = from !== "untrusted" &&
+    (options.efferent === "any" ? peers.run.length + peers.net.length > 0 : efferentCopyEnabled());
   if (!efferent) return { efferent, run: [], net: [], read: [] };
+  if (from === "project") return { efferent, run: [], net: [...peers.net], read: [...peers.read] };
   // As written (how they are spawned) and as absolute paths (relative ones, symlinks, PATH lookups).
   const absolute = await sinkCommands(config.mcpJson, selfEntries(), {
     cwd: config.policy.roots[0]!,
@@ -238,13 +256,18 @@ export async function scopedCommand(
     ...sinks.read,
     // The network worker's resolver takes its servers and the hosts file's names from these.
     ...(config.net ? [RESOLV_CONF, HOSTS_FILE] : []),
+    // The user's trust list: the served process judges the config files again, as this one did.
+    ...(config.trust.store ? [config.trust.store] : []),
   ];
   const ripgrep = config.ripgrep.path !== null ? [config.ripgrep.path] : [];
-  // The sandbox: the served process runs bwrap (or, unconfined, the shell) and takes the plan.
+  // The sandbox: the served process runs bwrap (or, unconfined, the shell) and takes the plan;
+  // servers started in the sandbox need bwrap whether or not the shell is on.
   const plan = computePlan(config);
-  const programs = config.shell.enabled === false
-    ? []
-    : [plan.bwrap ?? plan.unconfined].filter((path) => path !== null);
+  const servers = upstream.sandboxed || (sinks.efferent && config.trust.mcpJson.from === "project");
+  const programs = [
+    ...(config.shell.enabled === false ? [] : [plan.bwrap ?? plan.unconfined]),
+    ...(servers ? [plan.bwrap] : []),
+  ].filter((path) => path !== null);
   const flags = processFlags(config.policy, {
     config: config.configFile ? [config.configFile] : [],
     read,
@@ -259,7 +282,7 @@ export async function scopedCommand(
     // Not the network worker's: a process of its own, it has its own --allow-net.
     net: [...upstream.net, ...sinks.net, ...listenNet(config)],
     // The MCP client code reads these when it loads (for upstreams, and for sink discovery).
-    env: [...EFFERENT_ENV, PLAN_ENV, ...(clients ? CLIENT_ENV : [])],
+    env: [...EFFERENT_ENV, PLAN_ENV, ...USER_DIRS_ENV, ...(clients ? CLIENT_ENV : [])],
     libc: config.landlock ? findLibc() : null,
   });
   // --quiet: Deno's own download lines (a cleared Deno cache) would only be noise in the client's log.

@@ -12,6 +12,9 @@ import { programFiles, readMcpJson } from "../../sinks/peers.ts";
 /** Why a configuration file is protected. */
 const CONFIG = "a configuration file toolhost reads";
 
+/** Why the user's trust list is protected. */
+const TRUST = "the user's list of trusted config files";
+
 /** Why toolhost's own directory is protected when a root holds it. */
 const OWN_CODE = "toolhost's own code (it runs, unconfined, at the next start)";
 
@@ -21,7 +24,9 @@ export interface StartedFilesInput {
   configFile: string;
   /** The `.mcp.json` that lists efferent-copy peers. */
   mcpJson: string;
-  /** Upstream servers by name, in the `.mcp.json` shape. */
+  /** The user's trust list (`trust.ts`), or null. */
+  trustStore: string | null;
+  /** The upstream servers that run outside the sandbox, by name, in the `.mcp.json` shape. */
   upstream: Readonly<Record<string, unknown>>;
   /** The working directory of servers without their own (the first root). */
   cwd: string;
@@ -29,9 +34,13 @@ export interface StartedFilesInput {
 
 /**
  * Files this host, or the user's MCP client, will run or obey at the next
- * start: its configuration, the programs of its upstream servers and of the
- * `.mcp.json` peers, its own code and Deno. Protected where they lie inside
- * a root (the policy keeps those).
+ * start: its configuration and the user's trust list, the programs of the
+ * upstream servers it runs outside the sandbox (the user's own), those of
+ * `.mcp.json`'s servers (the user's MCP client starts them, unconfined,
+ * whatever toolhost does), its own code and Deno. Protected where they lie
+ * inside a root (the policy keeps those). Upstream servers named by project
+ * content run in the sandbox, where a file they run or import can do no
+ * more than the agent could already: theirs are not listed.
  *
  * @param input The config file, `.mcp.json`, upstream servers and working directory.
  * @returns The files, each with why it is protected.
@@ -41,6 +50,7 @@ export async function startedFiles(input: StartedFilesInput): Promise<ProtectedF
   const files: ProtectedFile[] = [
     { path: configFile, why: CONFIG },
     { path: mcpJson, why: CONFIG },
+    ...(input.trustStore ? [{ path: input.trustStore, why: TRUST }] : []),
     { path: fromFileUrl(new URL("../../", import.meta.url)).replace(/\/$/, ""), why: OWN_CODE },
   ];
   try {
@@ -53,6 +63,7 @@ export async function startedFiles(input: StartedFilesInput): Promise<ProtectedF
     why: `a program started for "${server}" (${where})`,
   });
   files.push(...programFiles(upstream, cwd).map(started("upstream.mcpServers")));
+  // Whatever toolhost does with them, the user's MCP client starts `.mcp.json`'s servers unconfined.
   files.push(...programFiles(await readMcpJson(mcpJson), cwd).map(started(".mcp.json")));
   return files;
 }

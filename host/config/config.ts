@@ -13,17 +13,13 @@ import {
   hookSettings,
 } from "./hook_settings.ts";
 import * as posix from "node:path/posix";
-import { isInside, type Policy, type PolicyInput, resolvePolicy } from "../../security/policy.ts";
+import { type Policy, type PolicyInput, resolvePolicy } from "../../security/policy.ts";
+import { readSource, type TrustSettings } from "./_source.ts";
 import { startedFiles } from "./_started_files.ts";
+import { HOST_DEFAULTS } from "./defaults.ts";
 import { type LogSettings, logSettings } from "./log_settings.ts";
 import { findRipgrep, ripgrepOutsideRoots, type RipgrepSetting } from "./ripgrep.ts";
-import {
-  CONFIG_SCHEMA,
-  type ConfigFile,
-  type HooksSection,
-  type ShellSection,
-  type UpstreamEntry,
-} from "./schema.ts";
+import type { ConfigFile, ShellSection, UpstreamEntry } from "./schema.ts";
 import type { ToolSettings } from "./tool_settings.ts";
 import { type NetSettings, netSettings } from "./net_settings.ts";
 
@@ -35,11 +31,9 @@ export {
   type UpstreamPolicy,
 } from "./schema.ts";
 export { findRipgrep, RIPGREP_NOT_FOUND, type RipgrepSetting } from "./ripgrep.ts";
+export { CONFIG_FILE, type FileTrust, type TrustOrigin, type TrustSettings } from "./_source.ts";
 export type { LogSettings, SessionLogSettings } from "./log_settings.ts";
 export { type KnownTools, type ToolSettings, unknownToolNames } from "./tool_settings.ts";
-
-/** The config file's name, looked up at the first root. */
-export const CONFIG_FILE = "toolhost.json";
 
 /** What the command line adds. */
 export interface ConfigOverrides {
@@ -53,6 +47,12 @@ export interface ConfigOverrides {
   unprotect?: readonly string[];
   /** Create the state directory when missing (default true; the launcher only computes it). */
   createStateDir?: boolean;
+  /**
+   * Walk the roots for where protected links lead and the hidden entries
+   * below their tops (default true; the launcher, which only computes the
+   * command line, skips it).
+   */
+  scan?: boolean;
   /** `--http`, `--allow-remote`, `--conformance-fixtures`. */
   http?: HttpFlags;
   /** `--hooks PORT`: serve the Hook API and dashboard on this loopback port. */
@@ -81,6 +81,12 @@ export interface HostConfig {
   readonly upstream: Readonly<Record<string, UpstreamEntry>>;
   /** The `.mcp.json` that lists efferent-copy peers (absolute). */
   readonly mcpJson: string;
+  /**
+   * How far the config file and `.mcp.json` apply: the user's own, trusted
+   * project files (their servers run in the sandbox), or untrusted ones
+   * (only what tightens; no servers, no peers).
+   */
+  readonly trust: TrustSettings;
   /** Protected paths lifted by `--unprotect` (the launcher passes them on). */
   readonly unprotectFlags: readonly string[];
   /** What in the configuration was ignored, and why (said at start and by `doctor`). */
@@ -99,83 +105,118 @@ export interface HostConfig {
 
 /**
  * Load and resolve the configuration. With no file and no flags: serve the
- * current directory with the default policy.
+ * current directory with the default policy. A config file (or `.mcp.json`)
+ * inside a root is project content: unless the user trusted that exact file
+ * (`toolhost trust`), only what tightens the host applies, and a warning
+ * names what was ignored and the command that trusts it (`_source.ts`).
  *
  * @param overrides What the command line says.
  * @returns The frozen configuration.
  * @throws {TypeError} When the file is not valid JSON or does not match the schema, or a root is missing.
  */
 export async function loadConfig(overrides: ConfigOverrides = {}): Promise<HostConfig> {
-  const source = await readSource(overrides);
-  const file = source.file ?? {};
   const warnings: string[] = [];
+  const source = await readSource(overrides, warnings);
+  const { file, trust } = source;
   const upstream = file.upstream?.mcpServers ?? {};
   const policy = await resolvePolicy({
     ...filePolicy(file, source.base),
     roots: source.roots,
-    unprotect: [...(overrides.unprotect ?? []), ...(await fileUnprotect(source, warnings))],
+    unprotect: [...(overrides.unprotect ?? []), ...(file.unprotect ?? [])],
     protectedFiles: await startedFiles({
       configFile: source.path,
       mcpJson: source.mcpJson,
-      upstream,
+      trustStore: trust.store,
+      // Programs that run outside the sandbox at the next start: the user's own unsandboxed servers.
+      upstream: trust.config.from === "user" ? unsandboxed(upstream) : {},
       cwd: source.roots[0]!,
     }),
     createStateDir: overrides.createStateDir ?? true,
+    scan: overrides.scan ?? true,
+    ...definedOnly({ home: homeDirectory(), scratchDir: scratchPlace(source.roots) }),
   });
+  if (policy.scan.truncated) {
+    warnings.push(
+      `the roots past the first ${
+        policy.scan.entries - 1
+      } entries: the start-up walk stops there, so where protected links there lead is not protected and hidden entries there are not hidden from commands`,
+    );
+  }
   const ripgrep = await findRipgrep(overrides.ripgrep ?? file.ripgrep ?? "auto");
-  const shell = await fileShell(source, warnings);
-  const hooks = await fileHooks(source, overrides, warnings);
-  const trusted = !(await insideRoots(source.path, source.roots));
-  const net = await netSettings(file.net, trusted, warnings);
   return Object.freeze({
     policy,
     tools: Object.freeze(definedOnly(file.tools ?? {})),
-    workers: file.workers ?? 2,
-    callTimeoutMs: file.callTimeoutMs ?? 60_000,
+    workers: file.workers ?? HOST_DEFAULTS.workers,
+    callTimeoutMs: file.callTimeoutMs ?? HOST_DEFAULTS.callTimeoutMs,
     landlock: file.landlock ?? true,
     ripgrep: Object.freeze(ripgrepOutsideRoots(ripgrep, policy.roots)),
-    configFile: source.file ? source.path : null,
+    configFile: source.found ? source.path : null,
     log: logSettings(file.log),
     upstream: Object.freeze({ ...upstream }),
     mcpJson: source.mcpJson,
+    trust,
     unprotectFlags: Object.freeze([...(overrides.unprotect ?? [])]),
     warnings: Object.freeze(warnings),
-    shell: Object.freeze(shell),
+    shell: Object.freeze({ ...file.shell }),
     http: Object.freeze(httpSettings(overrides.http ?? {}, file.http)),
-    hooks: hookSettings(overrides.hooks, hooks),
+    hooks: hookSettings(overrides.hooks, file.hooks),
     approvals: approvalRules(file.approvals),
-    net,
+    net: await netSettings(file.net, warnings),
   });
 }
 
-/** Where the configuration comes from, and the paths it names, made absolute. */
-interface Source {
-  /** The config file's path (read or not). */
-  readonly path: string;
-  /** What it says, or null when there is none. */
-  readonly file: ConfigFile | null;
-  /** What the file's relative paths are against: its directory, or the first root. */
-  readonly base: string;
-  /** The roots: the command line's, else the file's, else the current directory. */
-  readonly roots: string[];
-  /** The `.mcp.json` that lists efferent-copy peers. */
-  readonly mcpJson: string;
+/** An absolute path from the environment, when this process may read it and it is set. */
+function envPath(name: string): string | undefined {
+  try {
+    const value = Deno.env.get(name);
+    return value && value.startsWith("/") && value !== "/" ? value : undefined;
+  } catch {
+    return undefined; // not granted: the launcher, which may, passes it on (USER_DIRS_ENV)
+  }
 }
 
-/** Find and read the config file, and resolve the roots and `.mcp.json`. */
-async function readSource(overrides: ConfigOverrides): Promise<Source> {
-  const firstRoot = posix.resolve(overrides.roots?.[0] ?? Deno.cwd());
-  const path = overrides.configFile
-    ? posix.resolve(overrides.configFile)
-    : `${firstRoot}/${CONFIG_FILE}`;
-  const file = await readConfigFile(path, overrides.configFile !== undefined);
-  const base = file ? posix.dirname(path) : firstRoot;
-  const roots = overrides.roots?.map((root) => posix.resolve(root)) ??
-    file?.roots?.map((root) => posix.resolve(base, root)) ?? [firstRoot];
-  const mcpJson = file?.sinks?.mcpJson
-    ? posix.resolve(base, file.sinks.mcpJson)
-    : `${roots[0]}/.mcp.json`;
-  return { path, file, base, roots, mcpJson };
+/** The user's home (`HOME`), when this process may read it. */
+function homeDirectory(): string | undefined {
+  return envPath("HOME");
+}
+
+/**
+ * Where shell commands' writes wait to be merged into these roots: the
+ * user's cache (`$XDG_CACHE_HOME`, else `~/.cache`), on the same file system
+ * as a project under the home, so that the merge renames rather than copies;
+ * `/var/tmp` when the cache lies inside a root (a root that is the home).
+ */
+function scratchPlace(roots: readonly string[]): string | undefined {
+  const home = envPath("HOME");
+  const cache = envPath("XDG_CACHE_HOME") ?? (home && `${home}/.cache`);
+  if (cache === undefined) return undefined;
+  const key = shortHash(roots.join("\0"));
+  const inRoot = roots.some((root) => cache === root || cache.startsWith(`${root}/`));
+  return inRoot
+    ? `/var/tmp/toolhost-overlay-${shortHash(cache)}/${key}`
+    : `${cache}/toolhost/overlay/${key}`;
+}
+
+/** A short, stable name for a text (FNV-1a, 32 bits, in hex). */
+function shortHash(text: string): string {
+  let hash = 0x811c9dc5;
+  for (let i = 0; i < text.length; i++) {
+    hash = Math.imul(hash ^ text.charCodeAt(i), 0x01000193) >>> 0;
+  }
+  return hash.toString(16).padStart(8, "0");
+}
+
+/**
+ * The user's upstream servers that run outside the sandbox: a stdio server
+ * in the user's own config runs as configured unless it says
+ * `"sandbox": true` (or gives sandbox settings).
+ */
+function unsandboxed(
+  upstream: Readonly<Record<string, UpstreamEntry>>,
+): Record<string, UpstreamEntry> {
+  return Object.fromEntries(
+    Object.entries(upstream).filter(([, entry]) => !("command" in entry) || !entry.sandbox),
+  );
 }
 
 /** The policy's settings the file gives (relative paths against `base`). */
@@ -183,74 +224,11 @@ function filePolicy(file: ConfigFile, base: string): PolicyInput {
   return definedOnly({
     stateDir: file.stateDir ? posix.resolve(base, file.stateDir) : undefined,
     blacklist: file.blacklist,
+    unhide: file.unhide,
     limits: file.limits && definedOnly(file.limits),
     allowHardlinks: file.allowHardlinks,
     protect: file.protect,
   });
-}
-
-/**
- * The file's `unprotect`, honoured only when the file lies outside every
- * root (a tool could have written one inside); else a warning says so.
- */
-async function fileUnprotect(source: Source, warnings: string[]): Promise<string[]> {
-  const lifted = source.file?.unprotect ?? [];
-  if (lifted.length === 0) return [];
-  if (!(await insideRoots(source.path, source.roots))) return lifted;
-  warnings.push(
-    `"unprotect" in ${source.path} is ignored: the file lies inside a root, where a tool could have written it; lift protected paths with --unprotect or a config file outside the roots`,
-  );
-  return [];
-}
-
-/** The `shell` keys that loosen the sandbox (or name a program it runs). */
-const SHELL_LOOSENING = ["unconfined", "network", "bwrap", "env", "path"] as const;
-
-/**
- * The file's `shell` section. Its loosening keys are honoured only when the
- * file lies outside every root, as `unprotect` is: a cloned repository may
- * ship a `toolhost.json` of its own, and must not open the sandbox (run
- * commands unconfined, share the network, name the program that sandboxes,
- * pass host variables in, mount more of the host).
- */
-async function fileShell(source: Source, warnings: string[]): Promise<ShellSection> {
-  const shell = { ...source.file?.shell };
-  const loosening = SHELL_LOOSENING.filter((key) => shell[key] !== undefined);
-  if (loosening.length === 0 || !(await insideRoots(source.path, source.roots))) return shell;
-  for (const key of loosening) delete shell[key];
-  warnings.push(
-    `"shell.${
-      loosening.join('", "shell.')
-    }" in ${source.path} ignored: the file lies inside a root, where a cloned repository could have put it; set them with a config file outside the roots`,
-  );
-  return shell;
-}
-
-/**
- * The `hooks` section, honoured only in a config file outside every root (as
- * `--http` is the command line's alone): a cloned repository's config must
- * not open a port. `--hooks PORT` says it from the command line.
- */
-async function fileHooks(
-  source: Source,
-  overrides: ConfigOverrides,
-  warnings: string[],
-): Promise<HooksSection | undefined> {
-  const hooks = source.file?.hooks;
-  if (hooks === undefined || overrides.hooks !== undefined) return hooks;
-  if (hooks.enabled === false || !(await insideRoots(source.path, source.roots))) return hooks;
-  warnings.push(
-    `"hooks" in ${source.path} ignored: the file lies inside a root, where a cloned repository could have put it, and the Hook API opens a port; start with --hooks PORT, or set it in a config file outside the roots`,
-  );
-  return undefined;
-}
-
-/** Whether a path (existing or not) lies inside one of the roots, judged on real paths. */
-async function insideRoots(path: string, roots: readonly string[]): Promise<boolean> {
-  // A path that does not exist (yet) is judged as written.
-  const real = await Deno.realPath(path).catch(() => path);
-  const realRoots = await Promise.all(roots.map((root) => Deno.realPath(root).catch(() => root)));
-  return isInside(real, realRoots);
 }
 
 /** An object's keys, each optional and never `undefined` (for `exactOptionalPropertyTypes`). */
@@ -264,35 +242,4 @@ function definedOnly<T extends object>(value: T): Defined<T> {
     if (each !== undefined && each !== null) out[key] = each;
   }
   return out;
-}
-
-/** Read and check a config file; a missing one that was not asked for is none. */
-async function readConfigFile(path: string, required: boolean): Promise<ConfigFile | null> {
-  let text: string;
-  try {
-    text = await Deno.readTextFile(path);
-  } catch (error) {
-    const absent = error instanceof Deno.errors.NotFound || error instanceof Deno.errors.NotCapable;
-    if (absent && !required) return null; // no file: the defaults serve
-    throw new TypeError(`Cannot read config "${path}": ${messageOf(error)}`);
-  }
-  let json: unknown;
-  try {
-    json = JSON.parse(text);
-  } catch (error) {
-    throw new TypeError(`Cannot parse config "${path}": ${messageOf(error)}`);
-  }
-  const parsed = CONFIG_SCHEMA.safeParse(json);
-  if (!parsed.success) {
-    const issues = parsed.error.issues.map((issue) =>
-      `${issue.path.join(".") || "(top)"}: ${issue.message}`
-    );
-    throw new TypeError(`Cannot use config "${path}": ${issues.join("; ")}`);
-  }
-  return parsed.data;
-}
-
-/** An error's message (the file APIs and `JSON.parse` throw `Error`s). */
-function messageOf(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }

@@ -6,6 +6,7 @@
  */
 
 import type { Listen } from "./http_settings.ts";
+import { HOOK_ASK_TIMEOUT_S } from "./defaults.ts";
 import type { ApprovalRuleInput, HooksSection } from "./schema.ts";
 import type { APPROVAL_CLASSES } from "./schema.ts";
 
@@ -51,7 +52,7 @@ export function hookSettings(
   flag: string | undefined,
   section?: HooksSection,
 ): HookSettings | null {
-  const askTimeoutMs = (section?.askTimeoutS ?? 60) * 1000;
+  const askTimeoutMs = (section?.askTimeoutS ?? HOOK_ASK_TIMEOUT_S) * 1000;
   if (flag !== undefined) {
     const text = flag.trim();
     const port = /^\d{1,5}$/.test(text) ? Number(text) : NaN;

@@ -6,6 +6,7 @@
  * @module
  */
 
+import { HTTP_DEFAULTS } from "./defaults.ts";
 import type { HttpSection } from "./schema.ts";
 
 /** Where to listen. */
@@ -131,8 +132,8 @@ export function httpSettings(flags: HttpFlags, section: HttpSection = {}): HttpS
     listen,
     allowRemote: flags.allowRemote ?? false,
     conformanceFixtures: fixtures,
-    idleTimeoutMs: (section.idleTimeoutS ?? 1800) * 1000,
-    drainMs: (section.drainS ?? 10) * 1000,
-    maxSessions: section.maxSessions ?? 256,
+    idleTimeoutMs: (section.idleTimeoutS ?? HTTP_DEFAULTS.idleTimeoutS) * 1000,
+    drainMs: (section.drainS ?? HTTP_DEFAULTS.drainS) * 1000,
+    maxSessions: section.maxSessions ?? HTTP_DEFAULTS.maxSessions,
   };
 }

@@ -13,8 +13,10 @@
  */
 
 export {
+  CONFIG_FILE,
   CONFIG_SCHEMA,
   type ConfigOverrides,
+  type FileTrust,
   type HostConfig,
   type HostConfigInput,
   type KnownTools,
@@ -23,11 +25,25 @@ export {
   RIPGREP_NOT_FOUND,
   type RipgrepSetting,
   type SessionLogSettings,
+  type ShellSection,
   type ToolSettings,
+  type TrustOrigin,
+  type TrustSettings,
   unknownToolNames,
   type UpstreamEntry,
   type UpstreamPolicy,
 } from "./config.ts";
+export { HOST_DEFAULTS, SHELL_DEFAULTS } from "./defaults.ts";
+export { sandboxed } from "./servers.ts";
+export { type ProjectView, projectView } from "./project_config.ts";
+export {
+  readTrust,
+  sha256Hex,
+  type TrustRecord,
+  trustStorePath,
+  USER_DIRS_ENV,
+  writeTrust,
+} from "./trust.ts";
 export { EFFERENT_ENV, efferentCopyEnabled, selfEntries, selfEntry } from "./efferent_env.ts";
 export {
   bracketed,

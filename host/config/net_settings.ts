@@ -14,6 +14,7 @@ import {
   parseHostEntry,
 } from "../../security/egress.ts";
 import { addressHost, formatAddress, parseAddress } from "../../security/addresses.ts";
+import { NET_DEFAULTS } from "./defaults.ts";
 import type { NetSection } from "./schema.ts";
 
 /** The system files the network worker's resolver takes its servers and hosts from. */
@@ -52,20 +53,21 @@ export interface NetSettings {
 /**
  * Resolve the `net` section.
  *
+ * A config file inside a root that is not trusted has had what loosens the
+ * section taken out first (`project_config.ts`): what reaches here applies.
+ *
  * @param section The section as parsed (`false`: off).
- * @param trusted Whether the config file lies outside every root (its loosening keys count).
  * @param warnings Where what is ignored is said.
  * @returns The settings, or null when the web tools are off.
  * @throws {TypeError} When an entry or the name server is not valid.
  */
 export async function netSettings(
   section: NetSection | undefined,
-  trusted: boolean,
   warnings: string[],
 ): Promise<NetSettings | null> {
   if (section === false || section?.enabled === false) return null;
-  const file = trusted ? (section ?? {}) : untrustedOnly(section ?? {}, warnings);
-  const policy = egressPolicy(file, trusted, warnings);
+  const file = section ?? {};
+  const policy = egressPolicy(file);
   const servers = file.nameServer;
   const nameServers = servers !== undefined
     ? [serverAddress(servers)]
@@ -75,9 +77,9 @@ export async function netSettings(
     nameServers: Object.freeze(nameServers),
     nameServersFrom: servers !== undefined ? "net.nameServer" : RESOLV_CONF,
     hosts: Object.freeze(hostsEntries(await systemFile(HOSTS_FILE, warnings))),
-    timeoutMs: (file.timeoutS ?? 30) * 1000,
-    maxBytes: file.maxBytes ?? 10 * 1024 * 1024,
-    maxRedirects: file.maxRedirects ?? 5,
+    timeoutMs: (file.timeoutS ?? NET_DEFAULTS.timeoutS) * 1000,
+    maxBytes: file.maxBytes ?? NET_DEFAULTS.maxBytes,
+    maxRedirects: file.maxRedirects ?? NET_DEFAULTS.maxRedirects,
     searchUrl: file.searchUrl ?? DEFAULT_SEARCH_URL,
     userAgent: file.userAgent ??
       "Mozilla/5.0 (compatible; toolhost; +https://modelcontextprotocol.io)",
@@ -86,12 +88,8 @@ export async function netSettings(
   });
 }
 
-/** The policy's entries; an address in `allow` unlocks only from a trusted file. */
-function egressPolicy(
-  file: Exclude<NetSection, false>,
-  trusted: boolean,
-  warnings: string[],
-): EgressPolicy {
+/** The policy's entries; an address in `allow` makes that non-public address reachable. */
+function egressPolicy(file: Exclude<NetSection, false>): EgressPolicy {
   const entries = (list: readonly string[], unlocks: boolean, key: string): HostEntry[] =>
     list.map((text) => {
       try {
@@ -100,12 +98,7 @@ function egressPolicy(
         throw new TypeError(`Cannot use net.${key}: ${(error as Error).message}`);
       }
     });
-  const allow = file.allow === undefined ? null : entries(file.allow, trusted, "allow");
-  if (!trusted && allow?.some((entry) => entry.range !== null)) {
-    warnings.push(
-      `addresses in "net.allow" do not make non-public addresses reachable: the config file lies inside a root, where a cloned repository could have put it; set them in a config file outside the roots`,
-    );
-  }
+  const allow = file.allow === undefined ? null : entries(file.allow, true, "allow");
   return Object.freeze({
     allow: allow && Object.freeze(allow),
     deny: Object.freeze(entries(file.deny ?? [], false, "deny")),
@@ -123,30 +116,6 @@ function serverAddress(text: string): string {
     );
   }
   return `${addressHost(address)}:${port}`;
-}
-
-/** The keys of the `net` section that loosen it: honoured only in a config file outside the roots. */
-const NET_LOOSENING = ["nameServer", "searchUrl", "userAgent"] as const;
-
-/**
- * The section less its loosening keys, said in a warning: a cloned
- * repository's `toolhost.json` must not choose the DNS server, where the
- * queries go, or the request's headers.
- */
-function untrustedOnly(
-  section: Exclude<NetSection, false>,
-  warnings: string[],
-): Exclude<NetSection, false> {
-  const loosening = NET_LOOSENING.filter((key) => section[key] !== undefined);
-  if (loosening.length === 0) return section;
-  const kept = { ...section };
-  for (const key of loosening) delete kept[key];
-  warnings.push(
-    `"net.${
-      loosening.join('", "net.')
-    }" ignored: the config file lies inside a root, where a cloned repository could have put it; set them in a config file outside the roots`,
-  );
-  return kept;
 }
 
 /** A system file's text; "" when it does not exist, and a warning when it cannot be read. */

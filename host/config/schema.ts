@@ -6,50 +6,9 @@
  */
 
 import { z } from "zod";
-import type { PeerEntry } from "../../sinks/peers.ts";
-import { serverNameProblem } from "../../tools/tool_names.ts";
+import { MCP_SERVER, serverNames } from "./_upstream_schema.ts";
 
-/** toolhost's own keys on an upstream server entry (beside the `.mcp.json` ones). */
-const UPSTREAM_POLICY = {
-  timeoutMs: z.number().int().positive().optional().describe("Per-call timeout (default 60000)"),
-  allowTools: z.array(z.string()).optional().describe("Only these of its tools"),
-  denyTools: z.array(z.string()).optional().describe("Never these of its tools"),
-};
-
-const MCP_SERVER = z.union([
-  z.object({
-    command: z.string().min(1),
-    args: z.array(z.string()).optional(),
-    env: z.record(z.string(), z.string()).optional(),
-    cwd: z.string().optional(),
-    ...UPSTREAM_POLICY,
-  }).loose(),
-  z.object({ type: z.enum(["http", "sse", "streamable-http"]), url: z.url(), ...UPSTREAM_POLICY })
-    .loose(),
-]);
-
-/** Each upstream server's name must form tool names within MCP's rule (`<server>__<tool>`). */
-function serverNames(context: z.core.ParsePayload<Record<string, unknown>>): void {
-  for (const name of Object.keys(context.value)) {
-    const problem = serverNameProblem(name);
-    if (problem !== undefined) {
-      context.issues.push({ code: "custom", input: name, path: [name], message: problem });
-    }
-  }
-}
-
-/** What toolhost adds to an upstream server's `.mcp.json`-shaped entry. */
-export interface UpstreamPolicy {
-  /** Per-call timeout in milliseconds (default 60000). */
-  timeoutMs?: number | undefined;
-  /** Only these of its tools. */
-  allowTools?: string[] | undefined;
-  /** Never these of its tools. */
-  denyTools?: string[] | undefined;
-}
-
-/** One upstream server entry, as written in `toolhost.json` (other keys are kept). */
-export type UpstreamEntry = PeerEntry & UpstreamPolicy & { [key: string]: unknown };
+export type { UpstreamEntry, UpstreamPolicy } from "./_upstream_schema.ts";
 
 const LIMITS = z.object({
   maxReadBytes: z.number().int().positive().optional(),
@@ -227,6 +186,9 @@ export const CONFIG_SCHEMA = z.object({
   ),
   unprotect: z.array(z.string().min(1)).optional().describe(
     "Protected paths to lift, exactly as listed; honoured only in a config file outside every root",
+  ),
+  unhide: z.array(z.string().min(1)).optional().describe(
+    "Secret names to show to the tools and the shell after all, exactly as listed (.ssh/**, .netrc, …); honoured only in a config file outside every root",
   ),
   allowHardlinks: z.boolean().optional(),
   limits: LIMITS.optional(),

@@ -12,7 +12,7 @@
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { ToolListChangedNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
 import { Backoff } from "../../sinks/backoff.ts";
-import { clientTransport } from "../../sinks/mcp_transport.ts";
+import { clientTransport, type Launcher } from "../../sinks/mcp_transport.ts";
 import type { PeerEntry } from "../../sinks/peers.ts";
 import { isConnectionLoss } from "../../sinks/mcp_errors.ts";
 import { type ToolDescriptor, UnknownToolError } from "../../tools/registry.ts";
@@ -47,6 +47,10 @@ export interface UpstreamOptions {
   onListChanged?: () => void;
   /** Where its process is recorded each time it ends (the session log). */
   subprocesses?: SubprocessLog | undefined;
+  /** What starts its process instead of its own command line: the sandbox. */
+  launcher?: Launcher | undefined;
+  /** Why it must not start (it must run in a sandbox that is off here). */
+  refused?: string | undefined;
 }
 
 /** The separator between a server's name and its tool's name. */
@@ -102,6 +106,11 @@ export class UpstreamProvider implements ToolProvider {
     const problem = serverNameProblem(options.name);
     if (problem !== undefined) throw new TypeError(problem);
     const provider = new UpstreamProvider(options);
+    if (options.refused !== undefined) {
+      provider.#closed = true;
+      provider.#lastError = options.refused;
+      return provider;
+    }
     const connecting = provider.#connect().then(
       () => "connected" as const,
       (error) => {
@@ -250,7 +259,7 @@ export class UpstreamProvider implements ToolProvider {
     const recorded = subprocesses
       ? { log: subprocesses, tool: `upstream:${this.name}` }
       : undefined;
-    return clientTransport(spec, cwd, "pipe", recorded);
+    return clientTransport(spec, cwd, "pipe", recorded, this.#options.launcher);
   }
 
   async #refresh(client: Client): Promise<void> {

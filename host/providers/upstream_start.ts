@@ -5,9 +5,10 @@
  * @module
  */
 
-import type { HostConfig } from "../config/mod.ts";
+import { type HostConfig, sandboxed } from "../config/mod.ts";
 import type { HostLogger } from "../logger.ts";
 import type { SubprocessLog } from "../../tools/sandbox.ts";
+import { type ServerSandbox, serverSandbox } from "../sandbox/mod.ts";
 import { type UpstreamOptions, UpstreamProvider } from "./upstream.ts";
 
 /**
@@ -27,9 +28,10 @@ export async function startUpstreams(
 ): Promise<UpstreamProvider[]> {
   const { onListChanged, subprocesses } = options;
   const servers = Object.entries(config.upstream).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  let sandbox: ServerSandbox | undefined;
   return await Promise.all(
     servers.map(([name, entry]) => {
-      const { timeoutMs, allowTools, denyTools, ...spec } = entry;
+      const { timeoutMs, allowTools, denyTools, sandbox: _asked, ...spec } = entry;
       const each: UpstreamOptions = {
         name,
         spec,
@@ -38,6 +40,16 @@ export async function startUpstreams(
         onListChanged,
         subprocesses,
       };
+      const confined = sandboxed(entry, config);
+      if (confined !== null) {
+        sandbox ??= serverSandbox(config);
+        if (sandbox.launcher) each.launcher = sandbox.launcher(confined.network);
+        else {
+          each.refused =
+            `not started: it must run in the sandbox, which cannot run here: ${sandbox.reason}`;
+          logger.log("warn", `Upstream "${name}" ${each.refused}`);
+        }
+      }
       if (timeoutMs !== undefined) each.timeoutMs = timeoutMs;
       if (allowTools) each.allow = allowTools;
       if (denyTools) each.deny = denyTools;

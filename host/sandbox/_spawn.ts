@@ -42,8 +42,14 @@ export interface SpawnSpec {
   readonly startMark?: string;
 }
 
-/** What the process did: a sandbox result less what the sandbox adds (cwd, limits, set-aside files). */
-export type Spawned = Omit<SandboxResult, "cwd" | "limited" | "setAside">;
+/**
+ * What the process did: a sandbox result less what the sandbox adds (cwd,
+ * limits, set-aside and kept files), and whether the start mark came (the
+ * program itself started: else the sandbox's own setup failed).
+ */
+export type Spawned = Omit<SandboxResult, "cwd" | "limited" | "setAside" | "kept"> & {
+  readonly started: boolean;
+};
 
 /** How often, at most, the last lines are reported. */
 const REPORT_EVERY_MS = 1000;
@@ -106,6 +112,7 @@ export async function spawnBounded(spec: SpawnSpec): Promise<Spawned> {
       timedOut: stopped === "timeout",
       cancelled: stopped === "cancelled",
       durationMs: Math.round(performance.now() - started),
+      started: mark?.found ?? true,
     };
   } finally {
     clearTimeout(timer);

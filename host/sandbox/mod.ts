@@ -10,10 +10,11 @@ import type { SandboxStatus, SubprocessLog } from "../../tools/sandbox.ts";
 import type { HostConfig } from "../config/mod.ts";
 import type { WorkerPool } from "../workers/mod.ts";
 import { BwrapSandbox, type GuardCall } from "./sandbox.ts";
-import { computePlan, PLAN_ENV } from "./plan.ts";
+import { loadPlan } from "./plan.ts";
 
 export { BwrapSandbox, type GuardCall } from "./sandbox.ts";
-export { computePlan, expand, NEVER_VISIBLE, PLAN_ENV } from "./plan.ts";
+export { computePlan, expand, loadPlan, NEVER_VISIBLE, PLAN_ENV } from "./plan.ts";
+export { type PeerLaunch, peerLaunch, type ServerSandbox, serverSandbox } from "./server.ts";
 
 /** How long the start-up probe (`true` in the sandbox) may take. */
 const PROBE_MS = 10_000;
@@ -48,12 +49,32 @@ export async function startSandbox(start: SandboxStart): Promise<BwrapSandbox> {
   };
   const status = baseStatus(config, plan);
   if (!status.active || status.mode !== "bwrap") return new BwrapSandbox(parts, status);
-  const probe = new BwrapSandbox(parts, status);
+  const probe = new BwrapSandbox(parts, { ...status, writes: { mode: "direct", reason: "probe" } });
   const why = await probeRun(probe);
   if (why !== undefined) {
-    return new BwrapSandbox(parts, { ...status, active: false, mode: "off", reason: why });
+    const writes = { mode: "direct", reason: "the sandbox is off" } as const;
+    return new BwrapSandbox(parts, { ...status, active: false, mode: "off", reason: why, writes });
   }
-  return new BwrapSandbox(parts, { ...status, ...await programsThatRun(probe) });
+  const writes = status.writes.mode === "overlay"
+    ? await probeOverlay(parts, status)
+    : status.writes;
+  return new BwrapSandbox(parts, { ...status, writes, ...await programsThatRun(probe) });
+}
+
+/**
+ * Whether writing runs can go over overlays here: a writing `true` over
+ * them, as every writing run will be started (the kernel must let a user
+ * namespace mount overlayfs, util-linux's `mount` must be in the sandbox,
+ * and a tool worker must merge); else why not.
+ */
+async function probeOverlay(
+  parts: ConstructorParameters<typeof BwrapSandbox>[0],
+  status: SandboxStatus,
+): Promise<SandboxStatus["writes"]> {
+  const probe = new BwrapSandbox(parts, status);
+  const why = await probeRun(probe, ["true"], "write");
+  if (why === undefined) return { mode: "overlay" };
+  return { mode: "direct", reason: `overlays cannot be used here: ${why}` };
 }
 
 /**
@@ -92,31 +113,6 @@ export async function sandboxFor(
   return await startSandbox({ config, guard, log });
 }
 
-/**
- * The plan: the launcher's (from {@linkcode PLAN_ENV}), or worked out here when this process may
- * read the system and the environment.
- *
- * @param config The configuration.
- * @returns The plan, and why it cannot be used when this process could not work it out.
- */
-export function loadPlan(config: HostConfig): { plan: SandboxPlan; reason?: string } {
-  const granted = (name: "env" | "read", value: string) =>
-    Deno.permissions.querySync(name === "env" ? { name, variable: value } : { name, path: value })
-      .state === "granted";
-  if (granted("env", PLAN_ENV)) {
-    const text = Deno.env.get(PLAN_ENV);
-    if (text) return { plan: JSON.parse(text) as SandboxPlan };
-  }
-  const plan = computePlan(config);
-  if (granted("env", "PATH") && granted("read", "/usr") && granted("read", "/etc")) return { plan };
-  return {
-    plan,
-    reason:
-      "this process was not started by the launcher, which works out what the sandbox shows " +
-      '(start it with "toolhost start" or the command mcp-config prints)',
-  };
-}
-
 /** On, unconfined or off, before the probe. */
 function baseStatus(config: HostConfig, loaded: ReturnType<typeof loadPlan>): SandboxStatus {
   const { plan } = loaded;
@@ -128,11 +124,13 @@ function baseStatus(config: HostConfig, loaded: ReturnType<typeof loadPlan>): Sa
     timeoutS,
     processLimit: plan.root ? "watch" : "rlimit",
   } as const;
+  const direct = (reason: string) => ({ mode: "direct", reason }) as const;
   const off = (reason: string): SandboxStatus => ({
     ...common,
     active: false,
     mode: "off",
     reason,
+    writes: direct("the sandbox is off"),
   });
   if (config.shell.enabled === false) return off('switched off ("shell.enabled": false)');
   if (loaded.reason !== undefined) return off(loaded.reason);
@@ -143,6 +141,7 @@ function baseStatus(config: HostConfig, loaded: ReturnType<typeof loadPlan>): Sa
       mode: "unconfined",
       reason:
         `commands run UNCONFINED (bwrap is missing: ${plan.reason}; "shell.unconfined": true)`,
+      writes: direct("commands run unconfined"),
     };
   }
   if (plan.bwrap === null) return off(plan.reason ?? "bwrap was not found");
@@ -150,18 +149,31 @@ function baseStatus(config: HostConfig, loaded: ReturnType<typeof loadPlan>): Sa
   if (runnable !== "granted") {
     return off(`this process may not run ${plan.bwrap} (its flags predate the sandbox)`);
   }
-  return { ...common, active: true, mode: "bwrap" };
+  return { ...common, active: true, mode: "bwrap", writes: overlayWrites(config, plan) };
+}
+
+/** Whether writing runs may try overlays, before the probe: a scratch directory and the host's ids. */
+function overlayWrites(config: HostConfig, plan: SandboxPlan): SandboxStatus["writes"] {
+  const { scratch } = config.policy;
+  if (scratch.dir === null) {
+    return { mode: "direct", reason: `overlays need a scratch directory: ${scratch.reason}` };
+  }
+  if (plan.uid === undefined || plan.gid === undefined) {
+    return { mode: "direct", reason: "the launcher could not tell the host's user and group ids" };
+  }
+  return { mode: "overlay" };
 }
 
 /** Run `true` (or a program's `--version`) in the sandbox: undefined when it ran, else why not. */
 async function probeRun(
   sandbox: BwrapSandbox,
   argv: string[] = ["true"],
+  access: "read" | "write" = "read",
 ): Promise<string | undefined> {
   try {
     const result = await sandbox.run({
       argv,
-      access: "read",
+      access,
       timeoutMs: PROBE_MS,
       signal: AbortSignal.timeout(PROBE_MS * 2),
       tool: "sandbox probe",

@@ -9,12 +9,18 @@
  */
 
 import * as posix from "node:path/posix";
-import type { HiddenPath, SandboxPlan, SystemEntry } from "../../security/sandbox.ts";
+import type {
+  HiddenPath,
+  SandboxLimits,
+  SandboxPlan,
+  SystemEntry,
+} from "../../security/sandbox.ts";
 import { isInside } from "../../security/policy.ts";
+import { homeSecrets } from "../../security/secrets.ts";
 import { commandPath } from "../../sinks/peers.ts";
 import { FAMILIES } from "../../tools/families.ts";
-import type { HostConfig } from "../config/mod.ts";
-import { runsAsRoot } from "./_root.ts";
+import { type HostConfig, SHELL_DEFAULTS, type ShellSection } from "../config/mod.ts";
+import { hostIds, runsAsRoot } from "./_root.ts";
 
 /** The environment variable that carries the plan from the launcher to the served process. */
 export const PLAN_ENV = "TOOLHOST_SANDBOX";
@@ -22,24 +28,13 @@ export const PLAN_ENV = "TOOLHOST_SANDBOX";
 /** The system's directories shown read-only (where they exist; a symlink stays a symlink). */
 const SYSTEM = ["/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32", "/etc"];
 
-/** Never shown, wherever they lie: the home's credentials (`~/` is the host's home). */
+/**
+ * Never shown, wherever they lie: the home's credentials (`~/` is the host's
+ * home; the same names the file tools hide, `security/secrets.ts`) and the
+ * system's.
+ */
 export const NEVER_VISIBLE: readonly string[] = Object.freeze([
-  "~/.ssh",
-  "~/.aws",
-  "~/.gnupg",
-  "~/.config/gcloud",
-  "~/.kube",
-  "~/.docker/config.json",
-  "~/.netrc",
-  "~/.npmrc",
-  "~/.pypirc",
-  "~/.env",
-  "~/.git-credentials",
-  "~/.config/gh",
-  "~/.docker",
-  "~/.cargo/credentials",
-  "~/.cargo/credentials.toml",
-  "~/.local/share/keyrings",
+  ...homeSecrets("~"),
   "/etc/ssl/private",
   "/etc/shadow",
   "/etc/shadow-",
@@ -79,15 +74,36 @@ export function computePlan(config: HostConfig): SandboxPlan {
     toolchains,
     hidden: hiddenPaths([...NEVER_VISIBLE, ...(shell.hide ?? [])], hostHome, toolchains),
     network: shell.network === true,
-    limits: {
-      memoryMb: shell.limits?.memoryMb ?? 8192,
-      fileMb: shell.limits?.fileMb ?? 1024,
-      processes: shell.limits?.processes ?? 512,
-      openFiles: shell.limits?.openFiles ?? 4096,
-    },
+    limits: { ...SHELL_DEFAULTS.limits, ...definedLimits(shell.limits) },
     programs: programsOn(path),
     timeoutS: timeLimits(shell.timeoutS, shell.maxTimeoutS),
     root: runsAsRoot(),
+    ...hostIds(),
+  };
+}
+
+/**
+ * The plan: the launcher's (from {@linkcode PLAN_ENV}), or worked out here when this process may
+ * read the system and the environment.
+ *
+ * @param config The configuration.
+ * @returns The plan, and why it cannot be used when this process could not work it out.
+ */
+export function loadPlan(config: HostConfig): { plan: SandboxPlan; reason?: string } {
+  const granted = (name: "env" | "read", value: string) =>
+    Deno.permissions.querySync(name === "env" ? { name, variable: value } : { name, path: value })
+      .state === "granted";
+  if (granted("env", PLAN_ENV)) {
+    const text = Deno.env.get(PLAN_ENV);
+    if (text) return { plan: JSON.parse(text) as SandboxPlan };
+  }
+  const plan = computePlan(config);
+  if (granted("env", "PATH") && granted("read", "/usr") && granted("read", "/etc")) return { plan };
+  return {
+    plan,
+    reason:
+      "this process was not started by the launcher, which works out what the sandbox shows " +
+      '(start it with "toolhost start" or the command mcp-config prints)',
   };
 }
 
@@ -96,8 +112,15 @@ function timeLimits(
   configured: number | undefined,
   longest: number | undefined,
 ): { default: number; max: number } {
-  const max = longest ?? Math.max(600, configured ?? 0);
-  return { default: Math.min(configured ?? 60, max), max };
+  const max = longest ?? Math.max(SHELL_DEFAULTS.maxTimeoutS, configured ?? 0);
+  return { default: Math.min(configured ?? SHELL_DEFAULTS.timeoutS, max), max };
+}
+
+/** The configured limits, without the ones left unset. */
+function definedLimits(limits: ShellSection["limits"]): Partial<SandboxLimits> {
+  return Object.fromEntries(
+    Object.entries(limits ?? {}).filter(([, value]) => value !== undefined),
+  );
 }
 
 /** The system's view: each directory that exists, each merged-`/usr` symlink as a symlink. */

@@ -27,6 +27,7 @@ import type {
 } from "../../tools/sandbox.ts";
 import type { ToolResult } from "../../tools/tool.ts";
 import { spawnBounded, type Spawned } from "./_spawn.ts";
+import { overlayArgs, type OverlayRoot } from "../../security/sandbox_overlay.ts";
 
 /** Runs an internal tool in a confined tool worker (`sandbox_guard`). */
 export type GuardCall = (args: Record<string, unknown>) => Promise<ToolResult>;
@@ -45,12 +46,19 @@ export interface SandboxParts {
   maxOutputBytes: number;
 }
 
-/** What the guard found before a run. */
+/** What the guard found before a run, and the overlays it made for a writing one. */
 interface Before {
   cwd: string;
   protectedPaths: string[];
   seen: string[];
   hidden: HiddenPath[];
+  overlays?: OverlayRoot[];
+}
+
+/** What the guard did after a writing run. */
+interface After {
+  setAside: string[];
+  kept: string[];
 }
 
 /** How bwrap says it could not set a run up (then the program never ran). */
@@ -59,6 +67,8 @@ const BWRAP_FAILED = /^bwrap: (.*)/m;
 /** The sandbox: bubblewrap, or (the user's choice) the host's shell unconfined. */
 export class BwrapSandbox implements Sandbox {
   #parts: SandboxParts;
+  /** The merge under way: the next waits for it. */
+  #merging: Promise<void> = Promise.resolve();
   /** Whether it runs programs, and how. */
   readonly status: SandboxStatus;
 
@@ -83,12 +93,13 @@ export class BwrapSandbox implements Sandbox {
       throw new ToolError("unsupported", `programs cannot run here: ${this.status.reason}`);
     }
     const { plan, policy } = this.#parts;
-    const before = await this.#before(request);
     const stamp = new Date().toISOString();
+    const overlay = request.access === "write" && this.status.writes.mode === "overlay";
+    const before = await this.#before(request, overlay, stamp);
     const env = { ...plan.env, PATH: plan.path, HOME: plan.home, ...request.env };
     const confined = this.status.mode === "bwrap";
     let spawned: Spawned;
-    let setAside: string[] = [];
+    let after: After = { setAside: [], kept: [] };
     try {
       spawned = await spawnBounded({
         ...this.#command(request, before, env),
@@ -103,13 +114,15 @@ export class BwrapSandbox implements Sandbox {
         ...(request.stdin ? { stdin: request.stdin } : {}),
       });
     } finally {
-      // Whatever the run said or however it ended, what it created at protected names goes.
-      if (request.access === "write") setAside = await this.#after(before, stamp);
+      // Whatever the run said or however it ended: its writes are merged, or what it created at
+      // protected names goes.
+      if (request.access === "write") after = await this.#after(before, stamp);
     }
     this.#record(request, before.cwd, spawned);
     refuseSetupFailure(spawned, before.cwd, policy);
     const limited = spawned.stderr.match(/toolhost: more than \d+ processes[^\n]*/)?.[0] ?? null;
-    return { ...spawned, cwd: before.cwd, limited, setAside };
+    const { started: _started, ...result } = spawned;
+    return { ...result, cwd: before.cwd, limited, ...after };
   }
 
   /** The program and arguments: bwrap, the layout, the limit script, the request's argv. */
@@ -127,22 +140,23 @@ export class BwrapSandbox implements Sandbox {
     };
     const inner = [plan.shell, "-c", limitScript(plan.limits, how), "toolhost", ...request.argv];
     if (!watch) return { program: plan.unconfined!, args: inner.slice(1) };
-    const layout = bwrapArgs(
-      { ...plan, hidden: [...plan.hidden, ...before.hidden] },
-      {
-        roots: policy.roots,
-        write: request.access === "write",
-        protectedPaths: before.protectedPaths,
-        stateDir: policy.stateDir,
-        cwd: before.cwd,
-        env,
-      },
-    );
+    const layoutPlan = { ...plan, hidden: [...plan.hidden, ...before.hidden] };
+    const run = {
+      roots: policy.roots,
+      write: request.access === "write",
+      protectedPaths: before.protectedPaths,
+      stateDir: policy.stateDir,
+      cwd: before.cwd,
+      env,
+    };
+    const layout = before.overlays
+      ? overlayArgs(layoutPlan, run, before.overlays)
+      : bwrapArgs(layoutPlan, run);
     return { program: plan.bwrap!, args: [...layout, ...inner] };
   }
 
   /** Where it starts, and what to mount read-only or empty: the guard looks in a tool worker. */
-  async #before(request: SandboxRequest): Promise<Before> {
+  async #before(request: SandboxRequest, overlay: boolean, stamp: string): Promise<Before> {
     const { policy } = this.#parts;
     const cwd = posix.resolve(policy.roots[0]!, request.cwd ?? ".");
     if (!isInside(cwd, policy.roots)) {
@@ -151,19 +165,31 @@ export class BwrapSandbox implements Sandbox {
         `${JSON.stringify(request.cwd)} is outside the allowed roots (${policy.roots.join(", ")})`,
       );
     }
-    const data = await this.#guard({ mode: "before", cwd });
+    const data = await this.#guard({ mode: "before", cwd, ...(overlay ? { overlay, stamp } : {}) });
     return {
       cwd: data.cwd as string,
       protectedPaths: data.protected_paths as string[],
       seen: data.seen as string[],
       hidden: data.hidden as HiddenPath[],
+      ...(data.overlays ? { overlays: data.overlays as OverlayRoot[] } : {}),
     };
   }
 
-  /** Set aside the protected entries the run created. */
-  async #after(before: Before, stamp: string): Promise<string[]> {
-    const data = await this.#guard({ mode: "after", seen: before.seen, stamp });
-    return data.set_aside as string[];
+  /**
+   * Merge the run's overlays, one merge at a time (two runs' writes never
+   * interleave); or, writing straight to the roots, set aside the protected
+   * entries the run created.
+   */
+  #after(before: Before, stamp: string): Promise<After> {
+    const args = before.overlays
+      ? { mode: "after", overlays: before.overlays, stamp }
+      : { mode: "after", seen: before.seen, stamp };
+    const merged = this.#merging.then(() => this.#guard(args));
+    this.#merging = merged.then(() => {}, () => {});
+    return merged.then((data) => ({
+      setAside: data.set_aside as string[],
+      kept: (data.kept as string[] | undefined) ?? [],
+    }));
   }
 
   async #guard(args: Record<string, unknown>): Promise<Record<string, unknown>> {
@@ -193,12 +219,15 @@ export class BwrapSandbox implements Sandbox {
   }
 }
 
-/** bwrap could not set the run up (its cwd is gone, say): an error, not the program's result. */
+/**
+ * bwrap could not set the run up (its cwd is gone, say), or the overlays
+ * could not be mounted: an error, not the program's result.
+ */
 function refuseSetupFailure(spawned: Spawned, cwd: string, policy: Policy): void {
-  const failed = spawned.exitCode === 1 && spawned.stdoutBytes === 0
-    ? spawned.stderr.match(BWRAP_FAILED)?.[1]
+  const failed = spawned.exitCode !== 0 && !spawned.started && spawned.stdoutBytes === 0
+    ? spawned.stderr.match(BWRAP_FAILED)?.[1] ?? spawned.stderr.trim().split("\n")[0]
     : undefined;
-  if (failed === undefined) return;
+  if (failed === undefined || spawned.timedOut || spawned.cancelled) return;
   const shown = cwd.startsWith(`${policy.roots[0]}/`)
     ? cwd.slice(policy.roots[0]!.length + 1)
     : cwd;

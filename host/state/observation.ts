@@ -18,6 +18,7 @@ import {
 import type { HostConfig } from "../config/mod.ts";
 import { efferentCopyEnabled, selfEntries } from "../config/mod.ts";
 import type { HostLogger } from "../logger.ts";
+import { peerLaunch } from "../sandbox/mod.ts";
 import type { AnchorStore } from "./anchors.ts";
 import { PerformanceStats } from "./performance.ts";
 
@@ -145,6 +146,12 @@ async function discover(
   logger: HostLogger,
   subprocesses: SubprocessLog | undefined,
 ): Promise<number> {
+  const launch = peerLaunch(config);
+  if (launch.refused !== undefined) {
+    efferent.ready([], [{ name: config.mcpJson, reason: launch.refused }]);
+    logger.log("warn", efferentParts(efferent.status()).join("; "));
+    return 0;
+  }
   try {
     const { discoverSinks } = await import("../../sinks/discovery.ts");
     const { sinks, rejected } = await discoverSinks({
@@ -153,6 +160,7 @@ async function discover(
       cwd: config.policy.roots[0]!,
       warn: (message) => logger.log("warn", message),
       ...(subprocesses ? { subprocesses } : {}),
+      ...(launch.launcher ? { launcher: launch.launcher } : {}),
     });
     efferent.ready(sinks, rejected);
     logger.log("info", efferentParts(efferent.status()).join("; "));

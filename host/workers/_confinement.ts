@@ -8,7 +8,7 @@
  */
 
 import { fileURLToPath as fromFileUrl } from "node:url";
-import type { Policy } from "../../security/policy.ts";
+import { type Policy, writablePaths } from "../../security/policy.ts";
 import { type WorkerPermissions, workerPermissions } from "../../security/permissions.ts";
 import { findLibc, type LandlockPaths, programPaths } from "../../security/landlock.ts";
 import type { ToWorker } from "./protocol.ts";
@@ -71,7 +71,7 @@ function landlockPaths(
 ): LandlockPaths {
   const { extraRead, ripgrep, libc } = needs;
   return {
-    readWrite: [...policy.roots, policy.stateDir],
+    readWrite: writablePaths(policy),
     // ripgrep runs from the confined thread, so it is confined too; it needs its binary and libraries.
     readOnly: [
       ...extraRead,

@@ -10,6 +10,7 @@ import type { FileVersion } from "../../security/safe_fs.ts";
 import { UnknownToolError } from "../../tools/registry.ts";
 import type { ToolContext, ToolResult } from "../../tools/tool.ts";
 import { PROCESS_REPORT_SERVICE, type ProcessReport } from "../../tools/sessions.ts";
+import { OVERLAY_MARKS_SERVICE } from "../../tools/sandbox.ts";
 import type {
   FileChange,
   FromWorker,
@@ -174,6 +175,7 @@ function callContext(
     },
     shared<T>(key: string, make: () => T): T {
       if (key === PROCESS_REPORT_SERVICE) return report as T;
+      if (key === OVERLAY_MARKS_SERVICE) return state.marks as T;
       if (!state.shared.has(key)) state.shared.set(key, make());
       return state.shared.get(key) as T;
     },

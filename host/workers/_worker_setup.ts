@@ -11,6 +11,8 @@
 import { Anchor } from "../../security/anchored.ts";
 import { confineThread, type LandlockStatus } from "../../security/landlock.ts";
 import { loadNativeFs, type NativeFs } from "../../security/native_fs.ts";
+import { loadOverlayMarks, type OverlayMarks } from "../../security/overlay_marks.ts";
+import { writablePaths } from "../../security/policy.ts";
 import { Resolver } from "../../security/resolver.ts";
 import { SafeFs } from "../../security/safe_fs.ts";
 import { Registry } from "../../tools/registry.ts";
@@ -37,6 +39,8 @@ export interface WorkerState {
   fs: SafeFs;
   /** libc's file calls, which the reads use in a confined worker (for the doctor's probe). */
   native?: NativeFs;
+  /** libc's attribute calls, which merging a shell command's overlay needs (`sandbox_guard`). */
+  marks?: OverlayMarks;
   /** Values kept for the life of the worker (`ToolContext.shared`). */
   shared: Map<string, unknown>;
   /** The calls running, by id, with what stops them. */
@@ -61,7 +65,7 @@ export async function init(message: InitMessage, link: HostLink): Promise<Worker
   // A test's own tools belong to no family.
   const families = message.toolsModule ? {} : { ...TOOL_FAMILIES };
   const registry = new Registry(tools, message.registry);
-  const { landlock, native } = confine(message);
+  const { landlock, native, marks } = confine(message);
   const resolver = new Resolver(message.policy, native);
   const anchor = new Anchor(message.policy.roots, landlock.active, native);
   // Run under the same confinement as every search will: a binary that cannot run is said, not skipped.
@@ -77,6 +81,7 @@ export async function init(message: InitMessage, link: HostLink): Promise<Worker
     resolver,
     fs: new SafeFs(resolver, anchor),
     ...(native ? { native } : {}),
+    ...(marks ? { marks } : {}),
     shared: new Map(),
     inflight: new Map(),
     binaries: ripgrep.active ? { ripgrep: ripgrep.path } : {},
@@ -84,11 +89,20 @@ export async function init(message: InitMessage, link: HostLink): Promise<Worker
   };
 }
 
+/** What confinement gave the worker. */
+interface Confined {
+  landlock: LandlockStatus;
+  native?: NativeFs;
+  marks?: OverlayMarks;
+}
+
 /**
  * Confine this thread with Landlock and, once it is confined, load libc's
- * file calls for the reads ({@linkcode NativeFs}); then give up FFI for good.
+ * file calls for the reads ({@linkcode NativeFs}); load libc's attribute
+ * calls for merging overlays ({@linkcode OverlayMarks}); then give up FFI
+ * for good.
  */
-function confine(message: InitMessage): { landlock: LandlockStatus; native?: NativeFs } {
+function confine(message: InitMessage): Confined {
   if (!message.libc) {
     return {
       landlock: { active: false, abi: 0, reason: message.noLibc ?? "libc was not found" },
@@ -97,8 +111,9 @@ function confine(message: InitMessage): { landlock: LandlockStatus; native?: Nat
   try {
     const confined = confineThread(message.libc, message.landlock);
     const native = confined.active ? loadNativeFs(message.libc, message.policy.roots) : undefined;
+    const marks = loadOverlayMarks(message.libc, writablePaths(message.policy));
     const landlock = { ...confined, nativeReads: native !== undefined };
-    return native ? { landlock, native } : { landlock };
+    return { landlock, ...(native ? { native } : {}), ...(marks ? { marks } : {}) };
   } finally {
     Deno.permissions.revokeSync({ name: "ffi" });
   }

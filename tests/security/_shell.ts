@@ -88,3 +88,32 @@ export async function waitUntil(holds: () => Promise<boolean>, what: string): Pr
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
 }
+
+/**
+ * Whether a command still running has written a file: its writes wait in its overlay until it
+ * ends (in the user's cache: `toolhost/overlay/<roots>/<run>/<root>/upper/`, the cache the
+ * launched host has, `$HOME/.cache`), so the file is looked for there as well as in the root.
+ *
+ * @param root The root the command writes.
+ * @param name The file's path relative to the root.
+ * @returns True when it is in the root or in a running command's overlay.
+ */
+export async function commandWrote(root: string, name: string): Promise<boolean> {
+  if (await exists(`${root}/${name}`)) return true;
+  const base = `${Deno.env.get("HOME")}/.cache/toolhost/overlay`;
+  const entries = async (dir: string) => {
+    try {
+      return (await Array.fromAsync(Deno.readDir(dir))).map((entry) => entry.name);
+    } catch {
+      return []; // gone meanwhile (a run that ended): nothing there
+    }
+  };
+  for (const roots of await entries(base)) {
+    for (const run of await entries(`${base}/${roots}`)) {
+      for (const index of await entries(`${base}/${roots}/${run}`)) {
+        if (await exists(`${base}/${roots}/${run}/${index}/upper/${name}`)) return true;
+      }
+    }
+  }
+  return false;
+}

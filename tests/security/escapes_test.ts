@@ -232,9 +232,20 @@ Deno.test("escapes: hard links, FIFOs and the blacklist", async (t) => {
     }
   });
 
-  await t.step("allowHardlinks lets a hard-linked file be read", async () => {
+  await t.step(
+    "allowHardlinks in the user's own config lets a hard-linked file be read",
+    async () => {
+      const user = `${base.path}/user-toolhost.json`;
+      await Deno.writeTextFile(user, JSON.stringify({ allowHardlinks: true }));
+      await using other = await launchHost({ roots: [root], config: user });
+      assertEquals(textOf(await other.call("read_file", { path: "hardlink.txt" })), SECRET);
+    },
+  );
+
+  await t.step("allowHardlinks in a config file inside the root is ignored", async () => {
     await using other = await launchHost({ roots: [root], file: { allowHardlinks: true } });
-    assertEquals(textOf(await other.call("read_file", { path: "hardlink.txt" })), SECRET);
+    assertMatch(textOf(await other.call("read_file", { path: "hardlink.txt" })), /^path_denied: /);
+    assertMatch(other.session.stderr(), /is not trusted.*ignored "allowHardlinks"/);
   });
 });
 

@@ -18,10 +18,32 @@ import { loadConfig } from "../../host/config/config.ts";
 const REPO = new URL("../../", import.meta.url).pathname;
 const CONTENT = "def f():\n    return 1\n\nx = 1\n";
 
-/** A concrete path for each protected glob: `X/**` becomes `X/item`. */
+/**
+ * What a git directory holds that is protected by its allowlist (everything
+ * but the work git records), in a repository, a submodule's and a worktree's
+ * git directory.
+ */
+const GIT_TARGETS = [
+  ".git",
+  ".git/config",
+  ".git/config.worktree",
+  ".git/hooks/item",
+  ".git/commondir",
+  ".git/info/exclude",
+  ".git/description",
+  ".git/objects/info/alternates",
+  ".git/modules/sub/config",
+  ".git/modules/sub/hooks/item",
+  ".git/worktrees/w/gitdir",
+  ".git/worktrees/w/commondir",
+];
+
+/** A concrete path for each protected glob: `X/**` becomes `X/item`; git's directory, by its allowlist. */
 function targets(): string[] {
-  return PROTECTED_PATHS.map((rule) =>
-    rule.glob.endsWith("/**") ? `${rule.glob.slice(0, -3)}/item` : rule.glob
+  return PROTECTED_PATHS.flatMap((rule) =>
+    rule.allow === "git"
+      ? GIT_TARGETS
+      : [rule.glob.endsWith("/**") ? `${rule.glob.slice(0, -3)}/item` : rule.glob]
   );
 }
 
@@ -172,7 +194,7 @@ Deno.test("protected paths: missing protected directories are not made, links an
       /git/,
     ],
     ["create_directory", { path: "fresh/.idea" }, /JetBrains/],
-    ["write_file", { path: "tools/hooks/pre-commit", content: "x" }, /git runs its hooks/],
+    ["write_file", { path: "tools/hooks/pre-commit", content: "x" }, /"\.git\/hooks" links to it/],
     [
       "write_file",
       { path: "ci/hooks/pre-commit", content: "x", create_parents: true },
@@ -194,7 +216,13 @@ Deno.test("protected paths: missing protected directories are not made, links an
 Deno.test("protected paths: toolhost's own code, when a root holds it, and a ripgrep inside a root", async () => {
   const own = new URL("../../", import.meta.url).pathname.replace(/\/$/, "");
   const parent = own.slice(0, own.lastIndexOf("/")) || "/";
-  const config = await loadConfig({ roots: [parent], createStateDir: false, ripgrep: `${own}/rg` });
+  // No start-up walk: the root here is the checkout's parent, which may hold a great deal.
+  const config = await loadConfig({
+    roots: [parent],
+    createStateDir: false,
+    scan: false,
+    ripgrep: `${own}/rg`,
+  });
   const resolver = new Resolver(config.policy);
   assertMatch(resolver.protectedWhy(`${own}/host/cli.ts`) ?? "", /toolhost's own code/);
   assertMatch(resolver.protectedWhy(`${own}/deno.json`) ?? "", /toolhost's own code/);
@@ -217,7 +245,7 @@ Deno.test("protected paths: the user lifts one with --unprotect; a config inside
   assertMatch(resultText(envrc), /^protected_path: ".envrc" is protected: direnv runs it/);
   assertMatch(
     session.stderr(),
-    /"unprotect" in .*toolhost\.json is ignored: the file lies inside a root/,
+    /toolhost\.json" lies inside a root and is not trusted.*ignored "unprotect"/,
   );
 });
 

@@ -123,24 +123,27 @@ function assertOnePreOnePost(lines: Recorded[], calls = CALLS): void {
   assertEquals(post.sort(), expected, "one post observe per call");
 }
 
-Deno.test("efferent copy: a sink in the root's .mcp.json, switched on only in the client's env, sees the six calls made right after connecting", async () => {
+Deno.test("efferent copy: a sink in the user's .mcp.json, switched on only in the client's env, sees the six calls made right after connecting", async () => {
   await using root = await tempDir();
   await using records = await tempDir();
   await Deno.writeTextFile(`${root.path}/a.txt`, "alpha\n");
   const file = `${records.path}/obs.jsonl`;
   const gate = `${records.path}/gate`;
-  // The .mcp.json a user would have: this host as mcp-config prints it, and an observer that
-  // answers nothing (so discovery cannot end) until the test has made its calls.
+  // The .mcp.json a user would have (their own, outside the roots: one inside starts its peers
+  // only once trusted, and then in the sandbox): this host as mcp-config prints it, and an
+  // observer that answers nothing (so discovery cannot end) until the test has made its calls.
   const self = await mcpConfigFor([root.path]);
   const obs = {
     command: Deno.execPath(),
     args: ["run", "--allow-write", "--allow-read", SINK, "gated", gate, file],
   };
   await Deno.writeTextFile(
-    `${root.path}/.mcp.json`,
+    `${records.path}/.mcp.json`,
     JSON.stringify({ mcpServers: { toolhost: self, obs } }),
   );
-  await using session = await connectStdio([root.path], { env: ON });
+  const config = `${records.path}/toolhost.json`;
+  await Deno.writeTextFile(config, JSON.stringify({ sinks: { mcpJson: ".mcp.json" } }));
+  await using session = await connectStdio([root.path], { config, env: ON });
   const six: Array<[string, Record<string, unknown>]> = [
     ["read_file", { path: "a.txt" }],
     ["list_directory", { path: "." }],

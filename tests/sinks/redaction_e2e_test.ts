@@ -2,10 +2,12 @@
  * Redaction end to end, in the launch users run: every case of `_secrets.ts`
  * sent as the arguments of a real `read_file` call, with efferent copy on
  * (`EFFERENT_COPY_ENABLE=1` in the client's env) and a real sink peer
- * (fixtures/sinks/sink_server.ts) in the root's `.mcp.json`. No secret
- * reaches the interaction log on disk, the sink, or `read_interactions`;
- * every call is there, with all its keys, and ordinary arguments are kept
- * exactly as they were sent.
+ * (fixtures/sinks/sink_server.ts) in the user's `.mcp.json`. No secret
+ * reaches the interaction log on disk, the sink, `read_interactions` or the
+ * session log (`comms.jsonl`) — nor, for the cases that hide a secret in
+ * encoded text (a percent-encoded redirect target, JSON in a string), any
+ * encoded form of it; every call is there, with all its keys, and ordinary
+ * arguments are kept exactly as they were sent.
  */
 
 import { assert, assertEquals, assertFalse, assertStringIncludes } from "../_assert.ts";
@@ -32,6 +34,8 @@ type Args = Record<string, unknown>;
 type Logged = { ts: string; tool: string; args: Args };
 /** A copy as the sink recorded it: `result` only in the copy sent after the call. */
 type Observed = { tool_name: string; args: Args; result?: unknown };
+/** A line of `comms.jsonl`: an MCP message, in or out. */
+type CommsLine = { dir: "in" | "out"; message?: { method?: string; params?: Args } };
 
 /**
  * Call `n`'s arguments: a case's, with the file to read (unless the case
@@ -65,6 +69,31 @@ async function logFiles(root: string): Promise<string> {
     if (!(error instanceof Deno.errors.NotFound)) throw error;
   }
   return text;
+}
+
+/** Every session's `comms.jsonl`, as it is on disk. */
+async function commsFiles(root: string): Promise<string> {
+  const dir = `${root}/.toolhost/sessions`;
+  let text = "";
+  try {
+    for await (const entry of Deno.readDir(dir)) {
+      if (entry.isDirectory) {
+        text += await Deno.readTextFile(`${dir}/${entry.name}/comms.jsonl`).catch(() => "");
+      }
+    }
+  } catch (error) {
+    if (!(error instanceof Deno.errors.NotFound)) throw error;
+  }
+  return text;
+}
+
+/** The arguments of the `read_file` calls that came in, as `comms.jsonl` holds them. */
+function commsCalls(text: string): Args[] {
+  return jsonLines<CommsLine>(text)
+    .filter((line) => line.dir === "in" && line.message?.method === "tools/call")
+    .map((line) => line.message!.params!)
+    .filter((params) => params.name === "read_file")
+    .map((params) => params.arguments as Args);
 }
 
 function jsonLines<T>(text: string): T[] {
@@ -124,11 +153,13 @@ async function readInteractions(session: StdioSession): Promise<{ pages: string;
   }
 }
 
-/** No secret of any case, as it is or escaped as JSON, is in `text`. */
+/** No secret of any case, in any of its forms, as it is or escaped as JSON, is in `text`. */
 function assertNoSecret(text: string, where: string): void {
-  for (const { name, secret } of SECRET_CASES) {
-    for (const form of new Set([secret, JSON.stringify(secret).slice(1, -1)])) {
-      assertFalse(text.includes(form), `the secret of "${name}" reached ${where}`);
+  for (const { name, secret, forms = [] } of SECRET_CASES) {
+    for (const each of [secret, ...forms]) {
+      for (const form of new Set([each, JSON.stringify(each).slice(1, -1)])) {
+        assertFalse(text.includes(form), `the secret of "${name}" reached ${where}`);
+      }
     }
   }
 }
@@ -148,15 +179,21 @@ function assertCalls(got: Args[], sent: Args[], where: string): void {
   });
 }
 
-Deno.test("redaction: no secret reaches the log, a sink or read_interactions; ordinary arguments are kept", async (t) => {
+Deno.test("redaction: no secret reaches the log, a sink, read_interactions or comms.jsonl; ordinary arguments are kept", async (t) => {
   assert(SECRET_CASES.length >= 40, `only ${SECRET_CASES.length} secret cases`);
   await using root = await tempDir();
   await using records = await tempDir();
   const received = `${records.path}/obs.jsonl`;
   await Deno.writeTextFile(`${root.path}/a.txt`, "alpha\n");
   const obs = { command: Deno.execPath(), args: ["run", "--allow-write", SINK, "good", received] };
-  await Deno.writeTextFile(`${root.path}/.mcp.json`, JSON.stringify({ mcpServers: { obs } }));
-  await using session = await connectStdio([root.path], { env: { EFFERENT_COPY_ENABLE: "1" } });
+  // The user's own .mcp.json, outside the roots (one inside starts no peer until trusted).
+  await Deno.writeTextFile(`${records.path}/.mcp.json`, JSON.stringify({ mcpServers: { obs } }));
+  const config = `${records.path}/toolhost.json`;
+  await Deno.writeTextFile(config, JSON.stringify({ sinks: { mcpJson: ".mcp.json" } }));
+  await using session = await connectStdio([root.path], {
+    config,
+    env: { EFFERENT_COPY_ENABLE: "1" },
+  });
   await waitForStderr(session, /efferent copy: 1 sink \(obs\)/);
 
   const sent = [...SECRET_CASES, ...ORDINARY_CASES].map(({ args }, n) => callArgs(n, args));
@@ -187,5 +224,15 @@ Deno.test("redaction: no secret reaches the log, a sink or read_interactions; or
     const { pages, logged } = await readInteractions(session);
     assertNoSecret(pages, "read_interactions");
     assertCalls(logged, sent, "read_interactions");
+  });
+
+  await t.step("the session log (comms.jsonl)", async () => {
+    const text = await waitFor(
+      "every call in comms.jsonl",
+      () => commsFiles(root.path),
+      (text) => commsCalls(text).length >= sent.length,
+    );
+    assertNoSecret(text, "comms.jsonl");
+    assertCalls(commsCalls(text), sent, "comms.jsonl");
   });
 });

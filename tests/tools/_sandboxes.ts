@@ -43,6 +43,7 @@ export class ScriptedSandbox implements Sandbox {
       shell: "/bin/sh",
       timeoutS: { default: 60, max: 600 },
       processLimit: "rlimit",
+      writes: { mode: "overlay" },
     };
   }
 
@@ -129,6 +130,7 @@ function succeeded(request: SandboxRequest): SandboxResult {
     durationMs: 1,
     cwd: request.cwd ?? "",
     setAside: [],
+    kept: [],
   };
 }
 

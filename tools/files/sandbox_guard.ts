@@ -7,20 +7,31 @@
  *   the sandbox mounts read-only or empty over themselves: the protected
  *   entries at the top of each root and inside its `.git` directory, and the
  *   blacklisted entries at the top of each root.
- * - `after`: a protected name the program created where nothing existed
- *   before could not be mounted away; it is moved out of the root into the
- *   state directory (`set-aside/<time>/`), and the answer says so.
- *
- * Only the top of each root and its `.git` are looked at: a protected name
- * the program creates deeper down (`sub/.envrc`) stays (README, "What the
- * shell cannot see or change").
+ * - `after`, over overlays (`security/sandbox_overlay.ts`): what the program
+ *   wrote waited in each root's upper directory; it is merged into the root
+ *   now, protected paths refused (`_overlay_merge.ts`), and the scratch
+ *   directory removed.
+ * - `after`, writing straight to the roots (where overlays cannot be used):
+ *   a protected name the program created where nothing existed before
+ *   could not be mounted away; it is moved out of the root into the state
+ *   directory (`set-aside/<time>/`), and the answer says so. Only the top of
+ *   each root and its `.git` are looked at there.
  *
  * @module
  */
 
 import { z } from "zod";
 import { ToolError } from "../../security/errors.ts";
+import type { OverlayMarks } from "../../security/overlay_marks.ts";
+import { overlaidRoots } from "../../security/sandbox_overlay.ts";
+import { OVERLAY_MARKS_SERVICE } from "../sandbox.ts";
 import { defineTool, structured, type ToolContext } from "../tool.ts";
+import { type MergeOutcome, mergeOverlay } from "./_overlay_merge.ts";
+
+/** A run's scratch directories older than this are a host's that stopped mid-run: removed. */
+const STALE_RUN_MS = 24 * 60 * 60 * 1000;
+
+const OVERLAY = z.object({ root: z.string(), scratch: z.string() });
 
 /** What the tops of the roots (and their `.git`) hold that the sandbox must know of. */
 interface Guarded {
@@ -42,17 +53,23 @@ export const sandboxGuard = defineTool({
     cwd: z.string().max(4096).optional().describe("before: where the run starts"),
     seen: z.array(z.string()).max(10_000).optional().describe("after: what `before` saw"),
     stamp: z.string().regex(/^[0-9TZ.:-]{1,40}$/).optional().describe("after: the run's time"),
+    overlay: z.boolean().optional().describe("before: make the run's overlays"),
+    overlays: z.array(OVERLAY).max(64).optional().describe("after: the overlays to merge"),
   }),
   output: z.object({
     cwd: z.string().optional(),
     protected_paths: z.array(z.string()).optional(),
     seen: z.array(z.string()).optional().describe("before: every protected entry there, for after"),
     hidden: z.array(z.object({ path: z.string(), dir: z.boolean() })).optional(),
+    overlays: z.array(OVERLAY).optional().describe("before: each root's scratch directory"),
     set_aside: z.array(z.string()).optional(),
+    kept: z.array(z.string()).optional(),
+    applied: z.number().optional(),
   }),
   annotations: { title: "Sandbox guard", readOnlyHint: false, destructiveHint: false },
   internal: true,
-  run({ mode, cwd, seen, stamp }, ctx) {
+  run({ mode, cwd, seen, stamp, overlay, overlays }, ctx) {
+    const time = stamp ?? new Date().toISOString();
     if (mode === "before") {
       const start = ctx.resolver.resolveSync(cwd ?? ".", { want: "directory" }).path;
       const guarded = guardedEntries(ctx);
@@ -61,14 +78,104 @@ export const sandboxGuard = defineTool({
         protected_paths: guarded.protectedPaths,
         seen: guarded.present,
         hidden: guarded.hidden,
+        ...(overlay ? { overlays: makeOverlays(ctx, time) } : {}),
       });
     }
-    const moved = setAside(ctx, new Set(seen ?? []), stamp ?? new Date().toISOString());
+    if (overlays !== undefined) {
+      const merged = mergeAll(ctx, overlays, time);
+      return structured(`${merged.applied} applied`, {
+        set_aside: merged.setAside,
+        kept: merged.kept,
+        applied: merged.applied,
+      });
+    }
+    const moved = setAside(ctx, new Set(seen ?? []), time);
     return structured(moved.length === 0 ? "nothing set aside" : moved.join("\n"), {
       set_aside: moved,
     });
   },
 });
+
+/**
+ * Make a run's overlays: for each outermost root, an empty `upper` and
+ * `work` in a fresh directory under the scratch directory (and remove runs
+ * left by a host that stopped mid-run).
+ */
+function makeOverlays(ctx: ToolContext, stamp: string): Array<{ root: string; scratch: string }> {
+  const base = ctx.policy.scratch.dir;
+  if (base === null) {
+    throw new ToolError(
+      "unsupported",
+      `overlays need a scratch directory: ${ctx.policy.scratch.reason}`,
+    );
+  }
+  if (marksOf(ctx) === undefined) {
+    throw new ToolError("unsupported", "overlays need libc's attribute calls in the tool workers");
+  }
+  removeStaleRuns(base);
+  const run = `${base}/${stamp.replace(/[:.]/g, "-")}-${crypto.randomUUID().slice(0, 8)}`;
+  return overlaidRoots(ctx.policy.roots).map((root, i) => {
+    const scratch = `${run}/${i}`;
+    Deno.mkdirSync(`${scratch}/upper`, { recursive: true, mode: 0o700 });
+    Deno.mkdirSync(`${scratch}/work`, { mode: 0o700 });
+    return { root, scratch };
+  });
+}
+
+/** Merge every overlay of a run, then remove its scratch directory. */
+function mergeAll(
+  ctx: ToolContext,
+  overlays: ReadonlyArray<{ root: string; scratch: string }>,
+  stamp: string,
+): MergeOutcome {
+  const marks = marksOf(ctx);
+  const base = ctx.policy.scratch.dir;
+  const total: MergeOutcome = { applied: 0, setAside: [], kept: [] };
+  for (const { root, scratch } of overlays) {
+    const index = ctx.policy.roots.indexOf(root);
+    if (marks === undefined || base === null || index < 0 || !scratch.startsWith(`${base}/`)) {
+      throw new ToolError("internal_error", `not an overlay of this host: ${scratch}`);
+    }
+    const bin = `${ctx.policy.stateDir}/set-aside/${stamp.replace(/[:.]/g, "-")}/${index}`;
+    const merged = mergeOverlay(ctx, marks, { root, upper: `${scratch}/upper`, bin });
+    total.applied += merged.applied;
+    total.setAside.push(...merged.setAside);
+    total.kept.push(...merged.kept);
+  }
+  const run = overlays[0]?.scratch.replace(/\/[^/]+$/, "");
+  if (run !== undefined) removeRun(run);
+  return total;
+}
+
+/** The worker's overlay marks, when it could load them. */
+function marksOf(ctx: ToolContext): OverlayMarks | undefined {
+  return ctx.shared<OverlayMarks | undefined>(OVERLAY_MARKS_SERVICE, () => undefined);
+}
+
+/** Remove a run's scratch directory (overlayfs leaves its `work/work` with mode 000). */
+function removeRun(run: string): void {
+  for (const entry of entries(run)) {
+    try {
+      Deno.chmodSync(`${run}/${entry.name}/work/work`, 0o700);
+    } catch {
+      // Never mounted (the run failed to start): there is no work/work to open up.
+    }
+  }
+  Deno.removeSync(run, { recursive: true });
+}
+
+/** Remove the runs of a host that stopped before it merged them. */
+function removeStaleRuns(base: string): void {
+  for (const entry of entries(base)) {
+    const path = `${base}/${entry.name}`;
+    try {
+      const age = Date.now() - (Deno.lstatSync(path).mtime?.getTime() ?? Date.now());
+      if (entry.isDirectory && age > STALE_RUN_MS) removeRun(path);
+    } catch {
+      // Another host's run, or one removed meanwhile: left as it is.
+    }
+  }
+}
 
 /** The protected and blacklisted entries at the top of each root and in its `.git`. */
 function guardedEntries(ctx: ToolContext): Guarded {
@@ -103,10 +210,16 @@ function guardedEntries(ctx: ToolContext): Guarded {
       guarded.present.push(identity(file.path));
     }
   }
+  // Hidden entries deeper down, found at start, that are still there (not beneath one hidden already).
+  for (const entry of ctx.policy.hiddenEntries) {
+    const covered = guarded.hidden.some((each) => entry.path.startsWith(`${each.path}/`));
+    if (!covered && exists(entry.path)) guarded.hidden.push({ ...entry });
+  }
   return {
     ...guarded,
     protectedPaths: [...new Set(guarded.protectedPaths)],
     present: [...new Set(guarded.present)],
+    hidden: [...new Map(guarded.hidden.map((each) => [each.path, each])).values()],
   };
 }
 

@@ -201,7 +201,21 @@ export function sandboxPhrase(sandbox: SandboxStatus): string {
   const listed = programs.map((name) => `, ${name}`).join("");
   const broken = Object.entries(sandbox.broken ?? {})
     .map(([name, why]) => `; ${name} found but its tools not listed: ${why}`).join("");
-  return `programs (run_shell${listed}) confined by bubblewrap${network}, ${limit}${broken}`;
+  return `programs (run_shell${listed}) confined by bubblewrap${network}, ${limit}, ${
+    writesPhrase(sandbox.writes)
+  }${broken}`;
+}
+
+/**
+ * How a writing command's writes reach the roots.
+ *
+ * @param writes The sandbox's writes mode.
+ * @returns The phrase.
+ */
+export function writesPhrase(writes: SandboxStatus["writes"]): string {
+  return writes.mode === "overlay"
+    ? "writes merged into the roots when a command ends (protected paths refused)"
+    : `writes straight to the roots (protected names a command creates are set aside when it ends, and exist until then): ${writes.reason}`;
 }
 
 /**

@@ -35,7 +35,10 @@ export const runShell = defineTool({
     timed_out: z.boolean(),
     cancelled: z.boolean(),
     duration_ms: z.number(),
-    set_aside: z.array(z.string()).describe("Protected files it created, moved out of the root"),
+    set_aside: z.array(z.string()).describe(
+      "What it wrote that was not applied (protected paths), moved into .toolhost/set-aside/",
+    ),
+    kept: z.array(z.string()).describe("What it deleted that was kept (protected or hidden)"),
   }),
   annotations: { title: "Run shell command", readOnlyHint: false, destructiveHint: true },
   async run({ command, cwd, timeout_s, env }, ctx) {
@@ -73,6 +76,7 @@ function rendered(result: SandboxResult, limit: number): ToolResult {
   lines.push(`EXIT CODE: ${exitPhrase(result, limit)}`);
   if (result.limited) lines.push(`LIMIT: ${result.limited}`);
   for (const moved of result.setAside) lines.push(`SET ASIDE: ${moved}`);
+  for (const kept of result.kept) lines.push(`KEPT: ${kept}`);
   return structured(lines.join("\n"), {
     exit_code: result.exitCode,
     stdout: result.stdout,
@@ -81,6 +85,7 @@ function rendered(result: SandboxResult, limit: number): ToolResult {
     cancelled: result.cancelled,
     duration_ms: result.durationMs,
     set_aside: [...result.setAside],
+    kept: [...result.kept],
   });
 }
 

@@ -44,7 +44,11 @@ Deno.test("cli: flags print the scoped server; mcp-config prints bin/toolhost st
   const flags = await toolhost(["flags", "--root", a.path]);
   assertEquals(flags.code, 0);
   assertMatch(flags.stdout, new RegExp(`--allow-read=${a.path},${a.path}/\\.toolhost`));
-  assertMatch(flags.stdout, new RegExp(`--allow-write=${a.path},${a.path}/\\.toolhost `));
+  // The roots, the state directory, and where shell commands' writes wait to be merged (outside).
+  assertMatch(
+    flags.stdout,
+    new RegExp(`--allow-write=${a.path},${a.path}/\\.toolhost,[^ ,]*/toolhost/overlay/[0-9a-f]+ `),
+  );
   assertFalse(
     /--allow-(read|write|all|run|net|env)( |$)|\s-A\s/.test(flags.stdout),
     "no unscoped grant",
@@ -76,17 +80,26 @@ Deno.test("cli: mcp-config --team prints toolhost on the PATH with roots relativ
   });
 });
 
-Deno.test("cli: flags grant what the sink peers need whatever env the client later gives", async () => {
+Deno.test("cli: flags grant what the user's sink peers need whatever env the client later gives, and nothing for an untrusted .mcp.json in a root", async () => {
   await using root = await tempDir();
+  await using mine = await tempDir();
+  const peers = { mcpServers: { obs: { command: Deno.execPath(), args: ["run", "x.ts"] } } };
+  await Deno.writeTextFile(`${root.path}/.mcp.json`, JSON.stringify(peers));
+  const project = await toolhost(["flags", "--root", root.path]);
+  assertEquals(project.code, 0);
+  // No MCP client code to start peers with (Deno itself is run only for the network worker).
+  assertFalse(/--allow-env=[^ ]*OSTYPE/.test(project.stdout));
+  // The user's own .mcp.json, outside the roots (named by their own config file there).
+  await Deno.writeTextFile(`${mine.path}/.mcp.json`, JSON.stringify(peers));
   await Deno.writeTextFile(
-    `${root.path}/.mcp.json`,
-    JSON.stringify({ mcpServers: { obs: { command: Deno.execPath(), args: ["run", "x.ts"] } } }),
+    `${mine.path}/th.json`,
+    JSON.stringify({ sinks: { mcpJson: ".mcp.json" } }),
   );
-  const flags = await toolhost(["flags", "--root", root.path]);
-  assertEquals(flags.code, 0);
+  const flags = await toolhost(["flags", "--root", root.path, "--config", `${mine.path}/th.json`]);
+  assertEquals(flags.code, 0, flags.stderr);
   assertMatch(flags.stdout, new RegExp(`--allow-run=[^ ]*${Deno.execPath()}`));
   assertMatch(flags.stdout, /--allow-env=[^ ]*EFFERENT_COPY_ENABLE[^ ]*OSTYPE/);
-  assertMatch(flags.stdout, new RegExp(`--allow-read=[^ ]*${root.path}/\\.mcp\\.json`));
+  assertMatch(flags.stdout, new RegExp(`--allow-read=[^ ]*${mine.path}/\\.mcp\\.json`));
 });
 
 Deno.test("cli: serve refuses broad permissions and prints the flags to use", async () => {

@@ -27,7 +27,7 @@ Deno.test("the network worker's command line grants no file, program, env or loo
   await using root = await tempDir();
   await using site = fixtureSite();
   const file = await rootWithSecret(root.path);
-  const settings = (await netSettings({}, true, []))!;
+  const settings = (await netSettings({}, []))!;
   const { command, args } = workerCommand(settings);
   // The same command line, with the probe in place of the worker's entry.
   const probe = new URL("./_probe_worker.ts", import.meta.url).pathname;
@@ -74,7 +74,7 @@ Deno.test("the network worker refuses file URLs every way it is handed a URL", a
   await using site = fixtureSite();
   const file = await rootWithSecret(root.path);
   const net = { allow: [`127.0.0.1:${site.port}`] };
-  const settings = (await netSettings(net, true, []))!;
+  const settings = (await netSettings(net, []))!;
   const network = new NetworkService(settings);
   const searching = new NetworkService({ ...settings, searchUrl: `file://${file}` });
   const signal = new AbortController().signal;

@@ -19,9 +19,13 @@ const SERVER_FILESYSTEM = new URL(
 
 Deno.test("layer 3: upstream tools, directives and anchors through the sandboxed host", async (t) => {
   await using root = await tempDir();
+  // The user's own config, outside the root: its servers run as listed (a config file inside a
+  // root would start none until trusted).
+  await using mine = await tempDir();
+  const config = `${mine.path}/toolhost.json`;
   await Deno.writeTextFile(`${root.path}/hello.txt`, "hello\n");
   await Deno.writeTextFile(
-    `${root.path}/toolhost.json`,
+    config,
     JSON.stringify({
       upstream: {
         mcpServers: {
@@ -35,7 +39,7 @@ Deno.test("layer 3: upstream tools, directives and anchors through the sandboxed
       },
     }),
   );
-  await using session = await connectStdio([root.path]);
+  await using session = await connectStdio([root.path], { config });
   const { client } = session;
   const call = (name: string, args: Record<string, unknown>) =>
     client.callTool({ name, arguments: args }) as Promise<CallToolResult>;
@@ -59,6 +63,19 @@ Deno.test("layer 3: upstream tools, directives and anchors through the sandboxed
     const listing = await call("fs__list_directory", { path: root.path });
     assertStringIncludes((listing.content[0] as { text: string }).text, "hello.txt");
   });
+
+  await t.step(
+    "the filesystem server's root argument is its data: the root stays writable",
+    async () => {
+      const edited = await call("edit_file", {
+        path: "hello.txt",
+        old_string: "hello",
+        new_string: "hello, edited",
+      });
+      assert(!edited.isError, JSON.stringify(edited.content));
+      assertEquals(await Deno.readTextFile(`${root.path}/hello.txt`), "hello, edited\n");
+    },
+  );
 
   await t.step(
     "an upstream's directive becomes an anchor resource, with an update notification",

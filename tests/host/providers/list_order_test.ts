@@ -36,14 +36,17 @@ async function replyOrder(order: string): Promise<string[]> {
 /** Start the served host on the project with two upstreams replying in the given orders. */
 async function listed(root: string, orders: { zeta: string; alpha: string }): Promise<Tool[]> {
   const server = (order: string) => ({ command: Deno.execPath(), args: ["run", NAMES, order] });
+  // The user's own config, outside the root (one inside would start no server until trusted).
+  await using mine = await tempDir("toolhost-user-config-");
+  const config = `${mine.path}/toolhost.json`;
   await Deno.writeTextFile(
-    `${root}/toolhost.json`,
+    config,
     // zeta first: the config's order is not the list's.
     JSON.stringify({
       upstream: { mcpServers: { zeta: server(orders.zeta), alpha: server(orders.alpha) } },
     }),
   );
-  await using session = await connectStdio([root]);
+  await using session = await connectStdio([root], { config });
   const tools: Tool[] = (await session.client.listTools()).tools;
   if (!tools.some((tool) => tool.name.startsWith("zeta__"))) throw new Error(session.stderr());
   if (!tools.some((tool) => tool.name.startsWith("alpha__"))) throw new Error(session.stderr());

@@ -20,7 +20,10 @@ import { NAMES as OWN } from "../../../fixtures/upstream/_names.ts";
 const NAMES = new URL("../../../fixtures/upstream/names_server.ts", import.meta.url).pathname;
 const ENTRY = new URL("../../../mod.ts", import.meta.url).pathname;
 
-/** Write a toolhost.json naming the fixture as upstream "odd"; returns its path. */
+/**
+ * Write the user's own toolhost.json (outside the roots: its servers start as listed) naming the
+ * fixture as upstream "odd"; returns its path.
+ */
 async function oddConfig(dir: string): Promise<string> {
   const config = `${dir}/toolhost.json`;
   await Deno.writeTextFile(
@@ -49,7 +52,8 @@ async function reached(session: StdioSession): Promise<Record<string, string>> {
 
 Deno.test("upstream names: names outside MCP's rule are listed under valid ones that reach the right tools, the same at every start", async () => {
   await using root = await tempDir();
-  const config = await oddConfig(root.path);
+  await using mine = await tempDir("toolhost-user-config-");
+  const config = await oddConfig(mine.path);
   let first: Record<string, string>;
   {
     await using session = await connectStdio([root.path], { config });
@@ -85,7 +89,8 @@ Deno.test("upstream names: names outside MCP's rule are listed under valid ones 
 
 Deno.test("upstream names: toolhost doctor shows a line for each renamed tool, with the tool it calls", async () => {
   await using root = await tempDir();
-  const config = await oddConfig(root.path);
+  await using mine = await tempDir("toolhost-user-config-");
+  const config = await oddConfig(mine.path);
   const doctor = await new Deno.Command(Deno.execPath(), {
     args: ["run", "-A", ENTRY, "doctor", "--root", root.path, "--config", config, "--json"],
     cwd: "/",

@@ -111,7 +111,7 @@ Deno.test("each upstream server process the host starts is recorded when it ends
   const upstream = { echo: { command: Deno.execPath(), args: ["run", ECHO] } };
   const host = await launchHost({
     roots: [root.path],
-    file: { upstream: { mcpServers: upstream } },
+    userFile: { upstream: { mcpServers: upstream } },
   });
   try {
     assert(host.list().some((tool) => tool.name === "echo__crash"), host.session.stderr());
@@ -156,7 +156,7 @@ Deno.test("old sessions are deleted at start; toolhost log --subprocesses shows 
   await using root = await tempDir();
   await Deno.writeTextFile(`${root.path}/a.txt`, "needle\n");
   const file = { log: { sessions: { retentionDays: 2 } } };
-  const first = await launchHost({ roots: [root.path], file });
+  const first = await launchHost({ roots: [root.path], userFile: file });
   let id: string;
   try {
     await first.call("grep", { pattern: "needle" });
@@ -179,7 +179,7 @@ Deno.test("old sessions are deleted at start; toolhost log --subprocesses shows 
   const dir = `${root.path}/.toolhost/sessions/${id}`;
   for await (const entry of Deno.readDir(dir)) await Deno.utime(`${dir}/${entry.name}`, old, old);
   await Deno.utime(dir, old, old);
-  const second = await launchHost({ roots: [root.path], file });
+  const second = await launchHost({ roots: [root.path], userFile: file });
   try {
     await waitFor(async () => {
       try {

@@ -9,7 +9,7 @@ import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { assert, assertEquals, assertMatch, assertStringIncludes } from "../../_assert.ts";
 import { canRun, tempDir } from "../../_helpers.ts";
 import { type HttpHost, launchHttp, resultText } from "../../_mcp.ts";
-import { exists, waitUntil } from "../../security/_shell.ts";
+import { commandWrote, waitUntil } from "../../security/_shell.ts";
 import { INITIALIZE, legacyClient, logLines, modernClient, post, projectWith } from "./_http.ts";
 
 /** The status of an initialize sent over a bare TCP connection with a chosen Host header. */
@@ -270,7 +270,9 @@ async function dropWhenStarted(
     },
     body: JSON.stringify(request.body),
   }).catch(() => undefined);
-  await waitUntil(() => exists(started), `the call to make "${started}"`);
+  const name = started.slice(started.lastIndexOf("/") + 1);
+  const root = started.slice(0, started.lastIndexOf("/"));
+  await waitUntil(() => commandWrote(root, name), `the call to make "${started}"`);
   drop.abort();
   await (await response)?.body?.cancel().catch(() => {});
 }

@@ -284,11 +284,19 @@ Deno.test("bootstrap_body_state shows today's counts, paths, anchors and every o
 
 Deno.test("over the log's cap, bootstrap_body_state counts the dropped calls and read_interactions still finds the write", async () => {
   await using root = await tempDir();
+  // The user's own config, outside the root: a project's may not shorten the user's record.
+  await using mine = await tempDir();
+  const configFile = `${mine.path}/toolhost.json`;
   await Deno.writeTextFile(
-    `${root.path}/toolhost.json`,
+    configFile,
     JSON.stringify({ log: { maxDayBytes: 64 * 1024, maxTotalBytes: 64 * 1024 } }),
   );
-  await using host = await createHost({ roots: [root.path], ripgrep: "off", logger: QUIET });
+  await using host = await createHost({
+    roots: [root.path],
+    configFile,
+    ripgrep: "off",
+    logger: QUIET,
+  });
   await host.call("todo_write", { todos: [{ content: "audit me", status: "pending" }] });
   // 400 read-only calls of about 1.4 KB of log each, 50 in flight: far past 64 KiB.
   const junk = { junk: "x".repeat(1000) };
