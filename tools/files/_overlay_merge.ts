@@ -70,7 +70,13 @@ export function mergeOverlay(ctx: ToolContext, marks: OverlayMarks, job: MergeJo
     const relative = stack.pop()!;
     for (const name of names(relative === "" ? job.upper : `${job.upper}/${relative}`)) {
       const rel = relative === "" ? name : `${relative}/${name}`;
-      if (mergeEntry(merger, rel)) stack.push(rel);
+      try {
+        if (mergeEntry(merger, rel)) stack.push(rel);
+      } catch (error) {
+        // One entry that cannot go in (gone meanwhile, a full disk) stops no other.
+        const shown = merger.ctx.resolver.display(`${job.root}/${rel}`);
+        merger.outcome.setAside.push(`${shown} (not applied: ${(error as Error).message})`);
+      }
     }
   }
   return merger.outcome;
@@ -84,6 +90,13 @@ function mergeEntry(merger: Merger, rel: string): boolean {
   const info = Deno.lstatSync(upper);
   if (isWhiteout(info)) {
     if (remove(merger, rel)) outcome.applied++;
+    return false;
+  }
+  if (!info.isFile && !info.isDirectory && !info.isSymlink) {
+    // A FIFO, socket or device the command made: nothing to keep of it (it dies with the overlay).
+    merger.outcome.setAside.push(
+      `${display(merger, `${job.root}/${rel}`)} (not applied: not a regular file, directory or link)`,
+    );
     return false;
   }
   const refused = refusal(merger, rel, info);

@@ -143,7 +143,11 @@ function mergeAll(
     total.kept.push(...merged.kept);
   }
   const run = overlays[0]?.scratch.replace(/\/[^/]+$/, "");
-  if (run !== undefined) removeRun(run);
+  try {
+    if (run !== undefined) removeRun(run);
+  } catch {
+    // Merged, but not all of the scratch could go: the next run's sweep removes it within a day.
+  }
   return total;
 }
 

@@ -103,7 +103,8 @@ Deno.test({
       host,
       "echo more >> a.txt; rm gone.txt; mkdir -p new/deep && echo n > new/deep/n.txt; " +
         "rm -rf build && mkdir build && echo fresh > build/y.o; ln -s a.txt link.txt; " +
-        "mkdir was-file-dir && echo d > was-file-dir/x; echo 1 > f1; rm f1; mkdir f1",
+        "mkdir was-file-dir && echo d > was-file-dir/x; echo 1 > f1; rm f1; mkdir f1; " +
+        "mkfifo pipe; mkdir -p with && mkfifo with/pipe && echo w > with/w.txt",
     );
     const now = tree(root);
     assertEquals(now["a.txt"], "a\nmore\n");
@@ -113,7 +114,26 @@ Deno.test({
     assertFalse("build/old/x.o" in now, "a directory deleted and made again hides what it held");
     assertEquals(now["link.txt"], "-> a.txt");
     assert((await Deno.stat(`${root}/f1`)).isDirectory);
+    // A FIFO is not brought in; what else the command wrote is.
+    assertFalse("pipe" in now || (await exists(`${root}/pipe`)));
+    assertEquals(now["with/w.txt"], "w\n");
+    assertFalse(await exists(`${root}/with/pipe`));
   });
+
+  await t.step(
+    "the root below the overlay is out of the command's reach, hidden entries too",
+    async () => {
+      await Deno.mkdir(`${root}/.ssh`);
+      await Deno.writeTextFile(`${root}/.ssh/id_rsa`, "PRIVATE KEY\n");
+      const out = await shell(
+        host,
+        "ls /run/toolhost 2>&1; for p in 1 2 3; do cat /proc/$p/root/run/toolhost/lower/0/.ssh/id_rsa 2>&1; done; " +
+          "cat .ssh/id_rsa 2>&1; grep -h upperdir /proc/self/mountinfo | head -1",
+      );
+      assertFalse(out.text.includes("PRIVATE KEY"), out.text);
+      await Deno.remove(`${root}/.ssh`, { recursive: true });
+    },
+  );
 
   await t.step("a protected name is refused wherever the command makes it", async () => {
     const out = await shell(
