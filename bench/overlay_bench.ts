@@ -29,7 +29,8 @@ async function timed(
     {
       name: "run_shell",
       arguments: {
-        command: `s=$(date +%s%N); ${command}; e=$(date +%s%N); echo "inner $(( (e - s) / 1000000 ))"`,
+        command:
+          `s=$(date +%s%N); ${command}; e=$(date +%s%N); echo "inner $(( (e - s) / 1000000 ))"`,
         timeout_s: 600,
       },
     },

@@ -76,7 +76,9 @@ try {
     row('run_shell "true" (writes straight to the root)', straight),
     row("bash -c true (spawned by the client)", direct),
     `\nadded by the sandbox and the MCP round trip (p50): ${added.toFixed(2)} ms`,
-    `added by the overlay (p50): ${(quantile(sandboxed, 0.5) - quantile(straight, 0.5)).toFixed(2)} ms`,
+    `added by the overlay (p50): ${
+      (quantile(sandboxed, 0.5) - quantile(straight, 0.5)).toFixed(2)
+    } ms`,
   ];
   // deno-lint-ignore no-console
   console.log(lines.join("\n"));

@@ -95,7 +95,9 @@ function mergeEntry(merger: Merger, rel: string): boolean {
   if (!info.isFile && !info.isDirectory && !info.isSymlink) {
     // A FIFO, socket or device the command made: nothing to keep of it (it dies with the overlay).
     merger.outcome.setAside.push(
-      `${display(merger, `${job.root}/${rel}`)} (not applied: not a regular file, directory or link)`,
+      `${
+        display(merger, `${job.root}/${rel}`)
+      } (not applied: not a regular file, directory or link)`,
     );
     return false;
   }
