@@ -41,6 +41,7 @@ export {
 } from "./host/approvals/mod.ts";
 export {
   type ConfigOverrides,
+  type FileTrust,
   type HostConfig,
   type HttpFlags,
   type HttpSettings,
@@ -48,6 +49,8 @@ export {
   type LogSettings,
   type RipgrepSetting,
   type ToolSettings,
+  type TrustOrigin,
+  type TrustSettings,
   type UpstreamEntry,
   type UpstreamPolicy,
 } from "./host/config/mod.ts";
