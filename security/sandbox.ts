@@ -247,12 +247,7 @@ export function limitScript(
   limits: SandboxLimits,
   how: { watch: boolean; nice: boolean },
 ): string {
-  const kib = (mb: number) => mb * 1024;
-  const lines = [
-    // The data limit, not the address space's: V8 and WebAssembly reserve far more than they use.
-    `ulimit -d ${kib(limits.memoryMb)} -f ${kib(limits.fileMb)} -n ${limits.openFiles}`,
-    `ulimit -u ${limits.processes} 2>/dev/null`,
-  ];
+  const lines = rlimitLines(limits);
   if (how.watch) {
     lines.push(
       `( exec 9<> <(:); while :; do set -- /proc/[0-9]*; if [ $# -gt ${limits.processes} ]; then`,
@@ -275,12 +270,17 @@ export function limitScript(
  * @returns The script, for `bash -c`; the program is its arguments.
  */
 export function serverScript(limits: SandboxLimits): string {
+  return [...rlimitLines(limits), `exec "$@"`].join("\n");
+}
+
+/** The rlimits every program runs under, as shell lines. */
+function rlimitLines(limits: SandboxLimits): string[] {
   const kib = (mb: number) => mb * 1024;
   return [
+    // The data limit, not the address space's: V8 and WebAssembly reserve far more than they use.
     `ulimit -d ${kib(limits.memoryMb)} -f ${kib(limits.fileMb)} -n ${limits.openFiles}`,
     `ulimit -u ${limits.processes} 2>/dev/null`,
-    `exec "$@"`,
-  ].join("\n");
+  ];
 }
 
 /**

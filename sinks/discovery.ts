@@ -26,6 +26,8 @@ import type { SubprocessLog } from "../tools/sandbox.ts";
 export interface DiscoveryOptions {
   /** The `.mcp.json` to read. */
   mcpJson: string;
+  /** Its peers, when the caller read them already (judged as they were read). */
+  peers?: Readonly<Record<string, PeerEntry>>;
   /** This host's entry scripts (real paths), for the self-reference defence. */
   selfEntry: string | readonly string[];
   /** The working directory for stdio peers without their own. */
@@ -55,7 +57,7 @@ export interface Discovered {
  * @returns The sinks, and the peers that are not sinks with why.
  */
 export async function discoverSinks(options: DiscoveryOptions): Promise<Discovered> {
-  const peers = await readMcpJson(options.mcpJson);
+  const peers = options.peers ?? await readMcpJson(options.mcpJson);
   const rejected: RejectedPeer[] = [];
   const found = await Promise.all(
     Object.entries(peers).map(async ([name, entry]) => {

@@ -31,8 +31,18 @@ export const SELF_REF_MARKER = "toolhost-self-ref-target:";
  * @returns Peers by name.
  */
 export async function readMcpJson(path: string): Promise<Record<string, PeerEntry>> {
+  return parseMcpJson(await Deno.readFile(path).catch(() => new Uint8Array()));
+}
+
+/**
+ * The peers a `.mcp.json`'s bytes list (malformed ones list none).
+ *
+ * @param bytes The file's bytes.
+ * @returns Peers by name.
+ */
+export function parseMcpJson(bytes: Uint8Array): Record<string, PeerEntry> {
   try {
-    const json = JSON.parse(await Deno.readTextFile(path)) as {
+    const json = JSON.parse(new TextDecoder().decode(bytes)) as {
       mcpServers?: Record<string, PeerEntry>;
     };
     return json.mcpServers && typeof json.mcpServers === "object" ? json.mcpServers : {};

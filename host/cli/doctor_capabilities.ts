@@ -44,7 +44,7 @@ export function ripgrepProbe(status: RipgrepStatus, config: HostConfig): ProbeRe
  * @returns One probe per peer, one saying efferent copy is off, or none without peers.
  */
 export async function sinkProbes(config: HostConfig): Promise<ProbeResult[]> {
-  const others = await otherPeers(config.mcpJson);
+  const others = await otherPeers(config.peers);
   if (others.length === 0) return [];
   const launch = peerLaunch(config);
   if (!efferentCopyEnabled()) {
@@ -63,6 +63,7 @@ export async function sinkProbes(config: HostConfig): Promise<ProbeResult[]> {
   const { discoverSinks } = await import("../../sinks/discovery.ts");
   const found = await discoverSinks({
     mcpJson: config.mcpJson,
+    peers: config.peers,
     selfEntry: selfEntries(),
     cwd: config.policy.roots[0]!,
     // Each peer that is not a sink comes back in `rejected`, with why: the probes say it.
@@ -86,10 +87,10 @@ export async function sinkProbes(config: HostConfig): Promise<ProbeResult[]> {
 }
 
 /** The names of the servers in `.mcp.json` that are not this host itself. */
-async function otherPeers(mcpJson: string): Promise<string[]> {
-  const { readMcpJson, isSelfReference } = await import("../../sinks/peers.ts");
+async function otherPeers(peers: HostConfig["peers"]): Promise<string[]> {
+  const { isSelfReference } = await import("../../sinks/peers.ts");
   const others: string[] = [];
-  for (const [name, entry] of Object.entries(await readMcpJson(mcpJson))) {
+  for (const [name, entry] of Object.entries(peers)) {
     if (!(await isSelfReference(entry, selfEntries()))) others.push(name);
   }
   return others;

@@ -17,6 +17,7 @@ import {
   type HostConfig,
   projectView,
   readTrust,
+  sandboxNetwork,
   sha256Hex,
   writeTrust,
 } from "../config/mod.ts";
@@ -148,7 +149,7 @@ function configLines(text: string, path: string): string[] {
     lines.unshift(
       "command" in entry
         ? `start upstream server "${name}": ${argv.join(" ")} ` +
-          `(in the sandbox: roots read-only, ${sandboxNet(entry.sandbox)})`
+          `(in the sandbox: roots read-only, ${sandboxNet(entry)})`
         : `connect to upstream server "${name}" at ${entry.url}`,
     );
   }
@@ -164,17 +165,13 @@ async function peerLines(path: string): Promise<string[]> {
     "url" in entry
       ? `mirror every call to "${name}" at ${entry.url} (when EFFERENT_COPY_ENABLE=1)`
       : `start "${name}": ${[entry.command, ...(entry.args ?? [])].join(" ")} ` +
-        `(in the sandbox, when EFFERENT_COPY_ENABLE=1; ${
-          sandboxNet((entry as { sandbox?: unknown }).sandbox)
-        })`
+        `(in the sandbox, when EFFERENT_COPY_ENABLE=1; ${sandboxNet(entry)})`
   );
 }
 
-/** Whether a sandboxed server's entry shares the network. */
-function sandboxNet(sandbox: unknown): string {
-  const network = typeof sandbox === "object" &&
-    (sandbox as { network?: unknown }).network === true;
-  return network ? "the network shared" : "no network";
+/** What a sandboxed server's entry says of the network. */
+function sandboxNet(entry: unknown): string {
+  return sandboxNetwork(entry) ? "the network shared" : "no network";
 }
 
 /** A dotted key's value in a config file, short. */

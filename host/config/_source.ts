@@ -12,6 +12,7 @@
 
 import * as posix from "node:path/posix";
 import { isInside } from "../../security/policy.ts";
+import { parseMcpJson, type PeerEntry } from "../../sinks/peers.ts";
 import { projectView } from "./project_config.ts";
 import { CONFIG_SCHEMA, type ConfigFile } from "./schema.ts";
 import { readTrust, sha256Hex, type TrustRecord, trustStorePath } from "./trust.ts";
@@ -61,6 +62,8 @@ export interface Source {
   readonly roots: string[];
   /** The `.mcp.json` that lists efferent-copy peers. */
   readonly mcpJson: string;
+  /** Its peers, from the very bytes whose trust was judged. */
+  readonly peers: Readonly<Record<string, PeerEntry>>;
   /** How far each file applies. */
   readonly trust: TrustSettings;
 }
@@ -90,9 +93,10 @@ export async function readSource(flags: SourceFlags, warnings: string[]): Promis
   const own = read?.file.roots?.map((root) => posix.resolve(base, root)) ?? [];
   const given = flags.roots?.map((root) => posix.resolve(root)) ?? [firstRoot];
   const store = trustStorePath();
-  const records = await trustRecords(store, [...given, ...own], warnings);
+  const named = await rootSet([...given, ...own]);
+  const records = await trustRecords(store, named, warnings);
   const command = trustCommand(given, flags.configFile);
-  const config = await judge(path, read?.sha256 ?? null, [...given, ...own], records);
+  const config = await judge(path, read?.sha256 ?? null, named, records);
   let file = read?.file ?? {};
   if (read && config.from === "untrusted") {
     const view = projectView(read.file, await allInside(own, firstRoot));
@@ -105,9 +109,12 @@ export async function readSource(flags: SourceFlags, warnings: string[]): Promis
   const mcpJson = file.sinks?.mcpJson
     ? posix.resolve(base, file.sinks.mcpJson)
     : `${roots[0]}/.mcp.json`;
-  const peers = await judge(mcpJson, await fileHash(mcpJson), roots, records);
-  const trust = Object.freeze({ store, command, config, mcpJson: peers });
-  return { path, file, found: read !== null, base, roots, mcpJson, trust };
+  const listed = await Deno.readFile(mcpJson).catch(() => null);
+  const hash = listed && await sha256Hex(listed);
+  const judged = await judge(mcpJson, hash, await rootSet(roots), records);
+  const peers = Object.freeze(listed ? parseMcpJson(listed) : {});
+  const trust = Object.freeze({ store, command, config, mcpJson: judged });
+  return { path, file, found: read !== null, base, roots, mcpJson, peers, trust };
 }
 
 /**
@@ -127,11 +134,11 @@ async function allInside(paths: readonly string[], dir: string): Promise<boolean
 async function judge(
   path: string,
   sha256: string | null,
-  roots: readonly string[],
+  roots: RootSet,
   records: readonly TrustRecord[],
 ): Promise<{ path: string; from: TrustOrigin; ignored: string[] }> {
-  if (!(await inside(path, roots))) return { path, from: "user", ignored: [] };
   const real = await Deno.realPath(path).catch(() => path);
+  if (!inside(path, real, roots)) return { path, from: "user", ignored: [] };
   const ok = sha256 !== null &&
     records.some((record) => record.path === real && record.sha256 === sha256);
   return { path, from: ok ? "project" : "untrusted", ignored: [] };
@@ -140,31 +147,37 @@ async function judge(
 /** The trust list's records; none (and a warning) when the list lies inside a root. */
 async function trustRecords(
   store: string | null,
-  roots: readonly string[],
+  roots: RootSet,
   warnings: string[],
 ): Promise<TrustRecord[]> {
   if (store === null) return [];
-  if (await inside(store, roots)) {
+  if (inside(store, await Deno.realPath(store).catch(() => store), roots)) {
     warnings.push(
       `the trust list ${store} lies inside a root, where a tool could write it, so no file inside a root is trusted; set XDG_CONFIG_HOME to a directory outside the roots`,
     );
     return [];
   }
+  return await readTrust(store, roots.real);
+}
+
+/** Roots as written and as real paths (a missing one as written). */
+interface RootSet {
+  readonly lexical: readonly string[];
+  readonly real: readonly string[];
+}
+
+/** The roots, each also as its real path. */
+async function rootSet(roots: readonly string[]): Promise<RootSet> {
   const real = await Promise.all(roots.map((root) => Deno.realPath(root).catch(() => root)));
-  return await readTrust(store, real);
+  return { lexical: roots, real };
 }
 
-/** A file's SHA-256, or null when it cannot be read. */
-async function fileHash(path: string): Promise<string | null> {
-  const bytes = await Deno.readFile(path).catch(() => null);
-  return bytes && await sha256Hex(bytes);
-}
-
-/** Whether a path (existing or not) lies inside one of the roots, judged as written and on real paths. */
-async function inside(path: string, roots: readonly string[]): Promise<boolean> {
-  const real = await Deno.realPath(path).catch(() => path);
-  const realRoots = await Promise.all(roots.map((root) => Deno.realPath(root).catch(() => root)));
-  return isInside(real, realRoots) || isInside(path, roots);
+/**
+ * Whether a path (existing or not) lies inside one of the roots, judged
+ * both as written and on real paths: either makes it project content.
+ */
+function inside(path: string, real: string, roots: RootSet): boolean {
+  return isInside(real, roots.real) || isInside(path, roots.lexical);
 }
 
 /** The command that trusts this start's files (`--root` and `--config` as given). */

@@ -7,7 +7,7 @@
 
 import { fileURLToPath as fromFileUrl } from "node:url";
 import type { ProtectedFile } from "../../security/protected.ts";
-import { programFiles, readMcpJson } from "../../sinks/peers.ts";
+import { type PeerEntry, programFiles } from "../../sinks/peers.ts";
 
 /** Why a configuration file is protected. */
 const CONFIG = "a configuration file toolhost reads";
@@ -24,6 +24,8 @@ export interface StartedFilesInput {
   configFile: string;
   /** The `.mcp.json` that lists efferent-copy peers. */
   mcpJson: string;
+  /** Its servers, as read (the user's MCP client starts them). */
+  peers: Readonly<Record<string, PeerEntry>>;
   /** The user's trust list (`trust.ts`), or null. */
   trustStore: string | null;
   /** The upstream servers that run outside the sandbox, by name, in the `.mcp.json` shape. */
@@ -45,7 +47,7 @@ export interface StartedFilesInput {
  * @param input The config file, `.mcp.json`, upstream servers and working directory.
  * @returns The files, each with why it is protected.
  */
-export async function startedFiles(input: StartedFilesInput): Promise<ProtectedFile[]> {
+export function startedFiles(input: StartedFilesInput): ProtectedFile[] {
   const { configFile, mcpJson, upstream, cwd } = input;
   const files: ProtectedFile[] = [
     { path: configFile, why: CONFIG },
@@ -64,6 +66,6 @@ export async function startedFiles(input: StartedFilesInput): Promise<ProtectedF
   });
   files.push(...programFiles(upstream, cwd).map(started("upstream.mcpServers")));
   // Whatever toolhost does with them, the user's MCP client starts `.mcp.json`'s servers unconfined.
-  files.push(...programFiles(await readMcpJson(mcpJson), cwd).map(started(".mcp.json")));
+  files.push(...programFiles(input.peers, cwd).map(started(".mcp.json")));
   return files;
 }

@@ -21,6 +21,7 @@ import { type LogSettings, logSettings } from "./log_settings.ts";
 import { findRipgrep, ripgrepOutsideRoots, type RipgrepSetting } from "./ripgrep.ts";
 import type { ConfigFile, ShellSection, UpstreamEntry } from "./schema.ts";
 import type { ToolSettings } from "./tool_settings.ts";
+import type { PeerEntry } from "../../sinks/peers.ts";
 import { type NetSettings, netSettings } from "./net_settings.ts";
 
 export {
@@ -81,6 +82,8 @@ export interface HostConfig {
   readonly upstream: Readonly<Record<string, UpstreamEntry>>;
   /** The `.mcp.json` that lists efferent-copy peers (absolute). */
   readonly mcpJson: string;
+  /** Its peers, as read once at start: from the bytes whose trust was judged. */
+  readonly peers: Readonly<Record<string, PeerEntry>>;
   /**
    * How far the config file and `.mcp.json` apply: the user's own, trusted
    * project files (their servers run in the sandbox), or untrusted ones
@@ -123,9 +126,10 @@ export async function loadConfig(overrides: ConfigOverrides = {}): Promise<HostC
     ...filePolicy(file, source.base),
     roots: source.roots,
     unprotect: [...(overrides.unprotect ?? []), ...(file.unprotect ?? [])],
-    protectedFiles: await startedFiles({
+    protectedFiles: startedFiles({
       configFile: source.path,
       mcpJson: source.mcpJson,
+      peers: source.peers,
       trustStore: trust.store,
       // Programs that run outside the sandbox at the next start: the user's own unsandboxed servers.
       upstream: trust.config.from === "user" ? unsandboxed(upstream) : {},
@@ -154,6 +158,7 @@ export async function loadConfig(overrides: ConfigOverrides = {}): Promise<HostC
     log: logSettings(file.log),
     upstream: Object.freeze({ ...upstream }),
     mcpJson: source.mcpJson,
+    peers: source.peers,
     trust,
     unprotectFlags: Object.freeze([...(overrides.unprotect ?? [])]),
     warnings: Object.freeze(warnings),

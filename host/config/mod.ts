@@ -34,7 +34,7 @@ export {
   type UpstreamPolicy,
 } from "./config.ts";
 export { HOST_DEFAULTS, SHELL_DEFAULTS } from "./defaults.ts";
-export { sandboxed } from "./servers.ts";
+export { sandboxed, sandboxNetwork } from "./servers.ts";
 export { type ProjectView, projectView } from "./project_config.ts";
 export {
   readTrust,

@@ -18,7 +18,19 @@ import type { HostConfig, UpstreamEntry } from "./config.ts";
  */
 export function sandboxed(entry: UpstreamEntry, config: HostConfig): { network: boolean } | null {
   if (!("command" in entry)) return null;
-  const asked = entry.sandbox;
-  if (config.trust.config.from === "user" && !asked) return null;
-  return { network: typeof asked === "object" && asked.network === true };
+  if (config.trust.config.from === "user" && !entry.sandbox) return null;
+  return { network: sandboxNetwork(entry) };
+}
+
+/**
+ * Whether a server's entry (an upstream's, or a `.mcp.json` peer's) shares
+ * the network with it in the sandbox: `"sandbox": {"network": true}`.
+ *
+ * @param entry The entry, in the `.mcp.json` shape.
+ * @returns True when it asks for the network.
+ */
+export function sandboxNetwork(entry: unknown): boolean {
+  const asked = (entry as { sandbox?: unknown } | null)?.sandbox;
+  return typeof asked === "object" && asked !== null &&
+    (asked as { network?: unknown }).network === true;
 }

@@ -49,15 +49,22 @@ export async function startSandbox(start: SandboxStart): Promise<BwrapSandbox> {
   };
   const status = baseStatus(config, plan);
   if (!status.active || status.mode !== "bwrap") return new BwrapSandbox(parts, status);
-  const probe = new BwrapSandbox(parts, { ...status, writes: { mode: "direct", reason: "probe" } });
-  const why = await probeRun(probe);
-  if (why !== undefined) {
-    const writes = { mode: "direct", reason: "the sandbox is off" } as const;
-    return new BwrapSandbox(parts, { ...status, active: false, mode: "off", reason: why, writes });
-  }
+  // One writing `true` over overlays answers both questions when it runs (the usual case).
   const writes = status.writes.mode === "overlay"
-    ? await probeOverlay(parts, status)
+    ? await probeOverlay(new BwrapSandbox(parts, status))
     : status.writes;
+  const probe = new BwrapSandbox(parts, { ...status, writes });
+  const why = writes.mode === "overlay" ? undefined : await probeRun(probe);
+  if (why !== undefined) {
+    const off = { mode: "direct", reason: "the sandbox is off" } as const;
+    return new BwrapSandbox(parts, {
+      ...status,
+      active: false,
+      mode: "off",
+      reason: why,
+      writes: off,
+    });
+  }
   return new BwrapSandbox(parts, { ...status, writes, ...await programsThatRun(probe) });
 }
 
@@ -65,13 +72,10 @@ export async function startSandbox(start: SandboxStart): Promise<BwrapSandbox> {
  * Whether writing runs can go over overlays here: a writing `true` over
  * them, as every writing run will be started (the kernel must let a user
  * namespace mount overlayfs, util-linux's `mount` must be in the sandbox,
- * and a tool worker must merge); else why not.
+ * and a tool worker must merge); else why not (and the plain probe then
+ * says whether the sandbox runs at all).
  */
-async function probeOverlay(
-  parts: ConstructorParameters<typeof BwrapSandbox>[0],
-  status: SandboxStatus,
-): Promise<SandboxStatus["writes"]> {
-  const probe = new BwrapSandbox(parts, status);
+async function probeOverlay(probe: BwrapSandbox): Promise<SandboxStatus["writes"]> {
   const why = await probeRun(probe, ["true"], "write");
   if (why === undefined) return { mode: "overlay" };
   return { mode: "direct", reason: `overlays cannot be used here: ${why}` };

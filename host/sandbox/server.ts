@@ -17,7 +17,7 @@ import { isInside } from "../../security/policy.ts";
 import { bwrapArgs, type HiddenPath, serverScript } from "../../security/sandbox.ts";
 import type { Launch, Launcher } from "../../sinks/mcp_transport.ts";
 import type { PeerEntry } from "../../sinks/peers.ts";
-import type { HostConfig } from "../config/mod.ts";
+import { type HostConfig, sandboxNetwork } from "../config/mod.ts";
 import { loadPlan } from "./plan.ts";
 
 /** What starts servers in the sandbox, or why none can. */
@@ -95,9 +95,6 @@ export function peerLaunch(config: HostConfig): PeerLaunch {
     };
   }
   return {
-    launcher: (entry) => {
-      const asked = (entry as { sandbox?: { network?: unknown } }).sandbox;
-      return sandbox.launcher(typeof asked === "object" && asked?.network === true);
-    },
+    launcher: (entry) => sandbox.launcher(sandboxNetwork(entry)),
   };
 }

@@ -156,6 +156,7 @@ async function discover(
     const { discoverSinks } = await import("../../sinks/discovery.ts");
     const { sinks, rejected } = await discoverSinks({
       mcpJson: config.mcpJson,
+      peers: config.peers,
       selfEntry: selfEntries(),
       cwd: config.policy.roots[0]!,
       warn: (message) => logger.log("warn", message),

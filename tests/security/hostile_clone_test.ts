@@ -144,7 +144,11 @@ function open(clone: Clone): Promise<StdioSession> {
   });
 }
 
-/** `toolhost <args>` with the user's config directory, from `/`. */
+/**
+ * `toolhost <args>` with the user's config directory, from `/`: as `bin/toolhost` runs every
+ * command but `start` (`deno run -A mod.ts …`; doctor starts its served probe scoped, as mcp-config
+ * prints it).
+ */
 async function toolhost(clone: Clone, ...args: string[]): Promise<{ code: number; text: string }> {
   const { code, stdout, stderr } = await new Deno.Command(Deno.execPath(), {
     args: ["run", "-A", ENTRY, ...args],

@@ -112,8 +112,9 @@ function makeOverlays(ctx: ToolContext, stamp: string): Array<{ root: string; sc
   if (marksOf(ctx) === undefined) {
     throw new ToolError("unsupported", "overlays need libc's attribute calls in the tool workers");
   }
-  removeStaleRuns(base);
-  const run = `${base}/${stamp.replace(/[:.]/g, "-")}-${crypto.randomUUID().slice(0, 8)}`;
+  // Once per worker: runs left by a host that stopped mid-run.
+  ctx.shared("sandbox_guard.swept", () => removeStaleRuns(base));
+  const run = `${base}/${stampName(stamp)}-${crypto.randomUUID().slice(0, 8)}`;
   return overlaidRoots(ctx.policy.roots).map((root, i) => {
     const scratch = `${run}/${i}`;
     Deno.mkdirSync(`${scratch}/upper`, { recursive: true, mode: 0o700 });
@@ -136,7 +137,7 @@ function mergeAll(
     if (marks === undefined || base === null || index < 0 || !scratch.startsWith(`${base}/`)) {
       throw new ToolError("internal_error", `not an overlay of this host: ${scratch}`);
     }
-    const bin = `${ctx.policy.stateDir}/set-aside/${stamp.replace(/[:.]/g, "-")}/${index}`;
+    const bin = `${setAsideDir(ctx, stamp)}/${index}`;
     const merged = mergeOverlay(ctx, marks, { root, upper: `${scratch}/upper`, bin });
     total.applied += merged.applied;
     total.setAside.push(...merged.setAside);
@@ -149,6 +150,16 @@ function mergeAll(
     // Merged, but not all of the scratch could go: the next run's sweep removes it within a day.
   }
   return total;
+}
+
+/** Where a run's refused entries go: `<state>/set-aside/<time>`. */
+function setAsideDir(ctx: ToolContext, stamp: string): string {
+  return `${ctx.policy.stateDir}/set-aside/${stampName(stamp)}`;
+}
+
+/** A run's time as a file name. */
+function stampName(stamp: string): string {
+  return stamp.replace(/[:.]/g, "-");
 }
 
 /** The worker's overlay marks, when it could load them. */
@@ -169,7 +180,7 @@ function removeRun(run: string): void {
 }
 
 /** Remove the runs of a host that stopped before it merged them. */
-function removeStaleRuns(base: string): void {
+function removeStaleRuns(base: string): true {
   for (const entry of entries(base)) {
     const path = `${base}/${entry.name}`;
     try {
@@ -179,6 +190,7 @@ function removeStaleRuns(base: string): void {
       // Another host's run, or one removed meanwhile: left as it is.
     }
   }
+  return true;
 }
 
 /** The protected and blacklisted entries at the top of each root and in its `.git`. */
@@ -252,7 +264,7 @@ function setAside(ctx: ToolContext, seen: ReadonlySet<string>, stamp: string): s
   // A repository that appeared goes whole, with what it holds.
   const now = fresh.filter((path) => !fresh.some((other) => path.startsWith(`${other}/`)));
   const moved: string[] = [];
-  const bin = `${ctx.policy.stateDir}/set-aside/${stamp.replace(/[:.]/g, "-")}`;
+  const bin = setAsideDir(ctx, stamp);
   for (const path of now) {
     const where = ctx.resolver.locate(path);
     if (where === undefined) continue; // a protected file by path outside the roots: not ours

@@ -174,7 +174,8 @@ Deno.test({
   );
 
   await t.step("nothing of the commands is left in this host's scratch directory", async () => {
-    // Where it is: the served process may write it, so its scoped flags name it.
+    // Where it is: the served process may write it, so its scoped flags name it (`toolhost flags`,
+    // run as bin/toolhost runs every command but start: deno run -A mod.ts).
     const flags = await new Deno.Command(Deno.execPath(), {
       args: ["run", "-A", ENTRY, "flags", "--root", root],
       cwd: "/",
