@@ -1,0 +1,162 @@
+/**
+ * The suite's runner: what `bin/toolhost test` runs (the README's second
+ * command, and `.ci/run`'s). It runs the test files in parallel, and ends
+ * with the ten slowest files, so that where the time goes is seen at every
+ * run.
+ *
+ *   bin/toolhost test                 every test file
+ *   bin/toolhost test --quick         the unit tests: no file that starts toolhost as a client
+ *                                     does, a browser or the conformance suite
+ *   bin/toolhost test FILE|DIR ...    those files
+ *   bin/toolhost test ... -- ARGS     ARGS go to `deno test` (e.g. `--filter resolver`)
+ *
+ * `--jobs N` sets how many files run at once (default: `DENO_JOBS`, else
+ * twice the cores: most files wait on the processes they start).
+ * `TOOLHOST_TEST_FILES` (paths separated by spaces) narrows "every test
+ * file" to those: the test that runs the README's commands in a fresh clone
+ * uses it, so that the suite does not run itself.
+ *
+ * @module
+ */
+
+import { parseArgs } from "node:util";
+
+const REPO = new URL("../", import.meta.url);
+const TESTS = new URL("tests/", REPO);
+
+/**
+ * What makes a test file end-to-end: it starts toolhost as users launch it (`tests/_mcp.ts`,
+ * `bin/toolhost`), a browser, or the conformance suite — directly or through a tests/ helper.
+ */
+const END_TO_END = [
+  /from "[^"]*\/_mcp\.ts"/,
+  /bin\/toolhost/,
+  /from "puppeteer-core"/,
+  /tests\/conformance\//,
+];
+
+/** How many slow files the end of a run names. */
+const SLOWEST = 10;
+
+/** Say a line on stderr (the test output is deno test's own, on stdout). */
+function say(line: string): void {
+  Deno.stderr.writeSync(new TextEncoder().encode(`${line}\n`));
+}
+
+async function main(): Promise<number> {
+  const dashes = Deno.args.indexOf("--");
+  const own = dashes < 0 ? Deno.args : Deno.args.slice(0, dashes);
+  const passed = dashes < 0 ? [] : Deno.args.slice(dashes + 1);
+  const { values, positionals } = parseArgs({
+    args: own,
+    options: { quick: { type: "boolean" }, jobs: { type: "string" } },
+    allowPositionals: true,
+  });
+  const chosen = positionals.length > 0
+    ? positionals
+    : (Deno.env.get("TOOLHOST_TEST_FILES")?.split(" ").filter(Boolean) ?? []);
+  let files = chosen.length > 0 ? await testFiles(chosen) : await testFiles(["tests/"]);
+  if (values.quick) files = await unitTests(files);
+  if (files.length === 0) {
+    say("toolhost test: no test file matches");
+    return 1;
+  }
+  const jobs = values.jobs ?? Deno.env.get("DENO_JOBS") ??
+    String(2 * navigator.hardwareConcurrency);
+  if (!/^[1-9][0-9]*$/.test(jobs)) {
+    say(`toolhost test: --jobs wants a positive whole number, not "${jobs}"`);
+    return 1;
+  }
+  const report = await Deno.makeTempFile({ prefix: "toolhost-junit-", suffix: ".xml" });
+  try {
+    const status = await new Deno.Command(Deno.execPath(), {
+      args: [
+        "test",
+        "--quiet",
+        "--allow-all",
+        "--unstable-worker-options",
+        "--parallel",
+        `--junit-path=${report}`,
+        ...passed,
+        ...files,
+      ],
+      cwd: REPO,
+      env: { DENO_JOBS: jobs },
+      stdin: "null",
+    }).spawn().status;
+    printSlowest(await Deno.readTextFile(report).catch(() => ""));
+    return status.code;
+  } finally {
+    await Deno.remove(report).catch(() => {});
+  }
+}
+
+/** The `*_test.ts` files at or under the given paths (relative to the checkout), sorted. */
+async function testFiles(paths: readonly string[]): Promise<string[]> {
+  const found: string[] = [];
+  const walk = async (path: string): Promise<void> => {
+    const info = await Deno.stat(new URL(path, REPO));
+    if (info.isFile) {
+      found.push(path);
+      return;
+    }
+    for await (const entry of Deno.readDir(new URL(path, REPO))) {
+      const child = `${path.replace(/\/$/, "")}/${entry.name}`;
+      if (entry.isDirectory) await walk(child);
+      else if (entry.isFile && child.endsWith("_test.ts")) found.push(child);
+    }
+  };
+  for (const path of paths) await walk(path.replace(/^\.\//, ""));
+  return [...new Set(found)].sort();
+}
+
+/** The files among these that are unit tests: none of {@linkcode END_TO_END} within reach. */
+async function unitTests(files: readonly string[]): Promise<string[]> {
+  const texts = new Map<string, string>();
+  const reaches = async (path: string, seen: Set<string>): Promise<boolean> => {
+    if (seen.has(path)) return false;
+    seen.add(path);
+    let text = texts.get(path);
+    if (text === undefined) {
+      text = await Deno.readTextFile(new URL(path, REPO)).catch(() => "");
+      texts.set(path, text);
+    }
+    if (END_TO_END.some((pattern) => pattern.test(`${path}\n${text}`))) return true;
+    for (const match of text.matchAll(/from "(\.{1,2}\/[^"]+\.ts)"/g)) {
+      const next = new URL(match[1]!, new URL(path, REPO)).href;
+      if (next.startsWith(TESTS.href) && (await reaches(next.slice(REPO.href.length), seen))) {
+        return true;
+      }
+    }
+    return false;
+  };
+  const unit: string[] = [];
+  for (const file of files) if (!(await reaches(file, new Set()))) unit.push(file);
+  return unit;
+}
+
+/** The ten slowest files of a JUnit report: each file's tests' times summed (steps are inside them). */
+function printSlowest(junit: string): void {
+  const cases = [
+    ...junit.matchAll(/<testcase name="([^"]*)" classname="([^"]*)" time="([0-9.]+)"/g),
+  ]
+    .map(([, name, file, seconds]) => ({ name: name!, file: file!, seconds: Number(seconds) }));
+  const names = new Set(cases.map((each) => `${each.file}\n${each.name}`));
+  // A step is named "test > step": its time is already in its test's.
+  const isStep = (each: { name: string; file: string }) =>
+    each.name.split(" &gt; ").some((_, i, parts) =>
+      i > 0 && names.has(`${each.file}\n${parts.slice(0, i).join(" &gt; ")}`)
+    );
+  const byFile = new Map<string, number>();
+  for (const each of cases) {
+    if (!isStep(each)) byFile.set(each.file, (byFile.get(each.file) ?? 0) + each.seconds);
+  }
+  if (byFile.size === 0) return;
+  const slowest = [...byFile].sort((a, b) => b[1] - a[1]).slice(0, SLOWEST);
+  say(`\nThe ${slowest.length} slowest test files (their tests' times summed):`);
+  for (const [file, seconds] of slowest) {
+    say(`${seconds.toFixed(1).padStart(8)} s  ${file.replace(/^\.\//, "")}`);
+  }
+}
+
+if (import.meta.main) Deno.exit(await main());
