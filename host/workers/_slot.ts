@@ -2,7 +2,8 @@
  * One worker slot of the pool: a tool worker started with the policy's
  * permissions, the two mailboxes to and from it, and the call it runs (one
  * at a time). A slot whose worker hangs or dies is retired and gets a fresh
- * worker in its place.
+ * worker in its place. A slot may also start empty, its worker started only
+ * when a call needs it ({@linkcode Slot.later}).
  *
  * @module
  */
@@ -25,21 +26,26 @@ export interface SlotEvents {
 /** One worker of the pool, and the call it runs. */
 export class Slot {
   #spawn: () => Spawned;
-  #worker: Worker;
-  #outbox: Mailbox;
-  #inbox: Mailbox;
+  /** The worker and its mailboxes; none while the slot waits to be woken. */
+  #worker: Worker | undefined;
+  #outbox: Mailbox | undefined;
+  #inbox: Mailbox | undefined;
   #job: Job | undefined;
-  /** False while a replacement worker starts (or when it could not start): no call goes there. */
-  #ready = true;
+  /** False while a worker starts (or when it could not start, or none was asked for yet): no call goes there. */
+  #ready: boolean;
+  /** No worker was started yet: {@linkcode Slot.wake} starts one. */
+  #dormant: boolean;
   /** Its replacement could not start: it never takes a call again. */
   #lost = false;
   #events: SlotEvents | undefined;
 
-  private constructor(spawn: () => Spawned, first: Spawned) {
+  private constructor(spawn: () => Spawned, first: Spawned | undefined) {
     this.#spawn = spawn;
-    this.#worker = first.worker;
-    this.#outbox = first.outbox;
-    this.#inbox = first.inbox;
+    this.#worker = first?.worker;
+    this.#outbox = first?.outbox;
+    this.#inbox = first?.inbox;
+    this.#ready = first !== undefined;
+    this.#dormant = first === undefined;
   }
 
   /**
@@ -54,6 +60,36 @@ export class Slot {
     const spawn = () => spawnWorker(policy, options);
     const first = spawn();
     return { slot: new Slot(spawn, first), ready: await first.ready };
+  }
+
+  /**
+   * A slot with no worker yet: it takes no call until {@linkcode Slot.wake}
+   * started one. Each worker loads every tool, which costs about as much CPU
+   * as the rest of the host's start-up; a second one is started when a call
+   * would otherwise wait behind a busy worker.
+   *
+   * @param policy The policy (it sets the worker's permissions).
+   * @param options The pool's options.
+   * @returns The empty slot.
+   */
+  static later(policy: Policy, options: PoolOptions): Slot {
+    return new Slot(() => spawnWorker(policy, options), undefined);
+  }
+
+  /** Whether no worker was started in it yet. */
+  get dormant(): boolean {
+    return this.#dormant;
+  }
+
+  /**
+   * Start the slot's first worker.
+   *
+   * @returns Resolves when it is ready (call {@linkcode Slot.resume} then).
+   * @throws {Error} When it failed to start: the slot is lost for good.
+   */
+  wake(): Promise<void> {
+    this.#dormant = false;
+    return this.respawn();
   }
 
   /** The call this worker runs, if any. */
@@ -98,9 +134,11 @@ export class Slot {
    * @param message The message.
    */
   send(message: ToWorker): void {
-    if (this.#outbox.send(message)) return;
-    this.#worker.postMessage(message);
-    this.#outbox.announce();
+    const [worker, outbox] = [this.#worker, this.#outbox];
+    if (worker === undefined || outbox === undefined) throw new Error("the slot has no worker");
+    if (outbox.send(message)) return;
+    worker.postMessage(message);
+    outbox.announce();
   }
 
   /**
@@ -110,7 +148,7 @@ export class Slot {
    * @returns The message, or `undefined` when none came in time.
    */
   take(timeoutMs: number): FromWorker | undefined {
-    return this.#inbox.take(timeoutMs) as FromWorker | undefined;
+    return this.#inbox?.take(timeoutMs) as FromWorker | undefined;
   }
 
   /**
@@ -125,9 +163,9 @@ export class Slot {
 
   /** Terminate the worker and close its mailboxes. */
   terminate(): void {
-    this.#worker.terminate();
-    this.#outbox.close();
-    this.#inbox.close();
+    this.#worker?.terminate();
+    this.#outbox?.close();
+    this.#inbox?.close();
   }
 
   /**
@@ -170,13 +208,11 @@ export class Slot {
 
   /** Listen to the current worker; messages from one since replaced are dropped. */
   #attach(): void {
-    const events = this.#events;
-    if (events === undefined) return;
-    const inbox = this.#inbox;
+    const [events, inbox, worker] = [this.#events, this.#inbox, this.#worker];
+    if (events === undefined || inbox === undefined || worker === undefined) return;
     void inbox.listen((message) => {
       if (this.#inbox === inbox) events.message(message as FromWorker);
     });
-    const worker = this.#worker;
     worker.onmessage = (event: MessageEvent<FromWorker>) => {
       if (this.#worker === worker) events.message(event.data);
     };

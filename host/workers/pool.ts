@@ -107,10 +107,9 @@ export class WorkerPool {
    */
   static async start(policy: Policy, options: PoolOptions): Promise<WorkerPool> {
     const size = Math.max(1, Math.floor(options.size));
-    const started = await Promise.all(
-      Array.from({ length: size }, () => Slot.start(policy, options)),
-    );
-    return new WorkerPool(options, started.map((s) => s.slot), started[0]!.ready);
+    const first = await Slot.start(policy, options);
+    const later = Array.from({ length: size - 1 }, () => Slot.later(policy, options));
+    return new WorkerPool(options, [first.slot, ...later], first.ready);
   }
 
   /**
@@ -132,6 +131,7 @@ export class WorkerPool {
       const job = newJob({ id, name, args, call, resolve, reject, cancel });
       this.#queue.add(job);
       const slot = this.#queue.runningOn(job);
+      if (!slot) this.#wake();
       if (slot && this.#queue.inFlight() === 1) {
         this.#options.whileWaiting?.();
         awaitBriefly(slot, job, (message) => this.#receive(slot, message));
@@ -251,7 +251,18 @@ export class WorkerPool {
     slot.retire()?.resolve({ result: answer, paths: [] });
     this.#requests.forget(slot);
     if (this.#closed) return;
-    slot.respawn().then(
+    this.#takeCalls(slot, slot.respawn());
+  }
+
+  /** A call waits and every worker is busy: start the first slot that has none yet, if any. */
+  #wake(): void {
+    const dormant = this.#slots.find((slot) => slot.dormant);
+    if (dormant && !this.#closed) this.#takeCalls(dormant, dormant.wake());
+  }
+
+  /** Once a slot's new worker is ready, hand it the waiting calls. */
+  #takeCalls(slot: Slot, started: Promise<void>): void {
+    started.then(
       () => {
         if (this.#closed) return slot.terminate();
         slot.resume();
@@ -264,6 +275,7 @@ export class WorkerPool {
   /** A replacement worker could not start; when none is left, the waiting calls fail. */
   #lost(error: unknown): void {
     this.#options.logger.log("error", "A tool worker failed to restart", String(error));
+    this.#wake();
     if (!this.#slots.every((each) => each.lost)) return;
     const none = errorResult("unavailable", "no tool worker could be restarted");
     for (const waiting of this.#queue.drain()) waiting.resolve({ result: none, paths: [] });

@@ -14,7 +14,10 @@ import type { FileChange, SeenFiles, WatchedFile } from "./protocol.ts";
 
 /** Options for `WorkerPool.start`. */
 export interface PoolOptions {
-  /** How many workers (at least 1), which is also how many calls run at once. */
+  /**
+   * How many workers (at least 1), which is also how many calls run at once. The first starts
+   * with the pool, each other one when a call would otherwise wait behind busy workers.
+   */
   size: number;
   /** Which tools are on. */
   registry: RegistryOptions;

@@ -27,12 +27,36 @@ async function pool(root: string, options: { timeout?: number; logs?: string[] }
   });
 }
 
+/**
+ * Start the pool's second worker, which starts only when a call would wait behind the first: a
+ * read while the first worker sleeps runs on it. Until a read is answered while the sleep still
+ * runs (on a loaded machine the sleep may reach the pool's time limit first), it tries again.
+ */
+async function startSecond(workers: WorkerPool): Promise<void> {
+  for (;;) {
+    const stop = new AbortController();
+    const asleep = Promise.withResolvers<void>();
+    let slept = false;
+    const sleeping = workers.call("test_sleep", { ms: 60_000 }, {
+      signal: stop.signal,
+      onProgress: () => asleep.resolve(),
+    }).finally(() => (slept = true));
+    await asleep.promise;
+    assertEquals(textOf((await workers.call("read_file", { path: "a.txt" })).result), "a\n");
+    const onTheOther = !slept;
+    stop.abort();
+    await sleeping;
+    if (onTheOther) return;
+  }
+}
+
 Deno.test("worker pool: a runaway tool is stopped at its timeout while other calls are answered", async () => {
   await using root = await tempDir();
   await Deno.writeTextFile(`${root.path}/a.txt`, "a\n");
   const logs: string[] = [];
   const workers = await pool(root.path, { timeout: 3_000, logs });
   try {
+    await startSecond(workers);
     let stopped = false;
     const runaway = workers.call("test_spin", {}).finally(() => (stopped = true));
     // While one worker spins, the other keeps answering: the reads end before the runaway does.
@@ -109,7 +133,12 @@ Deno.test("worker pool: a waiting call that is cancelled never runs; a check is 
   const workers = await pool(root.path);
   try {
     const first = workers.call("test_spin", {});
-    const second = workers.call("test_sleep", { ms: 60_000 });
+    // The second worker starts for this call (the first is busy); it says when it runs.
+    const sleeping = Promise.withResolvers<void>();
+    const second = workers.call("test_sleep", { ms: 60_000 }, {
+      onProgress: () => sleeping.resolve(),
+    });
+    await sleeping.promise;
     const controller = new AbortController();
     const progress: number[] = [];
     const waiting = workers.call("test_progress", { steps: 3 }, {
