@@ -10,7 +10,8 @@
  *   bin/toolhost test FILE|DIR ...    those files
  *   bin/toolhost test ... -- ARGS     ARGS go to `deno test` (e.g. `--filter resolver`)
  *
- * `--jobs N` sets how many files run at once (default: `DENO_JOBS`, else
+ * Without `--quick` the files are type-checked beside the run, which fails
+ * if the check does. `--jobs N` sets how many files run at once (default: `DENO_JOBS`, else
  * twice the cores: most files wait on the processes they start).
  * `TOOLHOST_TEST_FILES` (paths separated by spaces) narrows "every test
  * file" to those: the test that runs the README's commands in a fresh clone
@@ -67,12 +68,16 @@ async function main(): Promise<number> {
     say(`toolhost test: --jobs wants a positive whole number, not "${jobs}"`);
     return 1;
   }
+  // The type check runs beside the tests, not before them (deno test would check first, on one
+  // core); --quick leaves it to `deno task check`.
+  const checked = values.quick ? Promise.resolve(true) : typeCheck(files);
   const report = await Deno.makeTempFile({ prefix: "toolhost-junit-", suffix: ".xml" });
   try {
     const status = await new Deno.Command(Deno.execPath(), {
       args: [
         "test",
         "--quiet",
+        "--no-check",
         "--allow-all",
         "--unstable-worker-options",
         "--parallel",
@@ -85,10 +90,25 @@ async function main(): Promise<number> {
       stdin: "null",
     }).spawn().status;
     printSlowest(await Deno.readTextFile(report).catch(() => ""));
+    if (!(await checked)) return status.code || 1;
     return status.code;
   } finally {
     await Deno.remove(report).catch(() => {});
   }
+}
+
+/** Type-check the test files (and what they import); its output is shown only when it fails. */
+async function typeCheck(files: readonly string[]): Promise<boolean> {
+  const output = await new Deno.Command(Deno.execPath(), {
+    args: ["check", "--quiet", ...files],
+    cwd: REPO,
+    stdin: "null",
+  }).output();
+  if (output.success) return true;
+  say("\ntoolhost test: the type check failed:");
+  await Deno.stderr.write(output.stderr);
+  await Deno.stderr.write(output.stdout);
+  return false;
 }
 
 /** The `*_test.ts` files at or under the given paths (relative to the checkout), sorted. */
