@@ -9,6 +9,10 @@
 import {
   type CallToolRequest,
   type CallToolResult,
+  CLIENT_CAPABILITIES_META_KEY,
+  CLIENT_INFO_META_KEY,
+  type ClientCapabilities,
+  type Implementation,
   type InputRequiredResult,
   ProtocolErrorCode,
   type Server,
@@ -93,14 +97,14 @@ function callContext(
   options: CallOptions,
 ): Parameters<Host["call"]>[2] {
   const token = params._meta?.progressToken;
-  const client = server.getClientVersion();
   const { ctx } = means;
+  const { client, capabilities } = clientOf(server, ctx);
   return {
     signal: means.signal,
     session: options.session ?? host.sessions.id,
     client: client ? `${client.name}/${client.version}` : "unknown",
     ...(params._meta ? { meta: params._meta as Record<string, unknown> } : {}),
-    ...(ctx && host.approvals && server.getClientCapabilities()?.elicitation
+    ...(ctx && host.approvals && capabilities?.elicitation
       ? options.relay === false ? { rounds: roundsOf(ctx) } : { elicit: elicitThrough(ctx) }
       : {}),
     ...(token === undefined ? {} : {
@@ -119,6 +123,23 @@ function callContext(
       },
     }),
   };
+}
+
+/**
+ * Who made a call: on 2026-07-28 the request's own `_meta` envelope says
+ * (the SDK's HTTP entry also copies it into the server, its stdio entry
+ * does not), on the 2025 revisions the server keeps what `initialize` said.
+ */
+function clientOf(
+  server: Server,
+  ctx: ServerContext | undefined,
+): { client?: Implementation; capabilities?: ClientCapabilities } {
+  const envelope: Record<string, unknown> = ctx?.mcpReq.envelope ?? {};
+  const client = envelope[CLIENT_INFO_META_KEY] as Implementation | undefined ??
+    server.getClientVersion();
+  const capabilities = envelope[CLIENT_CAPABILITIES_META_KEY] as ClientCapabilities | undefined ??
+    server.getClientCapabilities();
+  return { ...(client ? { client } : {}), ...(capabilities ? { capabilities } : {}) };
 }
 
 /** Directives travel in `_meta["toolhost/directives"]`; everything else is the result as it is. */

@@ -140,6 +140,46 @@ export function directRoute(host: Host, server: Server, callTool: GatewayCall): 
   };
 }
 
+/** A direct route whose connection's server is made later: it takes nothing until then. */
+export interface LaterRoute {
+  /** The route to give the transport now. */
+  readonly route: DirectRoute;
+  /**
+   * The connection's 2025-era server is made: the route is its from now on.
+   *
+   * @param route The route of that server ({@linkcode directRoute}).
+   */
+  bind(route: DirectRoute): void;
+}
+
+/**
+ * A direct route for a transport made before its server: stdio's, whose
+ * server is made for the era the client's first message names (the SDK's
+ * `serveStdio`), and only a 2025-era server has a route.
+ *
+ * @returns The route, and how to bind it to the server's.
+ */
+export function laterRoute(): LaterRoute {
+  let bound: DirectRoute | undefined;
+  let closed = false;
+  return {
+    route: {
+      take: (message, send) => bound?.take(message, send),
+      release: (id) => bound?.release(id),
+      cancel: (id, reason) => bound?.cancel(id, reason) ?? false,
+      close() {
+        closed = true;
+        bound?.close();
+      },
+    },
+    bind(route) {
+      if (bound) throw new TypeError("Cannot bind a direct route twice");
+      bound = route;
+      if (closed) route.close();
+    },
+  };
+}
+
 /**
  * The message as a `tools/call` request the route takes: exactly the
  * JSON-RPC members, an id the SDK accepts (a string or an integer), and

@@ -1,8 +1,8 @@
 /**
- * Reading stdio's lines for `LineTransport` (`stdio.ts`): a line
- * gathered up to a bound (past it only its edges are kept, to find its
- * `id`), the checks made before a line is parsed, and where the bytes
- * come from (stdin read straight into one buffer).
+ * Reading stdio's lines for `LineTransport` (`stdio.ts`, through
+ * `_stdio_read.ts`): a line gathered up to a bound (past it only its edges
+ * are kept, to find its `id`), the checks made before a line is parsed,
+ * and where the bytes come from (stdin read straight into one buffer).
  *
  * @module
  */

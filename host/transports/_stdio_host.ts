@@ -1,7 +1,9 @@
 /**
- * MCP over stdio for a host: bounded, every message in the session log, and
- * replies written as `_stdout.ts` says (synchronously only when the pipe
- * takes them at once, through the libc that Landlock would use).
+ * MCP over stdio for a host: bounded, every message in the session log,
+ * what HTTP refuses before a server sees it refused the same way
+ * (`_stdio_gate.ts`), and replies written as `_stdout.ts` says
+ * (synchronously only when the pipe takes them at once, through the libc
+ * that Landlock would use).
  *
  * @module
  */
@@ -12,6 +14,7 @@ import type { Host } from "../host.ts";
 import { stdoutWriter } from "./_stdout.ts";
 import { LineTransport } from "./stdio.ts";
 import type { DirectRoute } from "./_direct.ts";
+import { SessionGate } from "./_stdio_gate.ts";
 
 /**
  * The stdio transport a host serves on.
@@ -23,6 +26,7 @@ import type { DirectRoute } from "./_direct.ts";
 export function stdioTransport(host: Host, direct?: DirectRoute): Transport {
   return new LineTransport({
     ...(direct ? { direct } : {}),
+    gate: new SessionGate(),
     output: stdoutWriter(host.config.landlock ? findLibc() : null),
     maxMessageBytes: host.policy.limits.maxRequestBytes,
     endGraceMs: host.config.callTimeoutMs,

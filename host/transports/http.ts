@@ -17,7 +17,6 @@ import {
   type Server,
 } from "@modelcontextprotocol/server";
 import { hostPort } from "../config/mod.ts";
-import { ANCHOR_URI } from "../state/mod.ts";
 import type { Host } from "../host.ts";
 import type { GatewayExtras } from "./extras.ts";
 import { HttpGuard, refusal } from "./_http_guard.ts";
@@ -25,6 +24,7 @@ import { LegacySessions } from "./_http_sessions.ts";
 import { Inflight } from "./_inflight.ts";
 import { tapTransport } from "./_tap.ts";
 import { createGateway } from "./server.ts";
+import { relayToListeners } from "./_resources.ts";
 
 /** The endpoint's path. */
 export const MCP_PATH = "/mcp";
@@ -83,7 +83,7 @@ export function serveHttp(host: Host, options: HttpServeOptions): Promise<HttpSe
   const inflight = new Inflight();
   const maxRequestBodySize = host.policy.limits.maxRequestBytes;
   const { sessions, modern } = eraLegs(host, options, { inflight, maxRequestBodySize });
-  const stopRelay = relayToListeners(host, modern);
+  const stopRelay = relayToListeners(host, modern.notify);
   const state: { draining: boolean; guard?: HttpGuard } = { draining: false };
   const server: Deno.HttpServer<Deno.NetAddr> = Deno.serve({
     hostname: options.hostname,
@@ -223,17 +223,4 @@ function logged(
     });
   };
   return server;
-}
-
-/** Tool-list and anchor changes reach open 2026-07-28 `subscriptions/listen` streams. */
-function relayToListeners(host: Host, modern: McpHttpHandler): () => void {
-  const stopTools = host.onToolsChanged(() => modern.notify.toolsChanged());
-  const stopAnchors = host.anchors.onChange((anchor, created) => {
-    if (created) modern.notify.resourcesChanged();
-    modern.notify.resourceUpdated(`${ANCHOR_URI}${encodeURIComponent(anchor.key)}`);
-  });
-  return () => {
-    stopTools();
-    stopAnchors();
-  };
 }

@@ -6,24 +6,26 @@
  * Schemas, not by zod schemas registered in this process. A call runs
  * through `_call_tool.ts`, whichever route brought it: the SDK's, or over
  * stdio the direct route (`_direct.ts`) that a worker tool's plain call takes.
+ * The context anchors it serves as resources, and the news of changes to
+ * them and to the tool list, are `_resources.ts`'s.
  *
  * @module
  */
 
 import {
-  ProtocolErrorCode,
   Server,
   type ServerNotification,
   type Tool,
   type Transport,
 } from "@modelcontextprotocol/server";
-import { ANCHOR_URI } from "../state/mod.ts";
+import { serveStdio } from "@modelcontextprotocol/server/stdio";
 import type { Host } from "../host.ts";
 import type { GatewayExtras } from "./extras.ts";
 import { Inflight } from "./_inflight.ts";
 import { stdioTransport } from "./_stdio_host.ts";
-import { directRoute } from "./_direct.ts";
-import { callToolFor, type GatewayCall, protocolError } from "./_call_tool.ts";
+import { directRoute, type LaterRoute, laterRoute } from "./_direct.ts";
+import { callToolFor, type GatewayCall } from "./_call_tool.ts";
+import { notifierOf, relayAnchors, relayToListeners, serveAnchors } from "./_resources.ts";
 
 /** The server's name and version as clients see them. */
 export const SERVER_INFO = { name: "toolhost", version: "0.1.0" } as const;
@@ -61,10 +63,11 @@ export interface GatewayOptions {
   /** Serve the extras only: no host tool, no anchor (the conformance fixtures, served without a token). */
   extrasOnly?: boolean;
   /**
-   * Whether the server lives on and relays list changes and subscribed
-   * updates (default: yes). A 2026-07-28 request's server does not, and
-   * declares neither logging nor subscriptions, which that revision moved
-   * elsewhere.
+   * Whether the server relays list changes and subscribed updates itself
+   * (default: yes), as a 2025-era connection's does. A 2026-07-28 server
+   * does not, and declares neither logging nor subscriptions, which that
+   * revision moved elsewhere: its changes reach `subscriptions/listen`
+   * through {@linkcode relayToListeners}.
    */
   relay?: boolean;
   /** Counts calls in flight (a shutdown waits for them). */
@@ -123,78 +126,10 @@ export function gatewayParts(
       ended?.();
     }
   });
-  serveAnchors(host, server, extras, !options.extrasOnly);
+  serveAnchors(host, server, { extras, anchors: !options.extrasOnly });
   if (lives) relayAnchors(host, server);
   extras?.install(server);
   return { server, callTool };
-}
-
-/** Context anchors (unless only extras are served) and the extras' resources: list and read. */
-function serveAnchors(
-  host: Host,
-  server: Server,
-  extras: GatewayExtras | undefined,
-  anchors: boolean,
-): void {
-  server.setRequestHandler("resources/list", () => ({
-    resources: [
-      ...(anchors ? host.anchors.list() : []).map((anchor) => ({
-        uri: `${ANCHOR_URI}${encodeURIComponent(anchor.key)}`,
-        name: anchor.key,
-        title: `Context anchor "${anchor.key}"`,
-        description: `Pushed by a tool; updated ${anchor.updated_at}`,
-        mimeType: "text/plain",
-      })),
-      ...(extras?.resources ?? []),
-    ],
-  }));
-  server.setRequestHandler("resources/read", (request) => {
-    const { uri } = request.params;
-    const extra = extras?.read(uri);
-    if (extra) return extra;
-    if (!anchors) throw protocolError(ProtocolErrorCode.InvalidParams, `Unknown resource "${uri}"`);
-    return { contents: [{ uri, mimeType: "text/plain", text: anchorOf(host, uri).content }] };
-  });
-}
-
-/**
- * Subscriptions to anchors, and the list-changed and updated notifications
- * of a connection that lives on (stdio, an HTTP session): a stateless
- * request's server has no one to notify later.
- */
-function relayAnchors(host: Host, server: Server): void {
-  const subscribed = new Set<string>();
-  server.setRequestHandler("resources/subscribe", (request) => {
-    subscribed.add(request.params.uri);
-    return {};
-  });
-  server.setRequestHandler("resources/unsubscribe", (request) => {
-    subscribed.delete(request.params.uri);
-    return {};
-  });
-  const stop = host.anchors.onChange((anchor, created) => {
-    const uri = `${ANCHOR_URI}${encodeURIComponent(anchor.key)}`;
-    // Notifications to a client that is gone are moot: dropped.
-    if (created) void server.sendResourceListChanged().catch(() => {});
-    if (subscribed.has(uri)) void server.sendResourceUpdated({ uri }).catch(() => {});
-  });
-  // A notification to a client that is gone is moot: dropped.
-  const stopTools = host.onToolsChanged(() => void server.sendToolListChanged().catch(() => {}));
-  const closed = server.onclose;
-  server.onclose = () => {
-    stop();
-    stopTools();
-    closed?.();
-  };
-}
-
-function anchorOf(host: Host, uri: string): { content: string } {
-  const key = uri.startsWith(ANCHOR_URI)
-    ? decodeURIComponent(uri.slice(ANCHOR_URI.length))
-    : undefined;
-  const anchor = key === undefined ? undefined : host.anchors.get(key);
-  if (!anchor) throw protocolError(ProtocolErrorCode.InvalidParams, `Unknown resource "${uri}"`);
-  return anchor;
 }
 
 /** Options for {@linkcode serve}. */
@@ -206,8 +141,13 @@ export interface ServeOptions {
 }
 
 /**
- * Serve a host over a transport until it closes. Over stdio (the default),
- * every message in and out goes to the host's session log.
+ * Serve a host over a transport until it closes, both revisions as over
+ * HTTP: the client's first message names the connection's era (the SDK's
+ * `serveStdio`), a 2025-era `initialize` or a 2026-07-28 request (its
+ * `server/discover` or any other, each with its revision in `_meta`). Over
+ * stdio (the default), every message in and out goes to the host's session
+ * log, and what HTTP refuses before a server sees it is refused the same
+ * way (`_stdio_gate.ts`).
  *
  * @param host The host.
  * @param transport The transport (stdio by default).
@@ -220,14 +160,50 @@ export async function serve(
   options: ServeOptions = {},
 ): Promise<void> {
   const calls = new Inflight();
-  const { server, callTool } = gatewayParts(host, { calls });
-  const closed = new Promise<void>((resolve) => {
-    server.onclose = () => resolve();
+  const later = laterRoute();
+  const wire = transport ?? stdioTransport(host, later.route);
+  const connection = serveStdio(({ era }) => stdioGateway(host, era, { calls, later }), {
+    transport: wire,
+    onerror: (error) => host.logger.log("warn", `stdio: ${error.message}`),
   });
-  await server.connect(transport ?? stdioTransport(host, directRoute(host, server, callTool)));
+  // `serveStdio` has set the transport's handlers and started it; it reads in the background.
+  const closed = new Promise<void>((resolve) => {
+    const close = wire.onclose;
+    wire.onclose = () => {
+      close?.();
+      resolve();
+    };
+  });
   options.stop?.addEventListener("abort", async () => {
     await calls.settled(options.drainMs ?? 10_000);
-    await server.close();
+    await connection.close();
   }, { once: true });
   await closed;
+}
+
+/**
+ * A stdio connection's server, for the era its client's first message
+ * names: a 2025-era one, whose plain calls of worker tools the direct route
+ * takes; or a 2026-07-28 one, made as HTTP makes one per request but living
+ * on with the connection, its changes routed by the SDK's entry to the
+ * client's `subscriptions/listen`.
+ */
+function stdioGateway(
+  host: Host,
+  era: "legacy" | "modern",
+  parts: { calls: Inflight; later: LaterRoute },
+): Server {
+  if (era === "modern") {
+    const { server } = gatewayParts(host, { calls: parts.calls, relay: false });
+    const stop = relayToListeners(host, notifierOf(server));
+    const closed = server.onclose;
+    server.onclose = () => {
+      stop();
+      closed?.();
+    };
+    return server;
+  }
+  const { server, callTool } = gatewayParts(host, { calls: parts.calls });
+  parts.later.bind(directRoute(host, server, callTool));
+  return server;
 }

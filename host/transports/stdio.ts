@@ -2,7 +2,8 @@
  * MCP over stdio, one JSON-RPC message per line, hardened against its
  * client: a line over the size bound is skipped as it streams in (never
  * held whole) and answered with a JSON-RPC error; malformed or too deeply
- * nested lines are answered too, and the transport keeps reading. The
+ * nested lines are answered too, and the transport keeps reading
+ * (`_stdio_read.ts` turns the bytes into JSON values or refusals). The
  * SDK's own stdio transport holds a line whole and closes (the process then
  * exits, status 0) past 10 MiB.
  *
@@ -13,7 +14,9 @@
  * running, and the host then stops.
  *
  * A worker tool's plain call may be answered by a direct route (`_direct.ts`)
- * instead of the SDK; every other message goes to the SDK.
+ * instead of the SDK; every other message goes to the SDK. A gate
+ * (`_stdio_gate.ts`) may first refuse what HTTP refuses (a request before
+ * `initialize`), and split a batch into its messages.
  *
  * @module
  */
@@ -25,22 +28,14 @@ import {
   type RequestId,
   type Transport,
 } from "@modelcontextprotocol/server";
-import { setImmediate } from "node:timers";
-import {
-  type ChunkSource,
-  type FinishedLine,
-  idIn,
-  idOf,
-  LineAccumulator,
-  nestingDepth,
-  stdinSource,
-  streamSource,
-} from "./_lines.ts";
+import { type ChunkSource, idOf, stdinSource, streamSource } from "./_lines.ts";
+import { readLines } from "./_stdio_read.ts";
 import { type StdoutWriter, stdoutWriter } from "./_stdout.ts";
 import { cancellation, type DirectRoute } from "./_direct.ts";
+import type { SessionGate } from "./_stdio_gate.ts";
 
 /** The deepest nesting of arrays and objects a message may have. */
-export const MAX_MESSAGE_DEPTH = 128;
+export { MAX_MESSAGE_DEPTH } from "./_stdio_read.ts";
 
 /**
  * The longest a client that closed our stdin waits for the process to end
@@ -48,8 +43,6 @@ export const MAX_MESSAGE_DEPTH = 128;
  * unanswered get at most this long, then they are aborted.
  */
 export const MAX_END_GRACE_MS = 500;
-
-const NEWLINE = 0x0a;
 
 /** How long to wait before writing again to a non-blocking stdout that was full. */
 const WOULD_BLOCK_RETRY_MS = 5;
@@ -75,6 +68,12 @@ export interface LineTransportOptions {
    * (`_direct.ts`); every other message goes to `onmessage`.
    */
   direct?: DirectRoute;
+  /**
+   * Refuses what the HTTP endpoint refuses before a server sees it, and
+   * reads a batch's messages one by one (`_stdio_gate.ts`). Without it, a
+   * batch is refused as not JSON-RPC and every message is read.
+   */
+  gate?: SessionGate;
   /** Told of each refused line (for the host's log). */
   onRefused?: (why: string) => void;
   /**
@@ -95,7 +94,6 @@ export class LineTransport implements Transport {
   #options: LineTransportOptions;
   #output: StdoutWriter;
   #reader: ChunkSource | undefined;
-  #line: LineAccumulator;
   #writing: Promise<void> = Promise.resolve();
   #unanswered = new Set<RequestId>();
   #ended = false;
@@ -108,7 +106,6 @@ export class LineTransport implements Transport {
   constructor(options: LineTransportOptions) {
     this.#options = options;
     this.#output = options.output ?? stdoutWriter(null);
-    this.#line = new LineAccumulator(options.maxMessageBytes);
   }
 
   /** Start reading (in the background). */
@@ -151,17 +148,12 @@ export class LineTransport implements Transport {
   }
 
   async #read(): Promise<void> {
-    const reader = this.#reader!;
     try {
-      for (;;) {
-        const chunk = await reader.read();
-        if (chunk === null) break;
-        this.#take(chunk);
-        // The next read only after this turn: starting one (Deno hands each to a blocking thread)
-        // took 25-30 µs, which a call answered in this turn would otherwise wait for before its
-        // reply went out; now it goes while the client reads the reply.
-        await new Promise((resolve) => setImmediate(resolve));
-      }
+      await readLines(this.#reader!, {
+        maxMessageBytes: this.#options.maxMessageBytes,
+        onJson: (json) => this.#admit(json),
+        onRefusal: (id, code, message) => this.#refuse(id, code, message),
+      });
     } catch (error) {
       if (!this.#closed) this.onerror?.(error instanceof Error ? error : new Error(String(error)));
     }
@@ -172,46 +164,30 @@ export class LineTransport implements Transport {
     this.#grace = setTimeout(() => void this.close(), graceMs);
   }
 
-  #take(chunk: Uint8Array): void {
-    let start = 0;
-    for (;;) {
-      const newline = chunk.indexOf(NEWLINE, start);
-      if (newline === -1) {
-        // The rest of a line read on: kept as a copy, the chunk's buffer is read into again.
-        this.#line.append(chunk.slice(start));
-        return;
-      }
-      this.#line.append(chunk.subarray(start, newline));
-      this.#handle(this.#line.finish());
-      start = newline + 1;
+  /**
+   * A parsed line past the gate, if there is one: a batch refused whole
+   * (with the id `null`, as HTTP) or read message by message; a message
+   * refused, or read.
+   */
+  #admit(json: unknown): void {
+    const { gate } = this.#options;
+    if (!gate) return this.#dispatch(json);
+    if (Array.isArray(json)) {
+      const refused = gate.batch(json);
+      if (refused) this.#refuse(null, refused.code, refused.message, refused.data);
+      else for (const message of json) this.#dispatch(message);
+      return;
     }
+    const refused = gate.message(json);
+    if (!refused) return this.#dispatch(json);
+    const id = idOf(json);
+    // A notification (no id) is never answered: the refusal is only told.
+    if (id === null) this.#options.onRefused?.(refused.message);
+    else this.#refuse(id, refused.code, refused.message, refused.data);
   }
 
-  #handle(line: FinishedLine): void {
-    if (line.kind === "over") {
-      const why = `it is ${line.bytes} bytes, over the limit of ${this.#options.maxMessageBytes}`;
-      this.#refuse(
-        line.id,
-        ProtocolErrorCode.InvalidRequest,
-        `Cannot read the request: ${why}; send less`,
-      );
-      return;
-    }
-    const text = line.text.endsWith("\r") ? line.text.slice(0, -1) : line.text;
-    if (text.trim() === "") return;
-    const depth = nestingDepth(text);
-    if (depth > MAX_MESSAGE_DEPTH) {
-      const why = `it is nested ${depth} levels deep, over the limit of ${MAX_MESSAGE_DEPTH}`;
-      this.#refuse(idIn(text), ProtocolErrorCode.InvalidRequest, `Cannot read the request: ${why}`);
-      return;
-    }
-    let json: unknown;
-    try {
-      json = JSON.parse(text);
-    } catch {
-      this.#refuse(null, ProtocolErrorCode.ParseError, "Cannot parse the request: it is not JSON");
-      return;
-    }
+  /** A parsed message: the direct route's, or the SDK's once it is known to be JSON-RPC. */
+  #dispatch(json: unknown): void {
     const taken = this.#options.direct?.take(json, this.#send);
     if (taken !== undefined) {
       this.#unanswered.add(taken);
@@ -254,9 +230,13 @@ export class LineTransport implements Transport {
     }
   }
 
-  #refuse(id: RequestId | null, code: number, message: string): void {
+  #refuse(id: RequestId | null, code: number, message: string, data?: unknown): void {
     this.#options.onRefused?.(message);
-    const error = { jsonrpc: "2.0", id, error: { code, message } };
+    const error = {
+      jsonrpc: "2.0",
+      id,
+      error: { code, message, ...(data === undefined ? {} : { data }) },
+    };
     // An error without an id (`null`) is valid JSON-RPC but not in the SDK's message type.
     void this.send(error as unknown as JSONRPCMessage).catch(() => {});
   }

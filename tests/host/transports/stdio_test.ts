@@ -4,6 +4,7 @@ import {
   MAX_END_GRACE_MS,
   MAX_MESSAGE_DEPTH,
 } from "../../../host/transports/stdio.ts";
+import { SessionGate } from "../../../host/transports/_stdio_gate.ts";
 import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
 
 /** An input that gives these chunks, one a read, then ends. */
@@ -18,7 +19,7 @@ function inputOf(chunks: Uint8Array[]): ReadableStream<Uint8Array> {
 }
 
 /** A transport over an in-memory input, with what it received and wrote. */
-function transportOver(chunks: Uint8Array[], maxMessageBytes = 1024) {
+function transportOver(chunks: Uint8Array[], maxMessageBytes = 1024, gate?: SessionGate) {
   const input = inputOf(chunks);
   const written: string[] = [];
   const received: JSONRPCMessage[] = [];
@@ -35,6 +36,7 @@ function transportOver(chunks: Uint8Array[], maxMessageBytes = 1024) {
       },
     },
     onRefused: (why) => refused.push(why),
+    ...(gate ? { gate } : {}),
   });
   const closed = new Promise<void>((resolve) => transport.onclose = resolve);
   transport.onmessage = (message) => {
@@ -91,6 +93,49 @@ Deno.test("LineTransport answers malformed, non-JSON-RPC and too deep lines, and
     ["d", -32600],
   ]);
   assertMatch(errors[2].error.message, new RegExp(`over the limit of ${MAX_MESSAGE_DEPTH}`));
+});
+
+Deno.test("LineTransport with a gate refuses a request before initialize with its id, only tells a notification's refusal, and reads a batch message by message", async () => {
+  const initialize = JSON.stringify({
+    jsonrpc: "2.0",
+    id: 1,
+    method: "initialize",
+    params: {
+      protocolVersion: "2025-11-25",
+      capabilities: {},
+      clientInfo: { name: "t", version: "1" },
+    },
+  });
+  const initialized = JSON.stringify({ jsonrpc: "2.0", method: "notifications/initialized" });
+  const lines = [
+    request(9),
+    initialized,
+    `[${request(10)}]`,
+    initialize,
+    initialized,
+    `[${request(2)},${request(3)}]`,
+    "[]",
+  ];
+  const { transport, written, received, refused, closed } = transportOver(
+    [encode(lines.join("\n") + "\n")],
+    1024,
+    new SessionGate(),
+  );
+  await transport.start();
+  await closed;
+  assertEquals(
+    received.map((message) => "id" in message ? message.id : "method" in message && message.method),
+    [1, "notifications/initialized", 2, 3],
+  );
+  const errors = written.map((line) => JSON.parse(line)).filter((reply) => reply.error);
+  assertEquals(errors.map((reply) => [reply.id, reply.error.code, reply.error.message]), [
+    [9, -32000, "Bad Request: Server not initialized"],
+    [null, -32000, "Bad Request: Server not initialized"],
+    [null, -32600, "Bad Request: empty JSON-RPC batch"],
+  ]);
+  // The notification's refusal is told (for the log) but never answered.
+  assertEquals(refused.length, 4);
+  assertEquals(written.filter((line) => JSON.parse(line).result).length, 3);
 });
 
 Deno.test("LineTransport closes when its input ends and every request is answered", async () => {
