@@ -71,7 +71,12 @@ export {
   type ProviderResult,
   type ToolProvider,
 } from "./host/providers/mod.ts";
-export { type Anchor, type AnchorListener, AnchorStore } from "./host/state/mod.ts";
+export {
+  type Anchor,
+  type AnchorListener,
+  AnchorStore,
+  type SessionNotes,
+} from "./host/state/mod.ts";
 export type { RipgrepStatus } from "./host/workers/mod.ts";
 export {
   type DoctorReport,
@@ -125,6 +130,8 @@ export type {
   TodoStateChanged,
 } from "./tools/directives.ts";
 export type { HostStatus, SinkStatus } from "./tools/observe/observation.ts";
+export type { HumanNote, HumanNotes } from "./tools/observe/bootstrap_body_state.ts";
+export type { TodoItem, TodoStore } from "./tools/todo/todo.ts";
 export { Registry, type RegistryOptions, type ToolDescriptor } from "./tools/registry.ts";
 export type { ToolIcon } from "./tools/icons.ts";
 export { defineFamily, type GrammarAsset, type ToolFamily } from "./tools/family.ts";
@@ -132,12 +139,6 @@ export { FAMILIES } from "./tools/families.ts";
 export { TOOLS } from "./tools/mod.ts";
 
 if (import.meta.main) {
-  const { main, oneLine } = await import("./host/cli/main.ts");
-  try {
-    Deno.exit(await main(Deno.args));
-  } catch (error) {
-    // A fatal error: one line saying why, and a status that says it failed.
-    Deno.stderr.writeSync(new TextEncoder().encode(`toolhost: ${oneLine(error)}\n`));
-    Deno.exit(1);
-  }
+  const { cli } = await import("./host/cli/main.ts");
+  await cli(Deno.args);
 }

@@ -52,7 +52,7 @@ async function readWhile(client: Client, stop: Promise<unknown>, min: number): P
 async function bigReplies(session: StdioSession, rounds: number): Promise<number> {
   let bytes = 0;
   for (let i = 0; i < rounds; i++) {
-    const grep = await session.call("grep", { pattern: "needle", max_results: 2000 });
+    const grep = await session.call("grep", { pattern: "needle", limit: 2000 });
     const tree = await session.call("get_tree", { path: ".", max_depth: 3 });
     bytes = Math.max(bytes, JSON.stringify(grep).length, JSON.stringify(tree).length);
   }

@@ -12,7 +12,7 @@
  * - outline of `argparse.py` (≈2,600 lines), first parse (a fresh copy each
  *   run, so that no worker has its tree) and cached (the same path again);
  * - outlining N (default 1,500) standard-library files in one pass: one
- *   directory call (`py_get_code_outline` on the folder, `max_files: N`,
+ *   directory call (`py_get_code_outline` on the folder, `limit: N`,
  *   continued at `next_offset` since a reply stops at the output limit),
  *   the directory in pages of 100 files one at a time and two at a time (one
  *   per tool worker), and for comparison one call per file, sequential and 4
@@ -99,7 +99,7 @@ async function pages(client: Client, from: number, to: number): Promise<number> 
   for (let offset = from; offset < to; calls++) {
     const result = await client.callTool({
       name: "py_get_code_outline",
-      arguments: { path: "lib", max_files: Math.min(100, to - offset), offset },
+      arguments: { path: "lib", limit: Math.min(100, to - offset), offset },
     });
     if (result.isError) throw new Error(JSON.stringify(result.content));
     const data = result.structuredContent as { files: unknown[]; next_offset?: number };
@@ -170,19 +170,19 @@ async function main(): Promise<void> {
     mark("after the two-at-a-time pass");
 
     start = performance.now();
-    // max_files: all of them; the tool still ends a reply at the output limit (200,000
+    // limit: all of them; the tool still ends a reply at the output limit (200,000
     // characters), so this takes a few calls, each going on at next_offset.
     let bigCalls = 0;
     for (let offset: number | undefined = 0; offset !== undefined; bigCalls++) {
       const result: Awaited<ReturnType<Client["callTool"]>> = await client.callTool({
         name: "py_get_code_outline",
-        arguments: { path: "lib", max_files: FILES, offset },
+        arguments: { path: "lib", limit: FILES, offset },
       });
       if (result.isError) throw new Error(JSON.stringify(result.content));
       offset = (result.structuredContent as { next_offset?: number }).next_offset;
     }
     const onePass = (performance.now() - start) / 1000;
-    mark("after the max_files pass");
+    mark("after the all-files pass");
 
     start = performance.now();
     for (const rel of files) await outline(client, { path: `lib/${rel}` });
@@ -219,7 +219,7 @@ async function main(): Promise<void> {
     console.log(
       `| ${files.length} stdlib files (${
         mb.toFixed(1)
-      } MB), directory calls with max_files ${FILES} (${bigCalls} replies at the size limit) | ${
+      } MB), directory calls with limit ${FILES} (${bigCalls} replies at the size limit) | ${
         onePass.toFixed(2)
       } s = ${(mb / onePass).toFixed(1)} MB/s | |`,
     );

@@ -11,7 +11,14 @@ import type { HostConfig } from "./config/mod.ts";
 import type { HostLogger } from "./logger.ts";
 import { hostSideTools, type ShownFamilies, type UpstreamProvider } from "./providers/mod.ts";
 import type { HostToolProvider } from "./providers/host_tools.ts";
-import { type AnchorStore, observationOf, type SessionLog, type Sinks } from "./state/mod.ts";
+import {
+  type AnchorStore,
+  observationOf,
+  type SessionLog,
+  SessionNotes,
+  type Sinks,
+  TodoFileStore,
+} from "./state/mod.ts";
 import type { Observation } from "../tools/observe/observation.ts";
 import type { WorkerPool } from "./workers/mod.ts";
 import { type BwrapSandbox, sandboxFor } from "./sandbox/mod.ts";
@@ -27,6 +34,8 @@ export interface HostSide {
   observation: Observation;
   /** The host-side tools. */
   hostTools: HostToolProvider;
+  /** What the host-side tools keep that the Hook API reads: the todo list, a human's notes. */
+  keeps: { todos: TodoFileStore; notes: SessionNotes };
 }
 
 /** The host-side tools, and the services and status they read: the sandbox, the network, the observation. */
@@ -48,12 +57,15 @@ export async function hostSide(
   const network = config.net && whyNoWorker() === null ? new NetworkService(config.net) : null;
   const status = statusOf(config, pool, sinks, upstreams, { sandbox, network });
   const observation = observationOf(sinks, parts.anchors, status, parts.now);
-  const services = { observation, sandbox, sessions, network };
+  const todos = await TodoFileStore.open(config.policy.stateDir, { logger });
+  const notes = new SessionNotes();
+  const services = { observation, sandbox, sessions, network, todos, notes };
   return {
     network,
     status,
     observation,
-    hostTools: await hostSideTools(config, logger, services, parts.shown),
+    hostTools: hostSideTools(config, logger, services, parts.shown),
+    keeps: { todos, notes },
   };
 }
 

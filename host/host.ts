@@ -28,8 +28,8 @@ import { type CallContext, Dispatcher } from "./providers/mod.ts";
 import { detectLanguages, localTools, ShownFamilies } from "./providers/mod.ts";
 import type { UpstreamProvider } from "./providers/mod.ts";
 import { AnchorStore } from "./state/mod.ts";
-import { openSinks, type Sinks } from "./state/mod.ts";
-import { ReadTracker } from "./state/mod.ts";
+import { openSinks, ReadTracker, type SessionNotes, type Sinks } from "./state/mod.ts";
+import type { TodoStore } from "../tools/todo/todo.ts";
 import { IdleWork, openSessionLog, type SessionLog } from "./state/mod.ts";
 import { WorkerPool } from "./workers/mod.ts";
 import type { RipgrepStatus } from "./workers/mod.ts";
@@ -78,6 +78,10 @@ export interface Host {
   readonly approvals: Approvals | null;
   /** Context anchors pushed by tools (also MCP resources). */
   readonly anchors: AnchorStore;
+  /** The todo list the todo tools keep. */
+  readonly todos: TodoStore;
+  /** A human's notes to the session (the Hook API adds them; bootstrap_body_state shows them). */
+  readonly notes: SessionNotes;
   /** This connection's session log (MCP messages, processes); its id is the calls' `session`. */
   readonly sessions: SessionLog;
   /**
@@ -161,7 +165,7 @@ export async function createHost(options: HostOptions = {}): Promise<Host> {
   const { efferentCopy } = options;
   const sinks = openSinks(config, logger, { now, efferentCopy, writes, mirrored, sessions });
   const side = { pool, sinks, upstreams, anchors, sessions, shown, now };
-  const { network, status, observation, hostTools } = await hostSide(config, logger, side);
+  const { network, status, observation, hostTools, keeps } = await hostSide(config, logger, side);
   const events = new HookEvents(now);
   const approvalParts = { tools: () => dispatcher.list(), upstreams, events, toolsChanged, now };
   const held = approvalsFor(config, logger, approvalParts);
@@ -188,6 +192,7 @@ export async function createHost(options: HostOptions = {}): Promise<Host> {
     events,
     approvals: held?.approvals ?? null,
     anchors,
+    ...keeps,
     sessions,
     onToolsChanged: (listener) => (toolsChanged.add(listener), () => toolsChanged.delete(listener)),
     list: () => dispatcher.list(),

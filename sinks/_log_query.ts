@@ -30,6 +30,8 @@ export interface InteractionQuery {
   path?: string;
   /** Only this session. */
   session?: string;
+  /** Not this client's calls: they are counted in the page's `excluded` instead. */
+  exceptClient?: string;
   /** From this instant. */
   since: Date;
   /** Up to this instant. */
@@ -75,9 +77,12 @@ export async function queryLog(
   const { read, days, unread } = withinBudget(files, options.maxScanBytes ?? Infinity);
   const since = query.since.getTime();
   const until = query.until.getTime();
+  let excluded = 0;
   const call = (line: Interaction) => {
     const at = Date.parse(line.ts);
-    if (at >= since && at <= until && matches(line, query)) top.add(line);
+    if (at < since || at > until || !matches(line, query)) return;
+    if (query.exceptClient !== undefined && line.client === query.exceptClient) excluded++;
+    else top.add(line);
   };
   const drop = (each: DroppedCalls) => mergeDropped(dropped, each);
   try {
@@ -93,6 +98,7 @@ export async function queryLog(
     dropped,
     days,
     unread_days: unread,
+    ...(query.exceptClient === undefined ? {} : { excluded }),
   };
 }
 

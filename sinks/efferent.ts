@@ -436,6 +436,9 @@ export class EfferentCopy implements Sink {
       "toolhost.phase": "post",
       "toolhost.duration_ms": Math.round(outcome.durationMs * 1000) / 1000,
     };
+    if (outcome.waitedMs !== undefined) {
+      meta["toolhost.waited_ms"] = Math.round(outcome.waitedMs * 1000) / 1000;
+    }
     if (error) meta["error.type"] = error.error_type;
     this.#fire(payload, meta);
   }

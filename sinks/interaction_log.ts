@@ -169,6 +169,9 @@ export class InteractionLog implements Sink {
       outcome: clip(outcomeOf(outcome.result)).slice(0, 64),
       writes: this.#writesSafely(call.tool),
       duration_ms: Math.round(outcome.durationMs * 1000) / 1000,
+      ...(outcome.waitedMs === undefined
+        ? {}
+        : { waited_ms: Math.round(outcome.waitedMs * 1000) / 1000 }),
       result_bytes: jsonBytes(outcome.result),
       paths: outcome.paths.map(clip),
       args: this.#capArgs(call.args),

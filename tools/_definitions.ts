@@ -175,7 +175,7 @@ export const DEFINITION_OUTPUT = z.object({
 
 /** An update-definition tool's input, after `path` and `name`. */
 export const UPDATE_FIELDS = {
-  new_content: z.string().describe("The new definition, whole lines"),
+  content: z.string().describe("The new definition, whole lines"),
   allow_syntax_errors: ALLOW_SYNTAX_ERRORS,
   force: FORCE,
 };
@@ -286,9 +286,7 @@ export async function updateDefinition(
         "syntax_error",
         `Cannot update "${symbol.qualified}": the result has ${
           count - before
-        } new parse error(s) (${
-          where.join("; ")
-        }); fix new_content, or pass allow_syntax_errors: true`,
+        } new parse error(s) (${where.join("; ")}); fix content, or pass allow_syntax_errors: true`,
       );
     }
   }

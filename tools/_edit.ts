@@ -11,15 +11,17 @@ import { decodeText, encodeText, type TextFile } from "./_text.ts";
 import { type EditDiff, editDiff, MAX_DIFF_CHARS } from "./_diff.ts";
 import type { ToolContext, ToolResult } from "./tool.ts";
 
-/** The `force` input of every editing tool (the host reads it: see stale-read protection). */
-export const FORCE = z.boolean().default(false).describe(
-  "Edit even if changed since your last read",
-);
+/**
+ * The `force` input of every editing tool (the host reads it: see stale-read
+ * protection). Undescribed: the `stale_read` refusal says when to pass it.
+ */
+export const FORCE = z.boolean().default(false);
 
-/** The `allow_syntax_errors` input of the code editors. */
-export const ALLOW_SYNTAX_ERRORS = z.boolean().default(false).describe(
-  "Write even if the result does not parse",
-);
+/**
+ * The `allow_syntax_errors` input of the code editors. Undescribed: the
+ * `syntax_error` refusal says when to pass it.
+ */
+export const ALLOW_SYNTAX_ERRORS = z.boolean().default(false);
 
 /** A text file loaded for editing. */
 export interface LoadedText {

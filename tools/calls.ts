@@ -43,8 +43,10 @@ export interface CallOutcome {
   readonly result: CallResult;
   /** Paths the call touched. */
   readonly paths: readonly string[];
-  /** Wall time in milliseconds. */
+  /** The call's own time in milliseconds: its wall time less {@linkcode CallOutcome.waitedMs}. */
   readonly durationMs: number;
+  /** Milliseconds it waited for a human (its approval), when it did: never part of `durationMs`. */
+  readonly waitedMs?: number;
   /** The human's decision, when the call waited for one. */
   readonly approval?: ApprovalNote;
 }
@@ -71,6 +73,12 @@ export interface ApprovalNote {
 export interface CallObserver {
   /** Before the call runs. */
   before?(call: CallRecord): void;
+  /**
+   * The call began to wait for a human, its approval (`true`), or was
+   * approved and runs now (`false`; a refused call goes to `after`).
+   * `after` says how long it waited.
+   */
+  waiting?(call: CallRecord, waiting: boolean): void;
   /** After it ran. */
   after?(call: CallRecord, outcome: CallOutcome): void;
 }

@@ -23,8 +23,10 @@ export interface Interaction {
   outcome: string;
   /** Whether the tool may change things (it is not `readOnlyHint`); absent in old lines. */
   writes?: boolean;
-  /** Wall time. */
+  /** The call's own time: its wall time less `waited_ms`. */
   duration_ms: number;
+  /** Time it waited for a human (its approval), when it did; not part of `duration_ms`. */
+  waited_ms?: number;
   /** Size of the result as JSON, in bytes. */
   result_bytes: number;
   /** Paths the call touched. */
@@ -33,6 +35,19 @@ export interface Interaction {
   args: unknown;
   /** The human's decision, when the call waited for approval. */
   approval?: ApprovalNote;
+}
+
+/**
+ * A logged call's time as people read it: its own duration, and the wait
+ * for a human apart.
+ *
+ * @param line The call's `duration_ms` and `waited_ms`.
+ * @returns E.g. `12.3 ms` or `12.3 ms (+141.0 s waiting for approval)`.
+ */
+export function durationPhrase(line: Pick<Interaction, "duration_ms" | "waited_ms">): string {
+  const own = `${line.duration_ms.toFixed(1)} ms`;
+  if (typeof line.waited_ms !== "number") return own;
+  return `${own} (+${(line.waited_ms / 1000).toFixed(1)} s waiting for approval)`;
 }
 
 /** Calls the size caps dropped from one day (summed over drop records). */
@@ -104,6 +119,8 @@ export interface InteractionPage {
   days: string[];
   /** Days of the window left unread: they did not fit in the budget. */
   unread_days: string[];
+  /** Calls that matched but were left out as `exceptClient`'s (present only when it was given). */
+  excluded?: number;
 }
 
 /** One day's calls, as `scanLogDay` counts them. */
@@ -126,6 +143,8 @@ export interface InteractionQuery {
   path?: string;
   /** Only this session. */
   session?: string;
+  /** Not this client's calls: they are counted in the page's `excluded` instead. */
+  exceptClient?: string;
   /** From this instant. */
   since?: Date;
   /** Up to this instant. */

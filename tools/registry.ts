@@ -16,6 +16,7 @@ import type {
   ToolResult,
 } from "./tool.ts";
 import { boundReply } from "./reply_bound.ts";
+import { unknownArguments } from "./_arguments.ts";
 import type { ToolIcon } from "./icons.ts";
 
 /** A tool as a client sees it. */
@@ -123,9 +124,9 @@ export class Registry {
   }
 
   /**
-   * Validate the arguments and run the tool. Invalid arguments, `ToolError`s
-   * and unexpected exceptions all become `isError` results; only an unknown
-   * tool throws.
+   * Validate the arguments and run the tool. Invalid arguments (a key the
+   * schema does not have among them), `ToolError`s and unexpected exceptions
+   * all become `isError` results; only an unknown tool throws.
    *
    * @param name The tool's name.
    * @param args The raw arguments.
@@ -136,6 +137,8 @@ export class Registry {
   async call(name: string, args: unknown, ctx: ToolContext): Promise<ToolResult> {
     const tool = this.#tools.get(name);
     if (!tool) throw new UnknownToolError(name);
+    const unknown = unknownArguments(name, args, Object.keys(tool.input.shape));
+    if (unknown !== undefined) return errorResult("invalid_argument", unknown);
     const parsed = tool.input.safeParse(args ?? {});
     if (!parsed.success) {
       return errorResult(
@@ -185,15 +188,17 @@ function switchedOn(name: string, options: RegistryOptions): boolean {
 
 /**
  * A tool as `tools/list` carries it, lean: every model turn pays for it.
- * The input schema without what zod adds that tells a model nothing, the
- * output schema only when asked for, the hints that differ from MCP's
- * defaults (and the title).
+ * The input schema without what zod adds that tells a model nothing, and
+ * closed (`additionalProperties: false`: {@linkcode Registry.call} refuses
+ * any other key), the output schema only when asked for, the hints that
+ * differ from MCP's defaults (and the title).
  */
 function describe(tool: Tool, outputSchemas: boolean): ToolDescriptor {
+  const input = leanSchema(jsonSchema(tool.input, "input")) as Record<string, unknown>;
   const descriptor: ToolDescriptor = {
     name: tool.name,
     description: tool.description,
-    inputSchema: leanSchema(jsonSchema(tool.input, "input")) as Record<string, unknown>,
+    inputSchema: { ...input, additionalProperties: false },
     annotations: leanAnnotations(tool.annotations),
   };
   if (tool.output && outputSchemas) {
@@ -219,9 +224,11 @@ function jsonSchema(schema: ObjectSchema, io: "input" | "output"): Record<string
 /**
  * A JSON Schema without zod's noise: the bounds of `.int()` (the safe
  * integers), `minLength: 1`, the defaults `false`, `""` and `0` (what
- * omitting a flag, a string or a count means anyway), and
- * length caps of 256 or more (a guard against abuse, not something a model
- * writes near). The input is still checked against the full schema.
+ * omitting a flag, a string or a count means anyway), the lower bounds 0
+ * and 1 (of counts, offsets and 1-based line numbers), and length caps of
+ * 256 or more and upper bounds of 1,000 or more (a guard against abuse, not
+ * something a model writes near). The input is still checked against the
+ * full schema, whose refusal names the bound.
  *
  * @param schema A JSON Schema, or a part of one.
  * @returns The same schema, lean.
@@ -233,6 +240,8 @@ function leanSchema(schema: unknown): unknown {
   for (const [key, value] of Object.entries(schema)) {
     if (key === "maximum" && value === Number.MAX_SAFE_INTEGER) continue;
     if (key === "minimum" && value === Number.MIN_SAFE_INTEGER) continue;
+    if (key === "minimum" && (value === 0 || value === 1)) continue;
+    if (key === "maximum" && typeof value === "number" && value >= 1000) continue;
     if (key === "minLength" && value === 1) continue;
     if (key === "default" && (value === false || value === "" || value === 0)) continue;
     if (key === "maxLength" && typeof value === "number" && value >= 256) continue;

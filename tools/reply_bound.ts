@@ -19,7 +19,7 @@ export const MIN_REPLY_BYTES = 4096;
 
 /** How to ask for less, in every note. */
 const ASK_FOR_LESS =
-  "ask for less (a line range, a narrower pattern or path, a smaller max_results or depth)";
+  "ask for less (a line range, a narrower pattern or path, a smaller limit or max_depth)";
 
 /** Options for {@linkcode boundReply}. */
 export interface BoundOptions {

@@ -68,6 +68,8 @@ export interface GateContext {
   onProgress?: ((progress: number, total?: number, message?: string) => void) | undefined;
   /** Ask the client's user (MCP elicitation), when the client supports it. */
   elicit?: Elicit | undefined;
+  /** Told when the call begins to wait for a human (not for a session grant or an input-required round). */
+  onWait?: (() => void) | undefined;
   /**
    * A 2026-07-28 request from a client that elicits: the gate answers with
    * an input-required round instead of waiting, and a retry carries the

@@ -247,6 +247,8 @@ export class Approvals {
       ctx.signal?.addEventListener("abort", cancelled, { once: true, signal: stop.signal });
       if (ctx.signal?.aborted) cancelled();
     });
+    // The call shows as waiting before anyone hears it was asked.
+    ctx.onWait?.();
     this.#options.onEvent?.("approval_asked", this.#shown(request));
     keepClientWaiting(request, ctx, stop.signal);
     if (ctx.elicit) this.#elicit(request, ctx.elicit, stop.signal);

@@ -13,7 +13,7 @@ export interface HookEvent {
   readonly seq: number;
   /** When it happened (UTC ISO). */
   readonly ts: string;
-  /** What happened: `call_started`, `call_ended`, `approval_asked`, `approval_answered`, `ask_received`, `ask_answered`, `status_changed`. */
+  /** What happened: `call_started`, `call_waiting`, `call_resumed`, `call_ended`, `approval_asked`, `approval_answered`, `ask_received`, `ask_answered`, `status_changed`. */
   readonly type: string;
   /** Its details. */
   readonly data: Readonly<Record<string, unknown>>;

@@ -10,7 +10,7 @@
 import type { ToolResult } from "../../tools/tool.ts";
 import type { HostConfig } from "../config/mod.ts";
 import { createHost, type Host } from "../host.ts";
-import type { ProbeResult, ProbeTargets } from "./doctor_report.ts";
+import { DOCTOR_CLIENT, type ProbeResult, type ProbeTargets } from "./doctor_report.ts";
 
 /**
  * Start a host on the configuration (no tools of its own configured, no
@@ -33,7 +33,10 @@ export async function innerProbes(
   try {
     const results: ProbeResult[] = [];
     for (const [name, args] of resolverCases(config.policy.roots[0]!, targets)) {
-      const result = await host.call("read_file", args, { session: "doctor", client: "doctor" });
+      const result = await host.call("read_file", args, {
+        session: DOCTOR_CLIENT,
+        client: DOCTOR_CLIENT,
+      });
       const text = textOf(result);
       const ok = result.isError === true && text.startsWith("path_denied:") &&
         !text.includes("outside content");

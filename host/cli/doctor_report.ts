@@ -5,6 +5,13 @@
  * @module
  */
 
+/**
+ * The client (and session) name of the doctor's probe calls: `toolhost log`
+ * leaves them out unless `--all` is given. An MCP client's is always
+ * `name/version`, never this.
+ */
+export const DOCTOR_CLIENT = "doctor";
+
 /** One probe's outcome. */
 export interface ProbeResult {
   /** What was tried. */

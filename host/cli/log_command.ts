@@ -1,8 +1,10 @@
 /**
  * `toolhost log`: recent interactions, for people, as a table; with
- * `--subprocesses`, the processes a session ran (the latest by default).
- * Every cell and note is shown through {@linkcode printable}: what agents
- * ran, named and wrote never reaches the terminal as control characters.
+ * `--subprocesses`, the processes a session ran (the latest an MCP client
+ * spoke to by default). `toolhost doctor`'s own probes are left out (and
+ * counted) unless `--all` is given. Every cell and note is shown through
+ * {@linkcode printable}: what agents ran, named and wrote never reaches the
+ * terminal as control characters.
  *
  * @module
  */
@@ -10,9 +12,11 @@
 import { InteractionLog } from "../../sinks/interaction_log.ts";
 import { ToolError } from "../../security/errors.ts";
 import { printable, printableJson } from "../../security/printable.ts";
+import { durationPhrase } from "../../tools/interactions.ts";
 import { processEnding, type SubprocessLine } from "../../tools/sessions.ts";
 import type { HostConfig } from "../config/mod.ts";
 import { readSessionProcesses } from "../state/mod.ts";
+import { DOCTOR_CLIENT } from "./doctor_report.ts";
 import type { Printer } from "./printer.ts";
 
 /** Filters for {@linkcode logCommand}. */
@@ -33,6 +37,40 @@ export interface LogFilters {
   limit?: number;
   /** Show a session's processes instead of calls (`session`, `tool` and `limit` apply). */
   subprocesses?: boolean;
+  /**
+   * Also `toolhost doctor`'s probes: its calls, and for `subprocesses`, the latest session
+   * of any (by default, the latest an MCP client spoke to).
+   */
+  all?: boolean;
+}
+
+/** The `log` command's options as the command line gives them. */
+export type LogOptions =
+  & {
+    readonly [key in "tool" | "outcome" | "path" | "session" | "since" | "until" | "limit"]?:
+      | string
+      | undefined;
+  }
+  & { readonly subprocesses?: boolean | undefined; readonly all?: boolean | undefined };
+
+/**
+ * The `log` command's filters from its options (`--limit` at least 1, 20 when not a number).
+ *
+ * @param values The options, as parsed.
+ * @returns The filters.
+ */
+export function logFilters(values: LogOptions): LogFilters {
+  const filters: LogFilters = {};
+  for (const key of ["tool", "outcome", "path", "session", "since", "until"] as const) {
+    const value = values[key];
+    if (value !== undefined) filters[key] = value;
+  }
+  if (values.limit !== undefined) {
+    filters.limit = Math.max(1, Number.parseInt(values.limit, 10) || 20);
+  }
+  if (values.subprocesses) filters.subprocesses = true;
+  if (values.all) filters.all = true;
+  return filters;
 }
 
 /** What {@linkcode InteractionLog.query} takes. */
@@ -81,7 +119,7 @@ export async function logCommand(
     each.ts.replace("T", " ").slice(0, 23),
     each.tool,
     each.outcome,
-    `${each.duration_ms.toFixed(1)} ms`,
+    durationPhrase(each),
     `${each.result_bytes} B`,
     each.session,
     each.paths.slice(0, 2).join(", ") + (each.paths.length > 2 ? ", …" : ""),
@@ -121,7 +159,7 @@ async function processesCommand(
       limit: filters.limit ?? 20,
       ...(filters.session ? { session: filters.session } : {}),
       ...(filters.tool ? { tool: filters.tool } : {}),
-    });
+    }, { any: filters.all === true });
   } catch (error) {
     if (!(error instanceof ToolError)) throw error;
     printer.err(`toolhost: ${printable(error.message)}`);
@@ -130,6 +168,11 @@ async function processesCommand(
   printTable(PROCESS_HEADER, page.subprocesses.map(processRow), printer);
   const notes = [
     `${page.subprocesses.length} of ${page.matched} process(es) of session ${page.session}`,
+    ...(page.passed_over > 0
+      ? [
+        `${page.passed_over} newer session(s) no MCP client spoke to (toolhost doctor's probes, toolhost call) passed over: --all takes the latest of any`,
+      ]
+      : []),
     ...(page.older_unread ? ["older ones not read"] : []),
     ...(page.skipped > 0 ? [`${page.skipped} unreadable line(s) skipped`] : []),
   ];
@@ -155,7 +198,10 @@ function processRow(each: SubprocessLine): string[] {
 
 /** The log query the filters ask for, or what is wrong with a time in them. */
 function logQuery(filters: LogFilters): LogQuery | string {
-  const query: LogQuery = { limit: filters.limit ?? 20 };
+  const query: LogQuery = {
+    limit: filters.limit ?? 20,
+    ...(filters.all ? {} : { exceptClient: DOCTOR_CLIENT }),
+  };
   for (const key of ["tool", "outcome", "path", "session"] as const) {
     if (filters[key]) query[key] = filters[key];
   }
@@ -202,5 +248,8 @@ function pageNotes(page: LogPage, count: number): string[] {
       : []),
     ...(page.skipped.too_long ? [`${page.skipped.too_long} line(s) too long to read skipped`] : []),
     ...(page.skipped.unreadable ? [`${page.skipped.unreadable} log file(s) unreadable`] : []),
+    ...(page.excluded
+      ? [`${page.excluded} of toolhost doctor's probe call(s) not shown: --all shows them`]
+      : []),
   ];
 }

@@ -2,7 +2,8 @@
  * The command line: `toolhost <command> [--root DIR]... [options]`.
  *
  * Each command lives in its own file: `serve_command.ts` (serve),
- * `tool_commands.ts` (call, tools), `doctor.ts`, `log_command.ts`; `start`,
+ * `tool_commands.ts` (call, tools), `doctor.ts`, `log_command.ts`,
+ * `dashboard_command.ts`; `start`,
  * `flags` and `mcp-config` compute a launch (`launcher.ts`,
  * `scoped_command.ts`, `mcp_config.ts`).
  *
@@ -18,13 +19,9 @@ import {
   isWildcard,
   loadConfig,
 } from "../config/mod.ts";
-import { hooksToken, httpToken } from "../state/mod.ts";
-import { MCP_PATH } from "../transports/mod.ts";
-import { doctorCommand } from "./doctor.ts";
-import { startScoped } from "./launcher.ts";
-import { logCommand, type LogFilters } from "./log_command.ts";
+import { httpToken } from "../state/mod.ts";
 import { launchCommand, mcpConfig, mcpHttpConfig, shellQuote, TOOLHOST_BIN } from "./mcp_config.ts";
-import { type Printer, terminalPrinter } from "./printer.ts";
+import { oneLine, type Printer, terminalPrinter } from "./printer.ts";
 import {
   isCompiled,
   isPermissionError,
@@ -32,12 +29,28 @@ import {
   type ScopedLine,
   staleFlagsLine,
 } from "./scoped_command.ts";
-import { serveCommand } from "./serve_command.ts";
 import { overridesFrom, SERVE_OPTIONS } from "./serve_options.ts";
-import { callCommand, toolsCommand } from "./tool_commands.ts";
-import { trustCommand } from "./trust_command.ts";
 
-export { oneLine } from "./serve_command.ts";
+export { oneLine } from "./printer.ts";
+
+/**
+ * The modules of the commands, loaded when their command runs: a command loads only what it uses
+ * (`mcp-config`, run at each client's setup, loads none of them).
+ */
+const COMMANDS = {
+  serve: () => import("./serve_command.ts"),
+  start: () => import("./launcher.ts"),
+  tools: () => import("./tool_commands.ts"),
+  doctor: () => import("./doctor.ts"),
+  log: () => import("./log_command.ts"),
+  dashboard: () => import("./dashboard_command.ts"),
+  trust: () => import("./trust_command.ts"),
+};
+
+/** The MCP endpoint's path, from the HTTP transport (loaded for `mcp-config --http` only). */
+async function mcpPath(): Promise<string> {
+  return (await import("../transports/mod.ts")).MCP_PATH;
+}
 
 /** The usage text. */
 export const USAGE = `toolhost — a sandboxed MCP tool host
@@ -60,12 +73,14 @@ Commands:
                tighten the host until you trust them, and trust them as they are now (--yes:
                without asking; --list: what is trusted; --forget: untrust this start's files)
   doctor       probe both security boundaries live (--json for machine output)
-  dashboard    print the dashboard's URL, with the token in its fragment (it never opens a browser;
-               the Hook API must be on: "hooks" in the config, or --hooks PORT)
+  dashboard    print the dashboard's URL, with the token in its fragment, once the Hook API answers
+               there (it never opens a browser); the Hook API is on in a server started with
+               --hooks PORT (e.g. from "mcp-config --hooks PORT") or "hooks" in your own --config
   log          recent tool calls from the interaction log, as a table
                (--tool, --outcome, --path, --session, --since, --until, --limit);
                --subprocesses: the processes a session ran (--session, --tool, --limit;
-               the latest session by default)
+               the latest session an MCP client spoke to by default);
+               --all: doctor's probe calls and sessions too (left out by default)
 
 Options:
   --root DIR                  a project root (repeatable; default: the current directory)
@@ -95,6 +110,7 @@ const CLI_OPTIONS = {
   until: { type: "string" },
   limit: { type: "string" },
   subprocesses: { type: "boolean", default: false },
+  all: { type: "boolean", default: false },
   yes: { type: "boolean", default: false },
   list: { type: "boolean", default: false },
   forget: { type: "boolean", default: false },
@@ -169,14 +185,16 @@ async function runCommand(command: string, run: Invocation): Promise<number> {
     case "start":
       // A compiled binary's permissions are fixed when it is built: it serves in
       // this process, its tool workers still scoped (and under Landlock).
-      if (isCompiled()) return await serveCommand(config, true, printer);
-      return await startScoped(config);
-    case "serve":
+      if (isCompiled()) return await (await COMMANDS.serve()).serveCommand(config, true, printer);
+      return await (await COMMANDS.start()).startScoped(config);
+    case "serve": {
+      const { serveCommand } = await COMMANDS.serve();
       return await serveCommand(config, values["allow-broad-permissions"], printer);
+    }
     case "call":
-      return await callCommand(config, run.rest, output);
+      return await (await COMMANDS.tools()).callCommand(config, run.rest, output);
     case "tools":
-      return await toolsCommand(config, output);
+      return await (await COMMANDS.tools()).toolsCommand(config, output);
     case "flags":
       // Printed once and run later, whatever env the client gives it: grant the sinks' needs.
       // The variables it needs (the sandbox's plan) go first, as a shell sets them.
@@ -194,13 +212,15 @@ async function runCommand(command: string, run: Invocation): Promise<number> {
       );
       return 2;
     case "doctor":
-      return await doctorCommand(config, overrides, output);
-    case "log":
+      return await (await COMMANDS.doctor()).doctorCommand(config, overrides, output);
+    case "log": {
+      const { logCommand, logFilters } = await COMMANDS.log();
       return await logCommand(config, logFilters(values), printer);
+    }
     case "dashboard":
-      return await dashboardCommand(config, printer);
+      return await (await COMMANDS.dashboard()).dashboardCommand(config, printer);
     case "trust":
-      return await trustCommand(config, {
+      return await (await COMMANDS.trust()).trustCommand(config, {
         yes: values.yes,
         list: values.list,
         forget: values.forget,
@@ -234,34 +254,11 @@ async function httpConfigCommand(
   }
   // A wildcard address is no place to connect to: the entry names this machine.
   const reach = isWildcard(listen.hostname) ? { ...listen, hostname: Deno.hostname() } : listen;
-  const url = `http://${hostPort(reach)}${MCP_PATH}`;
+  const url = `http://${hostPort(reach)}${await mcpPath()}`;
   printer.out(JSON.stringify(mcpHttpConfig(url, await httpToken(config.policy.stateDir)), null, 2));
   printer.err(
     `toolhost: start the server with: ${shellQuote(launchCommand(config, overrides))}`,
   );
-  return 0;
-}
-
-/**
- * `dashboard`: the URL to open (the token in its fragment, which a browser
- * never sends to a server). It opens nothing by itself.
- */
-async function dashboardCommand(config: HostConfig, printer: Printer): Promise<number> {
-  const hooks = config.hooks;
-  if (hooks === null) {
-    printer.err(
-      `toolhost: the Hook API is off: add "hooks": {"port": 8999} to the config (or start with --hooks 8999), then run this again`,
-    );
-    return 2;
-  }
-  if (hooks.port === 0) {
-    printer.err(
-      "toolhost: hooks.port is 0: the port is chosen at start, and the start-up line says it; give a port to have a fixed URL",
-    );
-    return 2;
-  }
-  const token = await hooksToken(config.policy.stateDir);
-  printer.out(`http://${hostPort(hooks)}/#token=${encodeURIComponent(token)}`);
   return 0;
 }
 
@@ -273,15 +270,20 @@ function withEnv(line: ScopedLine): string {
   return [...vars, shellQuote(line)].join(" ");
 }
 
-/** The `log` command's filters from its options (`--limit` at least 1, 20 when not a number). */
-function logFilters(values: ParsedLine["values"]): LogFilters {
-  const filters: LogFilters = {};
-  for (const key of ["tool", "outcome", "path", "session", "since", "until"] as const) {
-    if (values[key] !== undefined) filters[key] = values[key];
+/**
+ * Run the command line and exit with its status; a fatal error is one line saying why.
+ *
+ * @param argv The arguments after the program.
+ */
+export async function cli(argv: readonly string[]): Promise<never> {
+  try {
+    Deno.exit(await main(argv));
+  } catch (error) {
+    Deno.stderr.writeSync(new TextEncoder().encode(`toolhost: ${oneLine(error)}\n`));
+    Deno.exit(1);
   }
-  if (values.limit !== undefined) {
-    filters.limit = Math.max(1, Number.parseInt(values.limit, 10) || 20);
-  }
-  if (values.subprocesses) filters.subprocesses = true;
-  return filters;
 }
+
+// bin/toolhost's entry for every command but `start`: it loads the command line and the one
+// command's module, not the library's exports (mod.ts). These run with every permission (-A).
+if (import.meta.main) await cli(Deno.args);

@@ -14,7 +14,7 @@
  * @module
  */
 
-export { main, oneLine } from "./main.ts";
+export { cli, main, oneLine } from "./main.ts";
 export { type Printer, terminalPrinter } from "./printer.ts";
 export { type DoctorReport, type ProbeResult, runDoctor } from "./doctor.ts";
 export { servedStatus } from "./doctor_served.ts";

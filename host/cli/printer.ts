@@ -29,3 +29,14 @@ export interface OutputOptions {
   /** Where to print. */
   printer: Printer;
 }
+
+/**
+ * An error as one line (its name and message, whitespace runs joined), at most 500 characters.
+ *
+ * @param error What was thrown.
+ * @returns The line.
+ */
+export function oneLine(error: unknown): string {
+  const text = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+  return text.replace(/\s*\n\s*/g, " ").slice(0, 500);
+}

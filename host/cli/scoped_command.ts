@@ -26,7 +26,7 @@ import { computePlan, PLAN_ENV } from "../sandbox/mod.ts";
 /** The `toolhost` command (`bin/toolhost`): what `mcp-config` prints. */
 export const TOOLHOST_BIN: URL = new URL("../../bin/toolhost", import.meta.url);
 
-/** The entry module (`mod.ts`) this host runs from. */
+/** The served process's entry: `mod.ts`, its whole module graph loaded before it runs. */
 export const ENTRY: URL = new URL("../../mod.ts", import.meta.url);
 
 /**

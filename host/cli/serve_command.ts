@@ -22,7 +22,7 @@ import { shellQuote } from "./mcp_config.ts";
 import { serveOverHttp } from "./serve_http.ts";
 import { startHooks } from "./serve_hooks.ts";
 import type { HooksServing } from "../hooks/mod.ts";
-import type { Printer } from "./printer.ts";
+import { oneLine, type Printer } from "./printer.ts";
 import {
   isCompiled,
   isPermissionError,
@@ -202,17 +202,6 @@ function surviveStrayErrors(logger: HostLogger): () => void {
     globalThis.removeEventListener("unhandledrejection", onRejection);
     globalThis.removeEventListener("error", onError);
   };
-}
-
-/**
- * An error as one line (a fatal error is said in one line on stderr).
- *
- * @param error What was thrown.
- * @returns `Name: message` on one line, at most 500 characters.
- */
-export function oneLine(error: unknown): string {
-  const text = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
-  return text.replace(/\s*\n\s*/g, " ").slice(0, 500);
 }
 
 /**

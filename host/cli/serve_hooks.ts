@@ -32,7 +32,7 @@ export async function startHooks(
   if (settings === null) {
     if (rules > 0) {
       printer.err(
-        `toolhost: approvals: ${rules} rule(s); the Hook API is off, so only an MCP client that supports elicitation can answer them (others time out): add "hooks": {"port": 8999} to the config to answer from the dashboard`,
+        `toolhost: approvals: ${rules} rule(s); the Hook API is off, so only an MCP client that supports elicitation can answer them (others time out); to answer from the dashboard, serve with --hooks 8999 (for a stdio client: "toolhost mcp-config --hooks 8999"), or put "hooks": {"port": 8999} in your own config file outside the roots (one inside them counts only once trusted: "toolhost trust")`,
       );
     }
     return undefined;

@@ -58,6 +58,7 @@ export {
 export {
   type ApprovalClass,
   type ApprovalRule,
+  approvalRules,
   DEFAULT_APPROVAL_TIMEOUT_S,
   DEFAULT_HOOKS_PORT,
   type HookSettings,

@@ -1,6 +1,7 @@
 /**
- * What the Hook API sees of calls: `call_started` and `call_ended` events
- * (arguments redacted and cut), and each session's recent calls for
+ * What the Hook API sees of calls: `call_started`, `call_waiting` (for an
+ * approval), `call_resumed` and `call_ended` events (arguments redacted and
+ * cut), and each session's recent calls for
  * `GET /api/session`. Bounded: the last {@linkcode MAX_SESSIONS} sessions,
  * each with its last {@linkcode RECENT_CALLS} calls.
  *
@@ -27,10 +28,12 @@ export interface RecentCall {
   tool: string;
   /** When it started. */
   started: string;
-  /** `running`, `ok` or the error code. */
+  /** `running`, `waiting for approval`, `ok` or the error code. */
   outcome: string;
-  /** Its wall time, once ended. */
+  /** Its own time, once ended (a wait for approval is not in it). */
   duration_ms?: number;
+  /** How long it waited for approval, once ended, when it did. */
+  waited_ms?: number;
 }
 
 /** A session as `/api/session` shows it. */
@@ -94,17 +97,33 @@ export class CallWatch implements CallObserver {
   }
 
   /** @inheritdoc */
+  waiting(call: CallRecord, waiting: boolean): void {
+    const recent = this.#ids.get(call);
+    if (recent === undefined) return;
+    recent.outcome = waiting ? "waiting for approval" : "running";
+    this.#events.emit(waiting ? "call_waiting" : "call_resumed", {
+      call: recent.id,
+      tool: call.tool,
+      session: call.session,
+    });
+  }
+
+  /** @inheritdoc */
   after(call: CallRecord, outcome: CallOutcome): void {
     const recent = this.#ids.get(call);
     if (recent === undefined) return;
     recent.outcome = outcomeOf(outcome);
     recent.duration_ms = Math.round(outcome.durationMs * 1000) / 1000;
+    if (outcome.waitedMs !== undefined) {
+      recent.waited_ms = Math.round(outcome.waitedMs * 1000) / 1000;
+    }
     this.#events.emit("call_ended", {
       call: recent.id,
       tool: call.tool,
       session: call.session,
       outcome: recent.outcome,
       duration_ms: recent.duration_ms,
+      ...(recent.waited_ms === undefined ? {} : { waited_ms: recent.waited_ms }),
       ...(outcome.approval ? { approval: outcome.approval.decision } : {}),
     });
   }

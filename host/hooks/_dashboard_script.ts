@@ -80,10 +80,15 @@ function take(event) {
   if (event.type === "call_started") {
     state.calls.unshift({ id: data.call, ts: event.ts, tool: data.tool, session: data.session, args: data.args, outcome: "running" });
     state.calls.length = Math.min(state.calls.length, MAX_ROWS);
+  } else if (event.type === "call_waiting" || event.type === "call_resumed") {
+    const call = state.calls.find((each) => each.id === data.call);
+    if (call) call.outcome = event.type === "call_waiting" ? "waiting for approval" : "running";
   } else if (event.type === "call_ended") {
     const call = state.calls.find((each) => each.id === data.call);
-    if (call) { call.outcome = data.outcome; call.ms = data.duration_ms; }
-    state.samples.push({ t: Date.parse(event.ts), tool: data.tool, ms: data.duration_ms, error: data.outcome !== "ok" });
+    if (call) { call.outcome = data.outcome; call.ms = data.duration_ms; call.waited = data.waited_ms; }
+    // A call the approval refused never ran: it has no latency to plot (as in the tools' table).
+    const ran = data.approval === undefined || data.approval === "approved";
+    if (ran) state.samples.push({ t: Date.parse(event.ts), tool: data.tool, ms: data.duration_ms, error: data.outcome !== "ok" });
     soon();
   } else if (event.type === "approval_asked" || event.type === "approval_answered") {
     loadApprovals();
@@ -121,8 +126,11 @@ function renderCalls() {
     cell(row, call.tool);
     cell(row, call.session);
     jsonCell(row, call.args, "args");
-    cell(row, call.outcome, call.outcome === "ok" ? "ok" : call.outcome === "running" ? "running" : "bad");
-    cell(row, call.ms === undefined ? "" : call.ms.toFixed(1));
+    const pending = call.outcome === "running" || call.outcome === "waiting for approval";
+    cell(row, call.outcome, call.outcome === "ok" ? "ok" : pending ? "running" : "bad");
+    // Its own time; a wait for approval apart, never in it.
+    const waited = call.waited === undefined ? "" : " (+" + (call.waited / 1000).toFixed(1) + " s waiting)";
+    cell(row, call.ms === undefined ? "" : call.ms.toFixed(1) + waited);
   }
   plot();
 }

@@ -14,9 +14,19 @@ export const ASK_TIMEOUT_MS = 60_000;
 /** The most asks waiting at once (more are refused with 429). */
 export const MAX_ASKS = 64;
 
+/** An ask waiting, as `GET /api/overview` shows it. */
+export interface WaitingAsk {
+  /** Its id. */
+  request_id: string;
+  /** When it was asked (UTC ISO). */
+  asked_at: string;
+  /** What is asked (cut as events cut it). */
+  data: unknown;
+}
+
 /** The asks waiting for a response. */
 export class Asks {
-  #waiting = new Map<string, (response: unknown) => void>();
+  #waiting = new Map<string, { answer: (response: unknown) => void; shown: WaitingAsk }>();
   #events: HookEvents;
   #timeoutMs: number;
 
@@ -27,6 +37,11 @@ export class Asks {
   constructor(events: HookEvents, timeoutMs = ASK_TIMEOUT_MS) {
     this.#events = events;
     this.#timeoutMs = timeoutMs;
+  }
+
+  /** The asks waiting now, oldest first. */
+  pending(): WaitingAsk[] {
+    return [...this.#waiting.values()].map((each) => ({ ...each.shown }));
   }
 
   /**
@@ -49,9 +64,10 @@ export class Asks {
       };
       const gone = () => done("timeout");
       const timer = setTimeout(gone, this.#timeoutMs);
-      this.#waiting.set(id, (response) => done({ response }));
+      const shown = { request_id: id, asked_at: new Date().toISOString(), data: eventValue(data) };
+      this.#waiting.set(id, { answer: (response) => done({ response }), shown });
       signal?.addEventListener("abort", gone, { once: true });
-      this.#events.emit("ask_received", { request_id: id, data: eventValue(data) });
+      this.#events.emit("ask_received", { request_id: id, data: shown.data });
     });
   }
 
@@ -63,9 +79,9 @@ export class Asks {
    * @returns False when no ask has that id (404).
    */
   respond(id: string, response: unknown): boolean {
-    const answer = this.#waiting.get(id);
-    if (answer === undefined) return false;
-    answer(response);
+    const waiting = this.#waiting.get(id);
+    if (waiting === undefined) return false;
+    waiting.answer(response);
     this.#events.emit("ask_answered", { request_id: id });
     return true;
   }

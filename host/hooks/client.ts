@@ -34,7 +34,7 @@ export class HookError extends Error {
 
 /** Options for {@linkcode HookClient}. */
 export interface HookClientOptions {
-  /** The bearer token (the state directory's `http-token`). */
+  /** The bearer token (the state directory's `hooks-token`, not the MCP clients' `http-token`). */
   token: string;
 }
 
@@ -103,6 +103,59 @@ export class HookClient {
   async performance(): Promise<Record<string, unknown>> {
     return (await this.#json<{ performance: Record<string, unknown> }>("GET", "/api/performance"))
       .performance;
+  }
+
+  /** `GET /api/diagnostics`: the calls in flight, the shell commands and fetches among them. */
+  async diagnostics(): Promise<Record<string, unknown>> {
+    return (await this.#json<{ diagnostics: Record<string, unknown> }>("GET", "/api/diagnostics"))
+      .diagnostics;
+  }
+
+  /** `GET /api/overview`: the sessions, the approvals and asks waiting, the open todos. */
+  async overview(): Promise<Record<string, unknown>> {
+    return (await this.#json<{ overview: Record<string, unknown> }>("GET", "/api/overview"))
+      .overview;
+  }
+
+  /**
+   * `GET /api/values/<name>`: a named host value (`anchors`, `anchors/<key>`, `todos`, `notes`, `status`, `tools`).
+   *
+   * @param name The value's name.
+   * @returns The value.
+   */
+  async value(name: string): Promise<unknown> {
+    const path = `/api/values/${name.split("/").map(encodeURIComponent).join("/")}`;
+    return (await this.#json<{ value: unknown }>("GET", path)).value;
+  }
+
+  /**
+   * `POST /api/session`: leave a note for the session (`bootstrap_body_state` shows it).
+   *
+   * @param note The note.
+   * @param by Your name.
+   */
+  async note(note: string, by?: string): Promise<void> {
+    await this.#json("POST", "/api/session", { note, ...(by === undefined ? {} : { by }) });
+  }
+
+  /**
+   * `POST /api/project`: tighten the running host — switch tools off, add approval rules.
+   *
+   * @param change `{disable_tools?, approvals?, by?, reason?}`.
+   * @returns What is tightened now.
+   */
+  async tighten(change: {
+    disable_tools?: string[];
+    approvals?: Record<string, unknown>[];
+    by?: string;
+    reason?: string;
+  }): Promise<Record<string, unknown>> {
+    return (await this.#json<{ tightened: Record<string, unknown> }>(
+      "POST",
+      "/api/project",
+      change,
+    ))
+      .tightened;
   }
 
   /**

@@ -52,7 +52,7 @@ function page(): string {
 <form id="login" hidden>
   <label>Token <input id="token" type="password" autocomplete="off" size="48"></label>
   <button type="submit">Open</button>
-  <p>The token is in the state directory's <code>http-token</code>; <code>toolhost dashboard</code> prints a URL with it.</p>
+  <p>The token is the Hook API's own, in the state directory's <code>hooks-token</code> (not <code>http-token</code>, the MCP clients' token); <code>toolhost dashboard</code> prints a URL with it.</p>
 </form>
 <main id="main" hidden>
 <section id="approvals-section"><h2>Waiting for approval <span id="approval-count" class="count">0</span></h2>

@@ -10,8 +10,9 @@ import { clearImmediate, setImmediate } from "node:timers";
 import { type Directive, parseDirectives } from "../../tools/directives.ts";
 import { type ToolDescriptor, UnknownToolError } from "../../tools/registry.ts";
 import type { ToolResult } from "../../tools/tool.ts";
-import type { ApprovalNote, CallObserver, CallOutcome, CallRecord } from "../../tools/calls.ts";
+import type { CallObserver, CallOutcome, CallRecord } from "../../tools/calls.ts";
 import { INPUT_REQUIRED_META } from "../approvals/mod.ts";
+import { holdCall, internalError, type Verdict } from "./_held.ts";
 
 export type { CallObserver, CallOutcome, CallRecord };
 
@@ -44,12 +45,14 @@ export interface CallContext {
 }
 
 /**
- * What may hold a call before it runs (approvals): undefined lets it run as
- * it is; a verdict runs it with `args`, or answers with `refusal`.
+ * What may hold a call before it runs (approvals): undefined lets it run as it is; a verdict runs
+ * it with `args`, or answers with `refusal`. A gate that waits for a human calls `onWait` then:
+ * that wait is the call's `waitedMs`, never part of its `durationMs`.
  */
-export type CallGate = (call: CallRecord, ctx: CallContext) => Promise<
-  { refusal?: ToolResult; args?: unknown; approval: ApprovalNote } | undefined
->;
+export type CallGate = (
+  call: CallRecord,
+  ctx: CallContext & { onWait?: () => void },
+) => Promise<Verdict>;
 
 /** What a provider returns: the result and the paths it touched. */
 export interface ProviderResult {
@@ -146,6 +149,19 @@ export class Dispatcher {
     this.#observers.push(observer);
   }
 
+  /**
+   * Add a gate after start-up (the Hook API's tightening), run before the earlier ones: its
+   * refusal ends the call; else its arguments go on to them, and their verdict, if any, wins.
+   */
+  hold(gate: CallGate): void {
+    const earlier = this.#gate;
+    this.#gate = earlier === undefined ? gate : async (call, ctx) => {
+      const first = await gate(call, ctx);
+      if (first?.refusal) return first;
+      return await earlier(first ? { ...call, args: first.args } : call, ctx) ?? first;
+    };
+  }
+
   /** Every tool of every provider: the providers in the order given, each one's tools in its own order. */
   list(): ToolDescriptor[] {
     return this.#providers.flatMap((provider) => provider.list());
@@ -193,14 +209,15 @@ export class Dispatcher {
     };
     this.#notify((observer) => observer.before?.(record));
     const start = performance.now();
-    const verdict = this.#gate ? await this.#held(record, ctx) : undefined;
+    const { verdict, waitedMs } = this.#gate ? await this.#held(record, ctx, this.#gate) : {};
     const { result, paths } = verdict?.refusal
       ? { result: verdict.refusal, paths: [] }
       : await this.#run(provider, name, verdict ? verdict.args : args, ctx);
     const outcome: CallOutcome = {
       result,
       paths,
-      durationMs: performance.now() - start,
+      durationMs: performance.now() - start - (waitedMs ?? 0),
+      ...(waitedMs === undefined ? {} : { waitedMs }),
       ...(verdict ? { approval: verdict.approval } : {}),
     };
     const directives = result.directives ??
@@ -232,17 +249,13 @@ export class Dispatcher {
     this.#timer ??= setImmediate(() => this.#tellNow());
   }
 
-  /** The gate's verdict (a gate that throws refuses the call: it never runs unapproved). */
-  async #held(record: CallRecord, ctx: CallContext): ReturnType<CallGate> {
-    try {
-      return await this.#gate!(record, ctx);
-    } catch (error) {
-      this.#onObserverError(error);
-      return {
-        refusal: internalError(record.tool),
-        approval: { id: "", decision: "denied", reason: "the approval failed", args_hash: "" },
-      };
-    }
+  /** The gate's verdict, and the call's wait for a human, told to the observers (`_held.ts`). */
+  #held(record: CallRecord, ctx: CallContext, gate: CallGate): ReturnType<typeof holdCall> {
+    return holdCall(record.tool, {
+      gate: (onWait) => gate(record, { ...ctx, onWait }),
+      waiting: (waiting) => this.#notify((observer) => observer.waiting?.(record, waiting)),
+      onError: (error) => this.#onObserverError(error),
+    });
   }
 
   /** Run a call on its provider: a provider that throws gives an internal_error result. */
@@ -272,17 +285,6 @@ export class Dispatcher {
       }
     }
   }
-}
-
-/** What the client gets when a call failed unexpectedly: no internals. */
-function internalError(name: string): ToolResult {
-  return {
-    content: [{
-      type: "text",
-      text: `internal_error: ${name} failed unexpectedly; the details are in the host's log`,
-    }],
-    isError: true,
-  };
 }
 
 /**

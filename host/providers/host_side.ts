@@ -16,7 +16,9 @@ import type { Sandbox } from "../../tools/sandbox.ts";
 import { type Network, NETWORK_SERVICE } from "../../tools/network.ts";
 import type { HostConfig } from "../config/mod.ts";
 import type { HostLogger } from "../logger.ts";
-import { type SessionLog, TodoFileStore } from "../state/mod.ts";
+import type { SessionLog } from "../state/mod.ts";
+import type { TodoStore } from "../../tools/todo/todo.ts";
+import type { HumanNotes } from "../../tools/observe/bootstrap_body_state.ts";
 import { HostToolProvider } from "./host_tools.ts";
 import type { ShownFamilies } from "./shown_families.ts";
 
@@ -33,6 +35,10 @@ export interface HostServices {
   sessions: SessionLog;
   /** The web tools' network, or null when `net` is false. */
   network: Network | null;
+  /** The todo list (`todos.json`). */
+  todos: TodoStore;
+  /** A human's notes to the session (bootstrap_body_state shows them). */
+  notes: HumanNotes;
 }
 
 /**
@@ -44,12 +50,12 @@ export interface HostServices {
  * @param shown Which families are listed.
  * @returns The provider.
  */
-export async function hostSideTools(
+export function hostSideTools(
   config: HostConfig,
   logger: HostLogger,
   services: HostServices,
   shown: ShownFamilies,
-): Promise<HostToolProvider> {
+): HostToolProvider {
   const { sandbox, network, ...rest } = services;
   const runs = (family: ToolFamily | undefined) =>
     (family?.reachesNetwork !== true || network !== null) &&
@@ -73,7 +79,6 @@ export async function hostSideTools(
       sandbox,
       ...(network ? { [NETWORK_SERVICE]: network } : {}),
       sessions: services.sessions.reader(),
-      todos: await TodoFileStore.open(config.policy.stateDir, { logger }),
     },
     registry: config.tools,
   });

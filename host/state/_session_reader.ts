@@ -126,22 +126,55 @@ async function named(root: string): Promise<string> {
 
 /**
  * A session's process records, for a reader outside any session (`toolhost
- * log --subprocesses`): the most recently written session by default.
+ * log --subprocesses`). By default, of the most recently written session an
+ * MCP client spoke to (it has `comms.jsonl`): an agent's, not `toolhost
+ * doctor`'s, whose probes — its own host, and the served process it starts
+ * and stops before any client speaks — have none. With `any`, of the most
+ * recently written session of all.
  *
  * @param stateDir The state directory.
  * @param query The session, a tool, the limit.
- * @returns The page.
+ * @param options `any`: take the latest session even if no client spoke to it.
+ * @returns The page, and how many newer sessions no client spoke to were passed over.
  * @throws {ToolError} `not_found` when there is no such session (or none at all),
  *   `invalid_argument` for a bad id.
  */
 export async function readSessionProcesses(
   stateDir: string,
   query: SubprocessQuery,
-): Promise<SubprocessPage> {
+  options: { any?: boolean } = {},
+): Promise<SubprocessPage & { passed_over: number }> {
   const root = `${stateDir}/sessions`;
-  const session = query.session ?? (await scanSessions(root)).at(-1)?.id;
-  if (session === undefined) {
+  const found = query.session === undefined
+    ? await latestSession(root, options.any === true)
+    : { session: query.session, passedOver: 0 };
+  return { ...await readSubprocesses(root, { ...query, ...found }), passed_over: found.passedOver };
+}
+
+/** The most recently written session (one a client spoke to, unless `any`), and the newer ones passed over. */
+async function latestSession(
+  root: string,
+  any: boolean,
+): Promise<{ session: string; passedOver: number }> {
+  const sessions = (await scanSessions(root)).reverse();
+  if (sessions.length === 0) {
     throw new ToolError("not_found", `Cannot read sessions in "${root}": there are none`);
   }
-  return await readSubprocesses(root, { ...query, session });
+  if (any) return { session: sessions[0]!.id, passedOver: 0 };
+  for (const [i, each] of sessions.entries()) {
+    if (await spokenTo(`${root}/${each.id}`)) return { session: each.id, passedOver: i };
+  }
+  throw new ToolError(
+    "not_found",
+    `Cannot read sessions in "${root}": no MCP client spoke to any of the ${sessions.length} there (--all takes the latest of them)`,
+  );
+}
+
+/** Whether a session's folder holds MCP messages (a client spoke to it). */
+async function spokenTo(dir: string): Promise<boolean> {
+  try {
+    return (await Deno.lstat(`${dir}/comms.jsonl`)).isFile;
+  } catch {
+    return false;
+  }
 }

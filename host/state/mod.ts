@@ -35,3 +35,4 @@ export { type Direction, newSessionId } from "./_session_lines.ts";
 export { readSessionProcesses } from "./_session_reader.ts";
 export { openSessionLog, SessionLog, type SessionLogOptions } from "./sessions.ts";
 export { TodoFileStore } from "./todos.ts";
+export { MAX_NOTE_CHARS, MAX_NOTES, SessionNotes } from "./notes.ts";

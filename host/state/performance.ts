@@ -1,6 +1,8 @@
 /**
  * Call statistics since start: per-tool counts, errors and latency
- * percentiles, as `get_host_performance` shows them.
+ * percentiles, as `get_host_performance` shows them. Latency is the calls'
+ * own time: a wait for a human's approval is counted apart (`waited`), and
+ * a call the approval refused, which never ran, adds no latency.
  *
  * @module
  */
@@ -15,7 +17,7 @@ const SAMPLES = 2048;
 export class PerformanceStats implements CallObserver {
   #tools = new Map<
     string,
-    { count: number; errors: number; max: number; samples: number[]; next: number }
+    { count: number; errors: number; waited: number; max: number; samples: number[]; next: number }
   >();
 
   /**
@@ -27,10 +29,14 @@ export class PerformanceStats implements CallObserver {
   after(call: CallRecord, outcome: CallOutcome): void {
     let tool = this.#tools.get(call.tool);
     if (!tool) {
-      this.#tools.set(call.tool, tool = { count: 0, errors: 0, max: 0, samples: [], next: 0 });
+      tool = { count: 0, errors: 0, waited: 0, max: 0, samples: [], next: 0 };
+      this.#tools.set(call.tool, tool);
     }
     tool.count++;
     if (outcome.result.isError) tool.errors++;
+    if (outcome.waitedMs !== undefined) tool.waited++;
+    const refused = outcome.approval !== undefined && outcome.approval.decision !== "approved";
+    if (refused) return;
     tool.max = Math.max(tool.max, outcome.durationMs);
     if (tool.samples.length < SAMPLES) tool.samples.push(outcome.durationMs);
     else tool.samples[tool.next++ % SAMPLES] = outcome.durationMs;
@@ -46,6 +52,7 @@ export class PerformanceStats implements CallObserver {
       out[name] = {
         count: tool.count,
         errors: tool.errors,
+        waited: tool.waited,
         p50_ms: at(0.5),
         p95_ms: at(0.95),
         max_ms: round(tool.max),

@@ -114,7 +114,7 @@ Deno.test("black-box: the mcp-config command serves every file tool over stdio",
       path: "src/pkg/app.py",
       start_line: 2,
       end_line: 2,
-      new_content: "    print('hi')",
+      content: "    print('hi')",
     });
     await call("edit_file", {
       path: "src/pkg/app.py",

@@ -54,7 +54,7 @@ Deno.test("a reply far over the bound is cut with a note while other calls are a
   await Deno.writeTextFile(config, JSON.stringify({ limits: { maxOutputChars: BOUND } }));
   try {
     await using session = await connectStdio([root.path], { config });
-    const big = session.call("grep", { pattern: "needle", max_results: 2000 });
+    const big = session.call("grep", { pattern: "needle", limit: 2000 });
     const reads = Array.from(
       { length: 20 },
       () => session.call("read_file", { path: "d0/f0.txt" }),

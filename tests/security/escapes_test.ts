@@ -16,7 +16,7 @@ function pathCalls(path: string): Array<[string, Record<string, unknown>]> {
   return [
     ["read_file", { path }],
     ["get_file_slice", { path, start_line: 1, end_line: 5 }],
-    ["set_file_slice", { path, start_line: 1, end_line: 1, new_content: "pwned" }],
+    ["set_file_slice", { path, start_line: 1, end_line: 1, content: "pwned" }],
     ["edit_file", { path, old_string: SECRET, new_string: "pwned" }],
     ["write_file", { path, content: "pwned" }],
     ["get_file_info", { path }],
@@ -29,13 +29,19 @@ function pathCalls(path: string): Array<[string, Record<string, unknown>]> {
   ];
 }
 
+/** Every tool these tests call is served by default: one missing is a failure, never a skip. */
+function assertListed(host: LaunchedHost, tool: string): void {
+  const names = host.list().map((each) => each.name);
+  assert(names.includes(tool), `${tool} is not listed: ${names.join(", ")}`);
+}
+
 async function expectDenied(
   host: LaunchedHost,
   path: string,
   code = /^(path_denied|invalid_path): /,
 ): Promise<void> {
   for (const [tool, args] of pathCalls(path)) {
-    if (!host.list().some((each) => each.name === tool)) continue;
+    assertListed(host, tool);
     const result = await host.call(tool, args);
     const text = textOf(result);
     assertEquals(result.isError, true, `${tool} ${JSON.stringify(path)} should fail: ${text}`);
@@ -145,7 +151,7 @@ Deno.test("escapes: symlinks to outside files and directories, loops and danglin
       ["search_files", { path: ".", pattern: "secret*" }],
     ] as const
   ) {
-    if (!host.list().some((each) => each.name === tool)) continue;
+    assertListed(host, tool);
     const text = textOf(await host.call(tool, args));
     assertFalse(text.includes(SECRET), `${tool} leaked`);
     assertFalse(text.includes("secret.txt"), `${tool} listed a file behind a link: ${text}`);
@@ -200,8 +206,13 @@ Deno.test("escapes: hard links, FIFOs and the blacklist", async (t) => {
   });
 
   await t.step("a FIFO is refused without blocking", async () => {
-    for (const tool of ["read_file", "get_file_info", "write_file"]) {
-      const text = textOf(await host.call(tool, { path: "fifo", content: "x" }));
+    const calls: Array<[string, Record<string, unknown>]> = [
+      ["read_file", { path: "fifo" }],
+      ["get_file_info", { path: "fifo" }],
+      ["write_file", { path: "fifo", content: "x" }],
+    ];
+    for (const [tool, args] of calls) {
+      const text = textOf(await host.call(tool, args));
       assertMatch(text, /^path_denied: .*not a regular file/, tool);
     }
   });

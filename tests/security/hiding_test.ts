@@ -213,7 +213,7 @@ Deno.test("hiding: a move never exposes what is hidden or protected, nor smuggle
         path: "keys/private/id.key",
         start_line: 1,
         end_line: 1,
-        new_content: "x",
+        content: "x",
       }],
     ];
     const wrong: string[] = [];

@@ -68,25 +68,25 @@ async function snapshot(root: string): Promise<Map<string, string>> {
 
 /** Each writing tool's calls that would change `path`. */
 function writes(path: string): Array<[string, Record<string, unknown>]> {
-  const code = { name: "f", new_content: "def f():\n    return 2\n" };
+  const code = { name: "f", content: "def f():\n    return 2\n" };
   return [
     ["write_file", { path, content: "pwned\n", create_parents: true }],
     ["edit_file", { path, old_string: "x = 1", new_string: "x = 2" }],
-    ["set_file_slice", { path, start_line: 1, end_line: 1, new_content: "pwned" }],
+    ["set_file_slice", { path, start_line: 1, end_line: 1, content: "pwned" }],
     ["move_file", { source: "src/scratch.txt", destination: path, overwrite: true }],
     ["move_file", { source: path, destination: "src/moved-away" }],
     ["create_directory", { path }],
     ["py_update_definition", { path, ...code }],
-    ["py_set_signature", { path, name: "f", new_signature: "def f(a):" }],
-    ["py_set_var_declaration", { path, name: "x", new_declaration: "x = 2" }],
+    ["py_set_signature", { path, name: "f", content: "def f(a):" }],
+    ["py_set_var_declaration", { path, name: "x", content: "x = 2" }],
     ["py_remove_def", { path, name: "f" }],
-    ["py_add_def", { path, name: "g", new_content: "def g():\n    pass\n" }],
-    ["py_move_def", { src_path: path, dest_path: "src/code.py", name: "f" }],
-    ["py_move_def", { src_path: "src/code.py", dest_path: path, name: "h" }],
+    ["py_add_def", { path, name: "g", content: "def g():\n    pass\n" }],
+    ["py_move_def", { source: path, destination: "src/code.py", name: "f" }],
+    ["py_move_def", { source: "src/code.py", destination: path, name: "h" }],
     ["py_region_wrap", { path, start_line: 1, end_line: 2, region_name: "r" }],
-    ["ts_c_update_definition", { path, name: "f", new_content: "int f(void) { return 2; }" }],
-    ["ts_cpp_update_definition", { path, name: "f", new_content: "int f() { return 2; }" }],
-    ["ts_js_update_definition", { path, name: "f", new_content: "function f() { return 2; }" }],
+    ["ts_c_update_definition", { path, name: "f", content: "int f(void) { return 2; }" }],
+    ["ts_cpp_update_definition", { path, name: "f", content: "int f() { return 2; }" }],
+    ["ts_js_update_definition", { path, name: "f", content: "function f() { return 2; }" }],
   ];
 }
 
@@ -303,4 +303,37 @@ Deno.test("protected paths: what an agent plants in toolhost.json and .mcp.json 
   for (const name of ["toolhost.json", ".mcp.json"]) {
     assertFalse([...Deno.readDirSync(root)].some((entry) => entry.name === name), name);
   }
+});
+
+Deno.test("protected paths: names are protected without regard to case, as a case-insensitive file system would open them", async () => {
+  await using dir = await tempDir("toolhost-protected-");
+  const root = dir.path;
+  await Deno.mkdir(`${root}/sub/.Vscode`, { recursive: true });
+  await Deno.writeTextFile(`${root}/sub/.Vscode/tasks.json`, "{}\n");
+  await Deno.writeTextFile(`${root}/.ENVRC`, "export A=1\n");
+  await using session = await connectStdio([root]);
+  const before = await snapshot(root);
+  const refused: Array<[string, Record<string, unknown>]> = [
+    ["write_file", { path: ".Vscode/tasks.json", content: "{}", create_parents: true }],
+    ["write_file", { path: "sub/.Vscode/tasks.json", content: "{}" }],
+    ["edit_file", { path: ".ENVRC", old_string: "A=1", new_string: "A=2" }],
+    ["write_file", { path: ".GIT/hooks/pre-commit", content: "x", create_parents: true }],
+    ["write_file", { path: "sub/.Idea/workspace.xml", content: "x", create_parents: true }],
+    ["write_file", { path: "TOOLHOST.JSON", content: "{}" }],
+    ["write_file", { path: ".Mcp.Json", content: "{}" }],
+    ["create_directory", { path: ".Husky" }],
+    ["move_file", { source: "sub/.Vscode", destination: "elsewhere" }],
+  ];
+  for (const [tool, args] of refused) {
+    const text = resultText(await session.call(tool, args));
+    assertMatch(text, /^protected_path: "[^"]+" is protected: /, `${tool} ${JSON.stringify(args)}`);
+  }
+  assertEquals(await snapshot(root), before, "nothing was made or changed");
+  // A name that differs by more than case is an ordinary file.
+  const ok = await session.call("write_file", {
+    path: "vscode/tasks.json",
+    content: "{}",
+    create_parents: true,
+  });
+  assertFalse(ok.isError, resultText(ok));
 });

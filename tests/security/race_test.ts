@@ -88,7 +88,7 @@ Deno.test("race: a directory swapped for a symlink lets no byte out through any 
             path: "dir/g.txt",
             start_line: 1 + (i % 40),
             end_line: 1 + (i % 40),
-            new_content: `changed ${i}`,
+            content: `changed ${i}`,
             force: true,
           });
         counts.writes++;

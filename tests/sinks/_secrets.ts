@@ -545,7 +545,7 @@ export const ORDINARY_CASES: OrdinaryCase[] = [
     args: {
       path: "a.py",
       name: "describe",
-      new_signature: "def describe(self, verbose: bool = False) -> str",
+      content: "def describe(self, verbose: bool = False) -> str",
     },
   },
   {

@@ -360,8 +360,12 @@ Deno.test("efferent copy: Streamable HTTP and SSE peers are sinks too", async ()
 
 Deno.test("efferent copy: secrets in the arguments are redacted in the copies, as in the log", async () => {
   const sent: Array<Record<string, unknown>> = [];
+  const both = Promise.withResolvers<void>();
   const channel: ObserveChannel = {
-    observe: (payload) => (sent.push(payload), Promise.resolve()),
+    observe: (payload) => {
+      if (sent.push(payload) === 2) both.resolve();
+      return Promise.resolve();
+    },
     close: () => Promise.resolve(),
   };
   const sink = new Sink("recorder", channel, () => Promise.resolve(channel), () => {});
@@ -380,7 +384,7 @@ Deno.test("efferent copy: secrets in the arguments are redacted in the copies, a
     paths: [],
     durationMs: 1,
   });
-  await new Promise((resolve) => setTimeout(resolve, 50));
+  await both.promise; // the copies of the call's start and end were sent
   assertEquals(sent.length, 2);
   for (const payload of sent) {
     assertEquals(payload.args, {

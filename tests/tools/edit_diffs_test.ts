@@ -95,17 +95,17 @@ const CASES: Case[] = [
   },
   {
     tool: "set_file_slice",
-    args: { path: "crlf.txt", start_line: 2, end_line: 3, new_content: "x\ny" },
+    args: { path: "crlf.txt", start_line: 2, end_line: 3, content: "x\ny" },
     files: ["crlf.txt"],
   },
   {
     tool: "set_file_slice",
-    args: { path: "tail.txt", start_line: 4, end_line: 3, new_content: "appended" },
+    args: { path: "tail.txt", start_line: 4, end_line: 3, content: "appended" },
     files: ["tail.txt"],
   },
   {
     tool: "set_file_slice",
-    args: { path: "notes.txt", start_line: 1, end_line: 0, new_content: "zero\n" },
+    args: { path: "notes.txt", start_line: 1, end_line: 0, content: "zero\n" },
     files: ["notes.txt"],
   },
   { tool: "write_file", args: { path: "new.txt", content: "hello\nworld" }, files: ["new.txt"] },
@@ -122,17 +122,17 @@ const CASES: Case[] = [
   },
   {
     tool: "py_update_definition",
-    args: { path: "m.py", name: "helper", new_content: "def helper(x):\n    return x + 2\n" },
+    args: { path: "m.py", name: "helper", content: "def helper(x):\n    return x + 2\n" },
     files: ["m.py"],
   },
   {
     tool: "py_set_signature",
-    args: { path: "m.py", name: "Box.grow", new_signature: "def grow(self, n: int = 1) -> int:" },
+    args: { path: "m.py", name: "Box.grow", content: "def grow(self, n: int = 1) -> int:" },
     files: ["m.py"],
   },
   {
     tool: "py_set_var_declaration",
-    args: { path: "m.py", name: "LIMIT", new_declaration: "LIMIT = 4" },
+    args: { path: "m.py", name: "LIMIT", content: "LIMIT = 4" },
     files: ["m.py"],
   },
   {
@@ -140,7 +140,7 @@ const CASES: Case[] = [
     args: {
       path: "m.py",
       name: "Box.reset",
-      new_content: "def reset(self):\n    self.size = 1",
+      content: "def reset(self):\n    self.size = 1",
       anchor_type: "end",
       anchor_symbol: "Box",
     },
@@ -153,18 +153,18 @@ const CASES: Case[] = [
   },
   {
     tool: "py_move_def",
-    args: { src_path: "m.py", dest_path: "m.py", name: "Box.shrink", dest_name: "shrink" },
+    args: { source: "m.py", destination: "m.py", name: "Box.shrink", destination_name: "shrink" },
     files: ["m.py"],
   },
   {
     tool: "py_move_def",
-    args: { src_path: "m.py", dest_path: "other.py", name: "main" },
+    args: { source: "m.py", destination: "other.py", name: "main" },
     files: ["m.py", "other.py"],
   },
   { tool: "py_remove_def", args: { path: "m.py", name: "Box.reset" }, files: ["m.py"] },
   {
     tool: "py_update_definition",
-    args: { path: "w.py", name: "g", new_content: "def g():\n    return 20" },
+    args: { path: "w.py", name: "g", content: "def g():\n    return 20" },
     files: ["w.py"],
   },
   {
@@ -172,7 +172,7 @@ const CASES: Case[] = [
     args: {
       path: "geo.c",
       name: "area",
-      new_content: "int area(int w, int h) {\n  return w * h * 1;\n}\n",
+      content: "int area(int w, int h) {\n  return w * h * 1;\n}\n",
     },
     files: ["geo.c"],
   },
@@ -181,7 +181,7 @@ const CASES: Case[] = [
     args: {
       path: "geo.cpp",
       name: "twice",
-      new_content: "int twice(int x) {\n  return x + x;\n}\n",
+      content: "int twice(int x) {\n  return x + x;\n}\n",
     },
     files: ["geo.cpp"],
   },
@@ -190,7 +190,7 @@ const CASES: Case[] = [
     args: {
       path: "app.ts",
       name: "Client.call",
-      new_content: "  call(name: string): string {\n    return `called ${name}`;\n  }\n",
+      content: "  call(name: string): string {\n    return `called ${name}`;\n  }\n",
     },
     files: ["app.ts"],
   },

@@ -149,7 +149,7 @@ Deno.test("whole-tree tools answer for the good files of a hostile tree and coun
   await t.step("derive_code_path follows calls out of deeply nested files", async () => {
     const calls = { deep_py: "helper_app", deep_c: "helper_c", deepTs: "helperTs" };
     for (const [target, to] of Object.entries(calls)) {
-      const { text, data, skipped } = await call(session, "derive_code_path", { target });
+      const { text, data, skipped } = await call(session, "derive_code_path", { name: target });
       const edges = data.edges as Array<{ to: string }>;
       assertEquals(edges.map((edge) => edge.to), [to], text);
       // The FIFO, both links, the deep and the badly named directory, the binary and the big file.
@@ -186,7 +186,7 @@ Deno.test("whole-tree tools answer for the good files of a hostile tree and coun
     assertEquals(usages.skipped.count, 7, usages.text);
     assertNote(usages.text, usages.skipped);
 
-    const hierarchy = await call(session, "py_get_hierarchy", { class_name: "Base_app" });
+    const hierarchy = await call(session, "py_get_hierarchy", { name: "Base_app" });
     const subclasses = hierarchy.data.subclasses as Array<{ name: string }>;
     assertEquals(subclasses.map((s) => s.name), ["Sub_app"]);
     assertEquals(hierarchy.skipped.count, 7, hierarchy.text);
@@ -199,14 +199,14 @@ Deno.test("whole-tree tools answer for the good files of a hostile tree and coun
       for (const [kind, expected] of Object.entries(HOSTILE)) {
         const path = `hostile/${kind}`;
         const results = [
-          await call(session, "derive_code_path", { target: `Sub_${kind}.run`, path }),
+          await call(session, "derive_code_path", { name: `Sub_${kind}.run`, path }),
           await call(session, "py_get_code_outline", { path }),
           await call(session, "find_usages", {
             path: `${path}/ok.py`,
             name: `helper_${kind}`,
             scope: path,
           }),
-          await call(session, "py_get_hierarchy", { class_name: `Base_${kind}`, path }),
+          await call(session, "py_get_hierarchy", { name: `Base_${kind}`, path }),
         ];
         const [derived, outline, usages, hierarchy] = results.map((r) => r.data);
         assertEquals((derived!.edges as Array<{ to: string }>)[0]?.to, `helper_${kind}`, kind);
@@ -235,7 +235,7 @@ Deno.test("whole-tree tools answer for the good files of a hostile tree and coun
     // Tools that collect no symbols read the same files.
     const calls = { "Sub_toodeep.run": "helper_toodeep", inner_cpp: "leaf_cpp" };
     for (const [target, to] of Object.entries(calls)) {
-      const derived = await call(session, "derive_code_path", { target, path });
+      const derived = await call(session, "derive_code_path", { name: target, path });
       const edges = derived.data.edges as Array<{ to: string }>;
       assertEquals(edges.map((edge) => edge.to.split(".").at(-1)), [to]); // `n.n.….leaf_cpp`
       assertEquals(derived.skipped, { count: 0 }, derived.text);

@@ -32,14 +32,14 @@ export type CallEdge = z.infer<typeof EDGE>;
 export const deriveCodePath = defineTool({
   name: "derive_code_path",
   description:
-    "Trace what a function calls, and what those call, to max_depth across the Python, C/C++ and TS/JS files under `path`; name-based, each edge with file:line.",
+    "Trace what a function calls, and what those call, to max_depth across the Python, C/C++ and TS/JS files under `path`; by name, each edge with file:line.",
   input: z.object({
-    target: z.string().min(1).describe("`func`, `Class.method`, `Class::method` or `file:func`"),
+    name: z.string().min(1).describe("`func`, `Class.method`, `Class::method` or `file:func`"),
     max_depth: z.number().int().min(1).max(8).default(3),
-    path: z.string().min(1).default(".").describe("Directory to scan"),
+    path: z.string().min(1).default("."),
   }),
   output: z.object({
-    target: z.string(),
+    name: z.string(),
     heuristic: z.boolean(),
     edges: z.array(EDGE),
     files_scanned: z.number(),
@@ -47,21 +47,21 @@ export const deriveCodePath = defineTool({
     skipped: SKIPPED_OUTPUT,
   }),
   annotations: { title: "Derive code path", readOnlyHint: true },
-  async run({ target, max_depth, path }, ctx) {
+  async run({ name, max_depth, path }, ctx) {
     const start = await ctx.fs.resolve(path, "directory");
     const skipped = new Skipped();
     const { definitions, files } = await indexDefinitions(ctx, start, skipped);
-    const roots = findTarget(definitions, target, skipped);
+    const roots = findTarget(definitions, name, skipped);
     const tracer = new PathTracer(byCalledName(definitions), max_depth);
     for (const root of roots) tracer.trace(root);
     const { edges, lines, truncated } = tracer;
     const header =
-      `Call path from ${target} (heuristic: calls are matched to definitions by name; depth ${max_depth}; ${files} files scanned)`;
+      `Call path from ${name} (heuristic: calls are matched to definitions by name; depth ${max_depth}; ${files} files scanned)`;
     const footer = truncated ? [`[cut at ${MAX_EDGES} edges: lower max_depth or narrow path]`] : [];
     return {
       content: [{ type: "text", text: skipped.appendTo([header, ...lines, ...footer].join("\n")) }],
       structuredContent: {
-        target,
+        name,
         heuristic: true,
         edges,
         files_scanned: files,

@@ -146,18 +146,18 @@ function updateTool(lang: Lang): Tool {
     name: `ts_${lang}_update_definition`,
     description: `Replace one ${
       LABEL[lang]
-    } definition (its lines as ts_${lang}_get_definition shows them) with new_content; refused if it adds parse errors.`,
+    } definition (its lines as ts_${lang}_get_definition shows them) with \`content\`; refused if it adds parse errors.`,
     input: z.object({
       path: PATH,
       name: NAME(lang),
       ...UPDATE_FIELDS,
     }),
     annotations: { title: `Update ${LABEL[lang]} definition`, destructiveHint: true },
-    async run({ path, name, new_content, allow_syntax_errors }, ctx) {
+    async run({ path, name, content, allow_syntax_errors }, ctx) {
       const source = await loadSource(ctx, path, lang, parseCFamily);
       return await updateDefinition(ctx, source, {
         symbol: lookup(source, name),
-        newContent: new_content,
+        newContent: content,
         check: allow_syntax_errors ? undefined : (text) => bestErrors(ctx, text, lang),
       });
     },

@@ -14,12 +14,12 @@ import { editResult, FORCE, loadText, saveText } from "../_edit.ts";
 export const editFile = defineTool({
   name: "edit_file",
   description:
-    "Replace an exact string in a text file (whitespace included; unique unless replace_all). Answers with a diff. The file keeps its encoding and line endings.",
+    "Replace an exact string in a text file (whitespace included; unique unless replace_all). The file keeps its encoding and line endings.",
   input: z.object({
     path: z.string().min(1),
-    old_string: z.string().min(1).describe("Exact text to replace"),
+    old_string: z.string().min(1),
     new_string: z.string(),
-    replace_all: z.boolean().default(false).describe("Replace every occurrence"),
+    replace_all: z.boolean().default(false),
     force: FORCE,
   }),
   annotations: { title: "Edit file", destructiveHint: true, idempotentHint: false },

@@ -14,7 +14,7 @@ import { lineCount } from "../_edit.ts";
 export const getFileInfo = defineTool({
   name: "get_file_info",
   description:
-    "Kind, size, modification time and mode of a file or directory; for a file, its encoding, line endings and line count, or its binary type.",
+    "Kind, size, mtime and mode of a file or directory; for a file, its encoding, line endings and line count, or binary type.",
   input: z.object({ path: z.string().min(1) }),
   output: z.object({
     path: z.string(),

@@ -15,14 +15,12 @@ import { numberLines } from "./read_file.ts";
 export const getFileSlice = defineTool({
   name: "get_file_slice",
   description:
-    "Read lines start_line..end_line (1-based, inclusive) of a text file exactly, under a header with the line count; set_file_slice takes the same numbers.",
+    "Read lines start_line..end_line (1-based, inclusive) of a text file exactly; set_file_slice takes the same numbers.",
   input: z.object({
-    path: z.string().min(1).describe("Path of the file"),
-    start_line: z.number().int().min(1).describe("First line, 1-based"),
-    end_line: z.number().int().min(1).describe("Last line, inclusive"),
-    line_numbers: z.boolean().default(false).describe(
-      "Prefix lines with `N<tab>` (not part of the file)",
-    ),
+    path: z.string().min(1),
+    start_line: z.number().int().min(1),
+    end_line: z.number().int().min(1),
+    line_numbers: z.boolean().default(false),
   }),
   output: z.object({
     path: z.string(),

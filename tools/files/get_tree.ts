@@ -21,7 +21,7 @@ interface Rules {
 /** The call's input, as the tree needs it. */
 interface TreeInput {
   max_depth: number;
-  max_lines: number;
+  limit: number;
   include_ignored: boolean;
   include_git_and_node_modules: boolean;
 }
@@ -36,13 +36,13 @@ interface NotDescended {
 export const getTree = defineTool({
   name: "get_tree",
   description:
-    "The tree under a directory to max_depth levels, indented, directories ending in `/` (with an entry count at the depth limit). Skips .git, node_modules, .gitignore'd entries.",
+    "The indented tree under a directory, max_depth levels deep (a directory at the limit shows its entry count). Skips .git, node_modules, .gitignore'd entries.",
   input: z.object({
-    path: z.string().min(1).default(".").describe("The directory (default: the first root)"),
-    max_depth: z.number().int().min(1).max(50).default(3).describe("Levels below `path` to show"),
-    include_ignored: z.boolean().default(false).describe("Also show what .gitignore ignores"),
+    path: z.string().min(1).default("."),
+    max_depth: z.number().int().min(1).max(50).default(3),
+    include_ignored: z.boolean().default(false),
     include_git_and_node_modules: z.boolean().default(false),
-    max_lines: z.number().int().min(1).max(10_000).default(2000).describe("Most entries to show"),
+    limit: z.number().int().min(1).max(10_000).default(2000).describe("Most entries"),
   }),
   output: z.object({
     path: z.string(),
@@ -67,7 +67,7 @@ export const getTree = defineTool({
     }
     if (tree.truncated) {
       notes.push(
-        `[truncated after ${input.max_lines} entries: call get_tree on a subdirectory, with a smaller max_depth, or a larger max_lines]`,
+        `[truncated after ${input.limit} entries: call get_tree on a subdirectory, with a smaller max_depth, or a larger limit]`,
       );
     }
     return {
@@ -100,7 +100,7 @@ async function treeLines(
   const lines: string[] = [];
   const notDescended: NotDescended[] = [];
   for await (const entry of walk(ctx, start, { ...rules, maxDepth: input.max_depth, skipped })) {
-    if (lines.length >= input.max_lines) return { lines, notDescended, truncated: true };
+    if (lines.length >= input.limit) return { lines, notDescended, truncated: true };
     let line = `${"  ".repeat(entry.depth)}${entry.name}${entry.kind === "directory" ? "/" : ""}`;
     if (entry.kind === "directory" && entry.depth === input.max_depth) {
       const entries = await countEntries(ctx, entry, rules, skipped);

@@ -44,17 +44,17 @@ interface Search {
 export const grep = defineTool({
   name: "grep",
   description:
-    "Search file contents (a tree or one file) for a per-line regex (no lookaround or backreferences) or plain text; returns paged `path:line: text`. Skips .git, node_modules, .gitignore'd files.",
+    "Search file contents (a tree or one file) for a per-line regex (no lookaround or backreferences) or, with literal, plain text: paged `path:line: text`. Skips .git, node_modules, .gitignore'd files.",
   input: z.object({
-    path: z.string().min(1).default(".").describe("Directory or file"),
-    pattern: z.string().min(1).describe("Regex, or plain text with literal: true"),
-    glob: z.string().min(1).optional().describe("Only files matching it (`*.py`, `src/**/*.c`)"),
+    path: z.string().min(1).default("."),
+    pattern: z.string().min(1),
+    glob: z.string().min(1).optional().describe("Only files matching it (`*.py`)"),
     literal: z.boolean().default(false),
     ignore_case: z.boolean().default(false),
     context: z.number().int().min(0).max(20).default(0).describe("Lines around each match"),
-    max_results: z.number().int().min(1).max(2000).default(100),
-    offset: z.number().int().min(0).default(0).describe("Matches to skip (paging)"),
-    include_ignored: z.boolean().default(false).describe("Also search .gitignore'd files"),
+    limit: z.number().int().min(1).max(2000).default(100),
+    offset: z.number().int().min(0).default(0),
+    include_ignored: z.boolean().default(false),
     include_git_and_node_modules: z.boolean().default(false),
   }),
   output: z.object({
@@ -71,7 +71,7 @@ export const grep = defineTool({
     const search = compile(input.pattern, input.literal, input.ignore_case);
     const start = await ctx.fs.resolve(input.path, "any");
     if (!start.info?.isDirectory) checkFile(ctx, start);
-    const want = input.offset + input.max_results + 1;
+    const want = input.offset + input.limit + 1;
     const found: FileHits[] = [];
     let count = 0;
     const pacer = new Pacer(ctx, "Searching");
@@ -194,7 +194,7 @@ function binaryMatches(bytes: Uint8Array, search: Search): boolean {
 interface RenderInput {
   pattern: string;
   offset: number;
-  max_results: number;
+  limit: number;
   context: number;
   re: LinearRegex;
 }
@@ -213,7 +213,7 @@ function render(
   used: Used,
 ): ToolResult {
   const { shown, total, truncated } = pageOf(found, input);
-  const end = input.offset + input.max_results;
+  const end = input.offset + input.limit;
   const matches = shown.flatMap(({ file, hits }) =>
     hits.map((hit) => ({
       path: file.display,
@@ -248,10 +248,10 @@ function render(
   };
 }
 
-/** The hits from `offset`, at most `max_results`, by file (files with none shown left out). */
+/** The hits from `offset`, at most `limit`, by file (files with none shown left out). */
 function pageOf(found: FileHits[], input: RenderInput): Page {
   const page: Page = { shown: [], total: 0, truncated: false };
-  const end = input.offset + input.max_results;
+  const end = input.offset + input.limit;
   for (const file of found) {
     const hits: number[] = [];
     for (const hit of file.hits) {

@@ -15,8 +15,8 @@ export const listDirectory = defineTool({
     "List one directory: `[dir] name/`, `[file] name size`, `[link] name` (never followed).",
   input: z.object({
     path: z.string().min(1).default("."),
-    offset: z.number().int().min(0).default(0).describe("Entries to skip (paging)"),
-    max_entries: z.number().int().min(1).max(5000).default(500),
+    offset: z.number().int().min(0).default(0),
+    limit: z.number().int().min(1).max(5000).default(500),
   }),
   output: z.object({
     path: z.string(),
@@ -25,10 +25,10 @@ export const listDirectory = defineTool({
     next_offset: z.number().optional(),
   }),
   annotations: { title: "List directory", readOnlyHint: true, idempotentHint: true },
-  async run({ path, offset, max_entries }, ctx) {
+  async run({ path, offset, limit }, ctx) {
     const dir = await ctx.fs.resolve(path, "directory");
     const all = ctx.fs.list(dir.path, { sizes: true });
-    const page = all.slice(offset, offset + max_entries);
+    const page = all.slice(offset, offset + limit);
     const lines = page.map((entry) => {
       if (entry.kind === "directory") return `[dir]  ${entry.name}/`;
       if (entry.kind === "symlink") return `[link] ${entry.name}`;

@@ -11,11 +11,11 @@ import { defineTool } from "../tool.ts";
 export const moveFile = defineTool({
   name: "move_file",
   description:
-    "Move or rename a file or directory. The destination's directory must exist; an existing file is replaced only with overwrite: true. Hidden and protected paths are refused.",
+    "Move or rename a file or directory. The destination's directory must exist; an existing file is replaced only with overwrite: true.",
   input: z.object({
     source: z.string().min(1),
     destination: z.string().min(1),
-    overwrite: z.boolean().default(false).describe("Replace an existing destination file"),
+    overwrite: z.boolean().default(false),
   }),
   annotations: { title: "Move file", destructiveHint: true, idempotentHint: false },
   async run({ source, destination, overwrite }, ctx) {

@@ -72,14 +72,12 @@ export interface ReadCall {
 export const readFile = defineTool({
   name: "read_file",
   description:
-    "Read a text file: whole lines, at most 2000 per call, with a note giving the offset of the rest. Page with offset/limit (lines, 1-based); read_files reads several.",
+    "Read a text file: whole lines, 2000 by default, with a note giving the offset of the rest; read_files reads several.",
   input: z.object({
     path: z.string().min(1).describe("Relative to the first root, or absolute"),
     offset: z.number().int().min(1).default(1).describe("First line, 1-based"),
-    limit: z.number().int().min(1).optional().describe("Most lines (default 2000)"),
-    line_numbers: z.boolean().default(false).describe(
-      "Prefix lines with `N<tab>` (not part of the file)",
-    ),
+    limit: z.number().int().min(1).optional().describe("Most lines"),
+    line_numbers: z.boolean().default(false).describe("Prefix `N<tab>` (not part of the file)"),
   }),
   output: z.object({
     path: z.string(),

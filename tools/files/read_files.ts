@@ -41,13 +41,11 @@ interface Ask {
 export const readFiles = defineTool({
   name: "read_files",
   description:
-    "Read several text files (up to 20) in one call, each under a `==> path <==` header and bounded like read_file.",
+    "Read up to 20 text files in one call, each under a `==> path <==` header, paged like read_file.",
   input: z.object({
     paths: z.array(z.string().min(1)).min(1).max(MAX_READ_FILES),
-    limit: z.number().int().min(1).optional().describe("Most lines per file (default 2000)"),
-    line_numbers: z.boolean().default(false).describe(
-      "Prefix lines with `N<tab>` (not part of the file)",
-    ),
+    limit: z.number().int().min(1).optional().describe("Lines per file"),
+    line_numbers: z.boolean().default(false),
   }),
   output: z.object({
     files: z.array(z.object({

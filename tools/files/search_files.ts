@@ -19,11 +19,11 @@ export const searchFiles = defineTool({
     "Find files by glob, sorted and paged: `*.py` matches names at any depth, `src/**/*.c` paths under `path`. Skips .git, node_modules, .gitignore'd. Use grep to search contents.",
   input: z.object({
     path: z.string().min(1).default("."),
-    pattern: z.string().min(1).describe("Glob"),
-    include_ignored: z.boolean().default(false).describe("Also list .gitignore'd files"),
+    pattern: z.string().min(1),
+    include_ignored: z.boolean().default(false),
     include_git_and_node_modules: z.boolean().default(false),
-    offset: z.number().int().min(0).default(0).describe("Results to skip (paging)"),
-    max_results: z.number().int().min(1).max(5000).default(200),
+    offset: z.number().int().min(0).default(0),
+    limit: z.number().int().min(1).max(5000).default(200),
   }),
   output: z.object({
     files: z.array(z.string()).describe("Matching files, as paths shown by the host"),
@@ -45,7 +45,7 @@ export const searchFiles = defineTool({
     };
     const skipped = new Skipped();
     const all = await matchingFiles(ctx, start, { ...rules, match, skipped });
-    const { offset, max_results: max } = input;
+    const { offset, limit: max } = input;
     const page = all.files.slice(offset, offset + max);
     const files = all.verify ? verifyListed(ctx, start, page, skipped) : page;
     const shown = files.map((relative) => ctx.resolver.display(`${start.path}/${relative}`));

@@ -14,16 +14,16 @@ import { editResult, FORCE, lineCount, loadText, saveText } from "../_edit.ts";
 export const setFileSlice = defineTool({
   name: "set_file_slice",
   description:
-    "Replace lines start_line..end_line (1-based, inclusive) of a text file; end_line = start_line - 1 inserts before start_line. Answers with a diff.",
+    "Replace lines start_line..end_line (1-based, inclusive) of a text file; end_line = start_line - 1 inserts before start_line.",
   input: z.object({
     path: z.string().min(1),
     start_line: z.number().int().min(1),
-    end_line: z.number().int().min(0).describe("Inclusive; start_line - 1 to insert"),
-    new_content: z.string().describe("The new lines (a final newline is added)"),
+    end_line: z.number().int().min(0),
+    content: z.string().describe("The new lines (a final newline is added)"),
     force: FORCE,
   }),
   annotations: { title: "Replace lines", destructiveHint: true, idempotentHint: false },
-  async run({ path, start_line, end_line, new_content }, ctx) {
+  async run({ path, start_line, end_line, content }, ctx) {
     const loaded = await loadText(ctx, path);
     const { resolved, file } = loaded;
     const lines = splitLines(file.text);
@@ -39,7 +39,7 @@ export const setFileSlice = defineTool({
         `Cannot replace lines ${start_line}-${end_line}: "${resolved.display}" has ${lines.length} lines`,
       );
     }
-    let insert = withEol(new_content, file.eol);
+    let insert = withEol(content, file.eol);
     const replacesEnd = end_line === lines.length && lines.length > 0;
     const hadFinalNewline = lines.length === 0 || /[\r\n]$/.test(lines[lines.length - 1]!);
     if (insert.length > 0 && !/[\r\n]$/.test(insert) && (!replacesEnd || hadFinalNewline)) {

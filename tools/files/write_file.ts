@@ -16,11 +16,11 @@ import { editResult, lineCount } from "../_edit.ts";
 export const writeFile = defineTool({
   name: "write_file",
   description:
-    "Create a text file or replace its whole content, atomically. Answers with a diff. To change part of a file use edit_file or set_file_slice.",
+    "Create a text file or replace its whole content, atomically. To change part of a file use edit_file or set_file_slice.",
   input: z.object({
     path: z.string().min(1),
-    content: z.string().describe("The whole new content (UTF-8, or a .py file's declared coding)"),
-    create_parents: z.boolean().default(false).describe("Create missing parent directories"),
+    content: z.string(),
+    create_parents: z.boolean().default(false),
   }),
   annotations: { title: "Write file", destructiveHint: true, idempotentHint: true },
   async run({ path, content, create_parents }, ctx) {

@@ -100,22 +100,32 @@ export interface GitCommand {
   readonly overrides?: readonly ConfigEntry[];
   /** Exit codes that are not a failure (default: 0 only). */
   readonly okCodes?: readonly number[];
+  /**
+   * Its pathspecs carry their own magic (`:(literal)…`, `:(exclude,literal)…`,
+   * `_hidden.ts`): git is not told to take every pathspec literally.
+   */
+  readonly magicPathspecs?: boolean;
 }
 
 /**
  * The full argv of a git command: the global options that turn off the
- * pager and pathspec magic, and every `-c` override, before the command's
- * own arguments.
+ * pager and pathspec magic (unless the command's pathspecs carry their
+ * own), and every `-c` override, before the command's own arguments.
  *
  * @param args The arguments after `git` and the global options.
+ * @param options `magicPathspecs`: every pathspec in `args` says its own magic.
  * @returns The argv, `git` first.
  */
-export function gitArgv(args: readonly string[]): string[] {
+export function gitArgv(
+  args: readonly string[],
+  options: { magicPathspecs?: boolean | undefined } = {},
+): string[] {
   const config = [...SAFE_CONFIG, ...OUTPUT_CONFIG].flatMap(([key, value]) => [
     "-c",
     `${key}=${value}`,
   ]);
-  return ["git", "--no-pager", "--literal-pathspecs", ...config, ...args];
+  const literal = options.magicPathspecs ? [] : ["--literal-pathspecs"];
+  return ["git", "--no-pager", ...literal, ...config, ...args];
 }
 
 /**
@@ -148,7 +158,7 @@ export function gitEnv(overrides: readonly ConfigEntry[] = []): Record<string, s
  */
 export async function runGit(ctx: ToolContext, command: GitCommand): Promise<SandboxResult> {
   const result = await sandboxOf(ctx).run({
-    argv: gitArgv(command.args),
+    argv: gitArgv(command.args, { magicPathspecs: command.magicPathspecs }),
     cwd: command.cwd,
     access: "read",
     timeoutMs: GIT_TIMEOUT_MS,

@@ -217,7 +217,7 @@ export interface ToolCall {
 }
 
 /**
- * A call as the model would write it: `git_log(path="src", skip=20)`.
+ * A call as the model would write it: `git_log(path="src", offset=20)`.
  *
  * @param call The tool and its arguments.
  * @returns The text.

@@ -13,8 +13,11 @@ import { ICONS } from "../icons.ts";
 /** How long one git program may run. */
 export const GIT_TIMEOUT_MS = 30_000;
 
-/** The most git programs one call runs (find the repository, its filters, the command, ...). */
-const GIT_RUNS_PER_CALL = 5;
+/**
+ * The most git programs one call runs (find the repository from up to three
+ * places, its filters, the names a diff shows, the command).
+ */
+const GIT_RUNS_PER_CALL = 6;
 
 /** The git tools' declaration. */
 export const GIT: ToolFamily = defineFamily({

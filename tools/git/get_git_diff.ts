@@ -6,11 +6,13 @@
  * @module
  */
 
+import { posix } from "node:path";
 import { z } from "zod";
 import { pageData } from "../files/read_file.ts";
 import { defineTool, type ToolContext, ToolError, type ToolResult } from "../tool.ts";
 import { checkRev, runGit } from "./_git.ts";
-import { type GitTarget, openRepo } from "./_repo.ts";
+import { hiddenNames, hiddenNote, pathspecsWithout } from "./_hidden.ts";
+import { displayPath, type GitTarget, openRepo } from "./_repo.ts";
 import { type Hunk, pageLines, pageNote, renderDiff } from "./_render.ts";
 
 /** The most diff lines a call returns when it does not say. */
@@ -50,46 +52,83 @@ export const getGitDiff = defineTool({
       .map((rev, i) => checkRev(i === 0 ? "base_rev" : "head_rev", rev));
     const target = await openRepo(ctx, "get_git_diff", path);
     const { args, compared } = diffArgs(target, revs);
-    const result = await runGit(ctx, {
-      args,
-      cwd: target.top,
-      tool: "get_git_diff",
-      overrides: target.overrides,
-    });
-    if (result.stdout === "") return `No differences in "${target.display}" (${compared})`;
-    return diffPage(ctx, target, result.stdout, {
-      compared,
-      offset,
-      limit,
-      call: { path, base_rev, head_rev, limit },
-    });
+    const { stdout, hidden } = await diffWithoutHidden(ctx, target, args);
+    const result = stdout === ""
+      ? {
+        content: [{
+          type: "text" as const,
+          text: `No differences in "${target.display}" (${compared})`,
+        }],
+      }
+      : diffPage(ctx, target, stdout, {
+        compared,
+        offset,
+        limit,
+        call: { path, base_rev, head_rev, limit },
+      });
+    if (hidden.length === 0) return result;
+    result.content.push({ type: "text", text: hiddenNote(hidden) });
+    return result;
   },
 });
 
-/** The diff's arguments and what it compares, in words. */
+/**
+ * A diff's output without the paths the host hides (git lists the changed
+ * names first, reading no content), and those paths as the model names them.
+ */
+async function diffWithoutHidden(
+  ctx: ToolContext,
+  target: GitTarget,
+  args: readonly string[],
+): Promise<{ stdout: string; hidden: string[] }> {
+  const [command, ...rest] = args;
+  const names = await hiddenNames(ctx, target, "get_git_diff", [
+    command!,
+    "--name-only",
+    "-z",
+    "--no-renames",
+    ...rest.filter((arg) => arg !== "--find-renames"),
+  ]);
+  if (names.count === 0) return { stdout: "", hidden: [] };
+  const leftOut = names.hidden.length > 0;
+  const result = await runGit(ctx, {
+    args: [
+      ...args,
+      "--",
+      ...(leftOut ? pathspecsWithout(target.spec, names.hidden) : [target.spec]),
+    ],
+    cwd: target.top,
+    tool: "get_git_diff",
+    overrides: target.overrides,
+    magicPathspecs: leftOut,
+  });
+  const hidden = names.hidden.map((name) => displayPath(ctx, posix.join(target.top, name)));
+  return { stdout: result.stdout, hidden };
+}
+
+/** The diff's arguments (its pathspecs come after) and what it compares, in words. */
 function diffArgs(target: GitTarget, revs: string[]): { args: string[]; compared: string } {
   const [base, head] = revs;
-  const tail = ["--", target.spec];
   if (base !== undefined && head !== undefined) {
     return {
-      args: ["diff", ...DIFF_FLAGS, "--end-of-options", base, head, ...tail],
+      args: ["diff", ...DIFF_FLAGS, "--end-of-options", base, head],
       compared: `${base} vs ${head}`,
     };
   }
   if (base !== undefined) {
     return {
-      args: ["diff", ...DIFF_FLAGS, "--end-of-options", base, ...tail],
+      args: ["diff", ...DIFF_FLAGS, "--end-of-options", base],
       compared: `${base} vs working tree`,
     };
   }
   if (!target.hasHead) {
     return {
-      args: ["diff", ...DIFF_FLAGS, ...tail],
+      args: ["diff", ...DIFF_FLAGS],
       compared: "no commit yet: index vs working tree",
     };
   }
   return {
-    args: ["diff", ...DIFF_FLAGS, "--end-of-options", "HEAD", ...tail],
+    args: ["diff", ...DIFF_FLAGS, "--end-of-options", "HEAD"],
     compared: "HEAD vs working tree",
   };
 }

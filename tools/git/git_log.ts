@@ -1,7 +1,7 @@
 /**
  * `git_log`: commits newest first, one line each (short hash, date,
  * author, subject), optionally of one path or from one revision, paged
- * with `skip`.
+ * with `offset`.
  *
  * @module
  */
@@ -39,42 +39,44 @@ const RECORD = "\x1e";
 export const gitLog = defineTool({
   name: "git_log",
   description:
-    "Git commits newest first, one line each (short hash, date, author, subject), optionally only those touching a path or reachable from rev. Page with skip.",
+    "Git commits newest first, one line each (short hash, date, author, subject), optionally only those touching a path or reachable from rev. Page with offset.",
   input: z.object({
     path: z.string().min(1).optional().describe("Only commits touching this path"),
-    max_count: z.number().int().min(1).max(MAX_LOG_COUNT).default(DEFAULT_LOG_COUNT),
-    skip: z.number().int().min(0).max(10_000_000).default(0).describe("Commits to skip (paging)"),
+    limit: z.number().int().min(1).max(MAX_LOG_COUNT).default(DEFAULT_LOG_COUNT),
+    offset: z.number().int().min(0).max(10_000_000).default(0),
     rev: z.string().optional().describe("Start from this revision or range (default HEAD)"),
   }),
   annotations: { title: "Git log", readOnlyHint: true, idempotentHint: true },
-  async run({ path, max_count, skip, rev }, ctx) {
+  async run({ path, limit, offset, rev }, ctx) {
     const start = rev === undefined ? undefined : checkRev("rev", rev);
     const target = await openRepo(ctx, "git_log", path);
     if (start === undefined && !target.hasHead) return "No commits yet";
     const result = await runGit(ctx, {
-      args: logArgs(max_count + 1, skip, start, target.spec),
+      args: logArgs(limit + 1, offset, start, target.spec),
       cwd: target.top,
       tool: "git_log",
       overrides: target.overrides,
     });
     const entries = parseLog(result.stdout);
-    const shown = entries.slice(0, max_count);
+    const shown = entries.slice(0, limit);
     const rows = shown.map((e) => `${e.short} ${e.date} ${e.author} | ${e.subject}`);
     if (rows.length === 0) {
-      rows.push(skip > 0 ? `No commits after the first ${skip}` : "No commits");
+      rows.push(offset > 0 ? `No commits after the first ${offset}` : "No commits");
     }
-    const more = entries.length > max_count;
-    if (more || skip > 0) {
+    const more = entries.length > limit;
+    if (more || offset > 0) {
       const next = callText({
         name: "git_log",
-        args: { path, max_count, rev, skip: skip + max_count },
+        args: { path, limit, rev, offset: offset + limit },
       });
-      const range = shown.length > 0 ? `commits ${skip + 1}-${skip + shown.length}` : "no commits";
+      const range = shown.length > 0
+        ? `commits ${offset + 1}-${offset + shown.length}`
+        : "no commits";
       rows.push(`[${range}${more ? `; ${next} for more` : "; no more"}]`);
     }
     return {
       content: [{ type: "text", text: rows.join("\n") }],
-      structuredContent: { commits: shown, skip, more },
+      structuredContent: { commits: shown, offset, more },
     };
   },
 });

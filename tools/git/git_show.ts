@@ -6,12 +6,14 @@
  * @module
  */
 
+import { posix } from "node:path";
 import { z } from "zod";
 import { pageData } from "../files/read_file.ts";
 import { splitLines } from "../_text.ts";
 import { defineTool, type ToolContext, ToolError, type ToolResult } from "../tool.ts";
 import { checkRev, runGit } from "./_git.ts";
-import { type GitTarget, openRepo } from "./_repo.ts";
+import { hiddenNames, hiddenNote, pathspecsWithout } from "./_hidden.ts";
+import { displayPath, type GitTarget, openRepo } from "./_repo.ts";
 import { pageLines, pageNote, renderDiff, type ToolCall } from "./_render.ts";
 import { DEFAULT_DIFF_LINES, DIFF_FLAGS } from "./get_git_diff.ts";
 
@@ -55,26 +57,49 @@ async function showCommit(
   rev: string,
   request: ShowRequest,
 ): Promise<ToolResult> {
-  const result = await runGit(ctx, {
-    args: [
-      "show",
-      ...DIFF_FLAGS,
-      FORMAT,
-      "--date=iso",
+  const flags = DIFF_FLAGS.filter((flag) => flag !== "--find-renames");
+  const names = await hiddenNames(ctx, target, "git_show", [
+    "show",
+    ...flags,
+    "--format=",
+    "--name-only",
+    "-z",
+    "--no-renames",
+    "--end-of-options",
+    rev,
+  ], ".");
+  // Every change hidden: the header alone (a pathspec that leaves all out would show nothing).
+  const shows = names.hidden.length === 0
+    ? ["--stat", "--patch", "--end-of-options", rev]
+    : names.hidden.length === names.count
+    ? ["--no-patch", "--end-of-options", rev]
+    : [
       "--stat",
       "--patch",
       "--end-of-options",
       rev,
-    ],
+      "--",
+      ...pathspecsWithout(".", names.hidden),
+    ];
+  const result = await runGit(ctx, {
+    args: ["show", ...DIFF_FLAGS, FORMAT, "--date=iso", ...shows],
     cwd: target.top,
     tool: "git_show",
     overrides: target.overrides,
+    magicPathspecs: names.hidden.length > 0,
   });
   const diff = renderDiff(ctx, target.top, result.stdout);
   const page = pageLines(ctx, diff.lines, { ...request, label: `git_show of "${rev}"` });
   const hunks = diff.hunks.filter((hunk) => hunk.line >= page.start && hunk.line <= page.end)
     .map(({ path, start, end }) => ({ path, start, end }));
-  return withNote(page.text, pageNote(page, request.call), { rev, ...pageData(page), hunks });
+  const hidden = names.hidden.map((name) => displayPath(ctx, posix.join(target.top, name)));
+  const note = [pageNote(page, request.call), ...(hidden.length ? [hiddenNote(hidden)] : [])];
+  return withNote(page.text, note.filter((each) => each !== undefined).join("\n") || undefined, {
+    rev,
+    ...pageData(page),
+    hunks,
+    ...(hidden.length ? { hidden } : {}),
+  });
 }
 
 /** A file's content (numbered lines) or a directory's listing at a revision. */

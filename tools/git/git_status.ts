@@ -8,8 +8,9 @@
 
 import { posix } from "node:path";
 import { z } from "zod";
-import { defineTool, type ToolResult } from "../tool.ts";
+import { defineTool, type ToolContext, type ToolResult } from "../tool.ts";
 import { runGit, sanitize } from "./_git.ts";
+import { hiddenNote, isHidden } from "./_hidden.ts";
 import { displayPath, openRepo } from "./_repo.ts";
 
 /** The most entries a status lists (the counts are always whole). */
@@ -98,12 +99,35 @@ export const gitStatus = defineTool({
     });
     const name = (p: string) =>
       `${displayPath(ctx, posix.join(target.top, p))}${p.endsWith("/") ? "/" : ""}`;
-    return statusResult(
-      parseStatus(result.stdout, name),
-      path === undefined ? undefined : target.display,
-    );
+    const { status, hidden } = withoutHidden(parseStatus(result.stdout, name), ctx);
+    const shown = statusResult(status, path === undefined ? undefined : target.display);
+    if (hidden.length === 0) return shown;
+    shown.content.push({ type: "text", text: hiddenNote(hidden) });
+    return { ...shown, structuredContent: { ...shown.structuredContent, hidden } };
   },
 });
+
+/**
+ * The status without the entries the host hides: in the sandbox git sees an
+ * empty stand-in for each, so its state there is not the file's.
+ */
+function withoutHidden(status: Status, ctx: ToolContext): { status: Status; hidden: string[] } {
+  const hidden = new Set<string>();
+  const keep = (entries: StatusEntry[]) =>
+    entries.filter((entry) => {
+      if (!isHidden(ctx, entry.path)) return true;
+      hidden.add(entry.path);
+      return false;
+    });
+  const kept = {
+    ...status,
+    staged: keep(status.staged),
+    unstaged: keep(status.unstaged),
+    unmerged: keep(status.unmerged),
+    untracked: keep(status.untracked),
+  };
+  return { status: kept, hidden: [...hidden] };
+}
 
 /**
  * Parse `git status --porcelain=v2 -z --branch --show-stash` output.

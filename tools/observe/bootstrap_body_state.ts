@@ -21,6 +21,22 @@ import {
   skippedPhrase,
 } from "./observation.ts";
 
+/** A human's note to the session (the Hook API's `POST /api/session`). */
+export interface HumanNote {
+  /** When it was left (UTC ISO). */
+  readonly ts: string;
+  /** What it says. */
+  readonly text: string;
+  /** The name its writer gave, when one was given. */
+  readonly by?: string;
+}
+
+/** Where the host keeps the session's notes (given through `ctx.shared("notes")`). */
+export interface HumanNotes {
+  /** The notes, oldest first. */
+  list(): HumanNote[];
+}
+
 /** How many touched paths the packet lists. */
 export const TOP_PATHS = 10;
 /** How many distinct paths are counted at once (past that, the rarest are let go). */
@@ -57,6 +73,11 @@ export const bootstrapBodyState = defineTool({
       content: z.string(),
       status: z.enum(["pending", "in_progress"]),
     })).describe("Every todo item not completed"),
+    human_notes: z.array(z.object({
+      ts: z.string(),
+      text: z.string(),
+      by: z.string().optional(),
+    })).describe("Notes a human left for this session (through the Hook API), oldest first"),
     anchors: z.array(z.object({ key: z.string(), chars: z.number(), updated_at: z.string() })),
     sinks: z.array(z.record(z.string(), z.unknown())),
     roots: z.array(z.string()),
@@ -76,6 +97,7 @@ export const bootstrapBodyState = defineTool({
       top_paths: today.topPaths,
       open_todos: todos.map((item, i) => ({ number: i + 1, ...item }))
         .filter((item): item is OpenTodo => item.status !== "completed"),
+      human_notes: ctx.shared<HumanNotes | undefined>("notes", () => undefined)?.list() ?? [],
       anchors: obs.anchors(),
       sinks: obs.sinks(),
       roots: [...policy.roots],
@@ -182,6 +204,7 @@ type State = {
   log: LogUsage | null;
   top_paths: Array<{ path: string; calls: number }>;
   open_todos: OpenTodo[];
+  human_notes: HumanNote[];
   anchors: Array<{ key: string; chars: number; updated_at: string }>;
   sinks: SinkStatus[];
   roots: string[];
@@ -210,6 +233,12 @@ function stateText(state: State): string {
         ? "none"
         : `${state.open_todos.length}\n${openTodos(state.open_todos)}`
     }`,
+    ...(state.human_notes.length === 0 ? [] : [
+      `notes from a human: ${state.human_notes.length}\n${
+        state.human_notes.map((note) => `${note.ts}${note.by ? ` ${note.by}` : ""}: ${note.text}`)
+          .join("\n")
+      }`,
+    ]),
     `anchors: ${
       state.anchors.map((each) => `${each.key} (${each.chars} chars, ${each.updated_at})`).join(
         ", ",

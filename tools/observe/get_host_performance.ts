@@ -30,6 +30,9 @@ export const getHostPerformance = defineTool({
         count: z.number(),
         errors: z.number(),
         error_rate: z.number(),
+        waited: z.number().describe(
+          "Calls that waited for a human's approval; that wait is not in the latency",
+        ),
         p50_ms: z.number(),
         p95_ms: z.number(),
         max_ms: z.number(),
@@ -66,7 +69,7 @@ export const getHostPerformance = defineTool({
         s.p50_ms.toFixed(1)
       } ms  p95 ${s.p95_ms.toFixed(1)} ms  max ${s.max_ms.toFixed(1)} ms  errors ${
         (s.error_rate * 100).toFixed(1)
-      }%`
+      }%${s.waited > 0 ? `  ${s.waited} waited for approval (not in the latency)` : ""}`
     );
     const text = [
       `since ${data.since}; memory rss ${(memory.rss / 1048576).toFixed(1)} MB, heap ${

@@ -31,12 +31,17 @@ export type {
   SkippedLines,
 };
 
-/** Per-tool latency statistics. */
+/**
+ * Per-tool latency statistics. Latency is a call's own time: a wait for a
+ * human's approval is not in it, and a call the approval refused adds none.
+ */
 export interface ToolStats {
   /** Calls since start. */
   count: number;
   /** Calls that ended in an error. */
   errors: number;
+  /** Calls that waited for a human's approval (that wait is not in the latency). */
+  waited: number;
   /** Median latency (ms). */
   p50_ms: number;
   /** 95th percentile latency (ms). */

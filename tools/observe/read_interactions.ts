@@ -11,6 +11,7 @@ import { ToolError } from "../../security/errors.ts";
 import { defineTool } from "../tool.ts";
 import { droppedPhrase, type InteractionPage, observation, skippedPhrase } from "./observation.ts";
 import { subprocessPage } from "./_subprocess_page.ts";
+import { durationPhrase } from "../interactions.ts";
 
 /** How far back `since` may reach. */
 export const MAX_LOOKBACK_DAYS = 7;
@@ -26,15 +27,15 @@ const MAX_AHEAD_MS = DAY_MS;
 export const readInteractions = defineTool({
   name: "read_interactions",
   description:
-    "This host's log of tool calls (all sessions), newest first: arguments (secrets redacted), outcome, duration, paths; today and yesterday by default, 7 days at most. Use it to recall what was done or find failures.",
+    "This host's log of tool calls (all sessions), newest first: arguments, outcome, duration, paths; today and yesterday by default, 7 days at most. Recall what was done or find failures.",
   input: z.object({
     kind: z.literal("subprocess").optional().describe("Processes a session ran, not calls"),
-    tool: z.string().max(256).optional().describe("Only calls of this tool"),
+    tool: z.string().max(256).optional(),
     outcome: z.string().max(64).optional().describe('"ok" or an error code ("path_denied")'),
-    path: z.string().max(4096).optional().describe("Only calls whose paths contain this"),
+    path: z.string().max(4096).optional().describe("Part of a call's path"),
     session: z.string().max(256).optional(),
     since: z.string().max(64).optional().describe("ISO 8601 time"),
-    until: z.string().max(64).optional().describe("ISO 8601 time"),
+    until: z.string().max(64).optional(),
     limit: z.number().int().min(1).max(MAX_LIMIT).default(10),
   }),
   output: z.object({
@@ -97,8 +98,8 @@ export const readInteractions = defineTool({
     };
     const lines = page.interactions.map((each) =>
       `${each.ts}  ${each.tool}  ${each.outcome}  ${
-        each.duration_ms.toFixed(1)
-      } ms  ${each.result_bytes} B  ${each.session}${
+        durationPhrase(each)
+      }  ${each.result_bytes} B  ${each.session}${
         each.paths.length ? `  ${each.paths.slice(0, 3).join(", ")}` : ""
       }`
     );

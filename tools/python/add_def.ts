@@ -14,12 +14,13 @@ import { type AnchorType, definedName, insertAt, placeFor } from "./_place.ts";
 import { savePython } from "./_syntax.ts";
 import { loadPython, parseName, type PyFile } from "./_symbols.ts";
 
-/** The anchor parameters `py_add_def` and `py_move_def` share. */
+/**
+ * The anchor parameters `py_add_def` and `py_move_def` share; `py_add_def`
+ * describes them (`py_move_def` places "as py_add_def does").
+ */
 export const ANCHOR = {
-  anchor_type: z.enum(["before", "after", "start", "end"]).default("end").describe(
-    "Next to anchor_symbol, or first/last in its body",
-  ),
-  anchor_symbol: z.string().default("").describe('"Class", "Class.method"; empty: the module'),
+  anchor_type: z.enum(["before", "after", "start", "end"]).default("end"),
+  anchor_symbol: z.string().default(""),
 };
 
 /**
@@ -47,8 +48,8 @@ export function addDefinition(
     throw new ToolError(
       "invalid_argument",
       defined === undefined
-        ? `Cannot add "${wanted}": new_content must be a def or class (decorators and comments may come first)`
-        : `Cannot add "${wanted}": new_content defines "${defined}"; pass name "${defined}" or rename it`,
+        ? `Cannot add "${wanted}": content must be a def or class (decorators and comments may come first)`
+        : `Cannot add "${wanted}": content defines "${defined}"; pass name "${defined}" or rename it`,
     );
   }
   const place = placeFor(file, type, anchor);
@@ -77,9 +78,10 @@ export const pyAddDef = defineTool({
     "Insert a new Python class, function or method next to an anchor or at the start/end of a class or the module, re-indented, with PEP 8 blank lines.",
   input: z.object({
     path: z.string().min(1),
-    name: z.string().min(1).describe('What new_content defines ("f" or "Class.method")'),
-    new_content: z.string().min(1),
-    ...ANCHOR,
+    name: z.string().min(1).describe('What content defines ("f" or "Class.method")'),
+    content: z.string().min(1),
+    anchor_type: ANCHOR.anchor_type.describe("Next to anchor_symbol, or first/last in its body"),
+    anchor_symbol: ANCHOR.anchor_symbol.describe('"Class", "Class.method"; empty: the module'),
     allow_syntax_errors: ALLOW_SYNTAX_ERRORS,
     force: FORCE,
   }),
@@ -89,7 +91,7 @@ export const pyAddDef = defineTool({
     const added = addDefinition(
       file,
       input.name,
-      input.new_content,
+      input.content,
       input.anchor_type,
       input.anchor_symbol,
     );

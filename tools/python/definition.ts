@@ -14,14 +14,14 @@ import { reindent, replaceLines } from "./_place.ts";
 import { savePython } from "./_syntax.ts";
 import { findSymbol, indentOf, linesOf, loadPython } from "./_symbols.ts";
 
-/** The dotted name every Python definition tool takes. */
+/** The dotted name the Python definition readers take (the editors take the same, undescribed). */
 export const PY_NAME = z.string().min(1).describe('"func", "Class.method"; "name@LINE" picks one');
 
 /** Read one definition's source. */
 export const pyGetDefinition = defineTool({
   name: "py_get_definition",
   description:
-    "The source of one Python class, function or method by dotted name, decorators included, whole lines, after a path:start-end line. py_get_signature is cheaper when the signature is enough.",
+    "The source of one Python class, function or method by dotted name, decorators included, after a path:start-end line (py_get_signature is cheaper).",
   input: z.object({ path: z.string().min(1), name: PY_NAME }),
   output: DEFINITION_OUTPUT,
   annotations: { title: "Python definition", readOnlyHint: true, idempotentHint: true },
@@ -37,20 +37,20 @@ export const pyGetDefinition = defineTool({
 export const pyUpdateDefinition = defineTool({
   name: "py_update_definition",
   description:
-    "Replace one Python class, function or method (decorators to last line) with new_content, re-indented to its place.",
+    "Replace one Python class, function or method (decorators to last line) with `content`, re-indented to its place.",
   input: z.object({
     path: z.string().min(1),
-    name: PY_NAME,
-    new_content: z.string().min(1).describe("The whole new definition"),
+    name: z.string().min(1),
+    content: z.string().min(1),
     allow_syntax_errors: ALLOW_SYNTAX_ERRORS,
     force: FORCE,
   }),
   annotations: { title: "Replace Python definition", destructiveHint: true, idempotentHint: true },
-  async run({ path, name, new_content, allow_syntax_errors }, ctx) {
+  async run({ path, name, content, allow_syntax_errors }, ctx) {
     const file = await loadPython(ctx, path);
     const symbol = findSymbol(file, name);
     const indent = indentOf(file.lines[symbol.startLine - 1]!);
-    const code = reindent(new_content, indent);
+    const code = reindent(content, indent);
     const text = replaceLines(file, symbol.startLine, symbol.endLine, code);
     const display = file.resolved.display;
     if (text === file.file.text) {

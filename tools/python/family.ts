@@ -19,5 +19,5 @@ export const PYTHON: ToolFamily = defineFamily({
     wasm: new URL("../../node_modules/tree-sitter-python/tree-sitter-python.wasm", import.meta.url),
   }],
   prefersCodeWorker: true,
-  pathArgs: ["path", "src_path", "dest_path"],
+  pathArgs: ["path", "source", "destination"],
 });

@@ -53,10 +53,10 @@ const LOCATED = z.object({ path: z.string(), start_line: z.number(), end_line: z
 export const pyGetClassSummary = defineTool({
   name: "py_get_class_summary",
   description:
-    "A Python class without method bodies: its signature, docstring, attributes and every method's decorators and signature, each with path:start-end. Learn a class's API in one read.",
+    "A Python class without method bodies: its signature, docstring, attributes and every method's decorators and signature. Learn a class's API in one read.",
   input: z.object({
     path: z.string().min(1),
-    name: z.string().min(1).describe('The class ("Outer.Inner" when nested)'),
+    name: z.string().min(1),
   }),
   output: z.object({
     path: z.string(),

@@ -54,13 +54,11 @@ class OutlineCache {
 export const pyGetCodeOutline = defineTool({
   name: "py_get_code_outline",
   description:
-    "Outline a Python file, or every .py/.pyi file under a directory (paged): classes, functions and methods, nested, each with path:start-end.",
+    "Outline a Python file, or every .py/.pyi file under a directory (paged): classes, functions and methods, nested, with their lines.",
   input: z.object({
-    path: z.string().min(1).describe("A Python file or a directory"),
-    max_files: z.number().int().min(1).max(5000).default(100).describe(
-      "Directory: the most files to outline",
-    ),
-    offset: z.number().int().min(0).default(0).describe("Directory: files to skip (paging)"),
+    path: z.string().min(1),
+    limit: z.number().int().min(1).max(5000).default(100).describe("Files"),
+    offset: z.number().int().min(0).default(0),
   }),
   output: z.object({
     symbols: z.array(OUTLINE_ENTRY),
@@ -69,9 +67,9 @@ export const pyGetCodeOutline = defineTool({
     skipped: SKIPPED_OUTPUT.optional(),
   }),
   annotations: { title: "Python outline", readOnlyHint: true, idempotentHint: true },
-  async run({ path, max_files, offset }, ctx) {
+  async run({ path, limit, offset }, ctx) {
     const resolved = await ctx.fs.resolve(path, "any");
-    if (resolved.info?.isDirectory) return await outlineDirectory(ctx, path, max_files, offset);
+    if (resolved.info?.isDirectory) return await outlineDirectory(ctx, path, limit, offset);
     const file = ctx.fs.readVersion(resolved, ctx.policy.limits.maxEditBytes);
     const cache = ctx.shared("python-outlines", () => new OutlineCache());
     const key = `${resolved.path}\0${file.info.mtime?.getTime() ?? 0}\0${file.fingerprint}`;

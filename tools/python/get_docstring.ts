@@ -13,10 +13,10 @@ import { findSymbol, loadPython } from "./_symbols.ts";
 export const pyGetDocstring = defineTool({
   name: "py_get_docstring",
   description:
-    "The docstring of a Python module (empty name), class, function or method, cleaned as inspect.cleandoc does: what it does without its code.",
+    "The docstring of a Python module (empty name), class, function or method, cleaned as inspect.cleandoc does.",
   input: z.object({
     path: z.string().min(1),
-    name: z.string().default("").describe('"Class.method"; empty: the module'),
+    name: z.string().default(""),
   }),
   output: z.object({ name: z.string(), docstring: z.string().nullable() }),
   annotations: { title: "Python docstring", readOnlyHint: true, idempotentHint: true },

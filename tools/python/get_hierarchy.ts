@@ -50,14 +50,14 @@ export interface Subclass {
 export const pyGetHierarchy = defineTool({
   name: "py_get_hierarchy",
   description:
-    "The subclasses of a Python class across the .py/.pyi files under a directory, direct and indirect, each with path:start-end and bases.",
+    "The subclasses of a Python class, direct and indirect, across the .py/.pyi files under a directory, with their lines and bases.",
   input: z.object({
-    path: z.string().min(1).default(".").describe("Directory or file to scan"),
-    class_name: z.string().min(1).describe('"Base" or "pkg.mod.Base"'),
-    max_results: z.number().int().min(1).max(5000).default(500),
+    path: z.string().min(1).default("."),
+    name: z.string().min(1).describe('"Base" or "pkg.mod.Base"'),
+    limit: z.number().int().min(1).max(5000).default(500),
   }),
   output: z.object({
-    class_name: z.string(),
+    name: z.string(),
     subclasses: z.array(z.object({
       name: z.string(),
       path: z.string(),
@@ -72,13 +72,13 @@ export const pyGetHierarchy = defineTool({
     skipped: SKIPPED_OUTPUT,
   }),
   annotations: { title: "Python class hierarchy", readOnlyHint: true, idempotentHint: true },
-  async run({ path, class_name, max_results }, ctx) {
-    const target = parseName(class_name).path.split(".").pop()!;
+  async run({ path, name, limit }, ctx) {
+    const target = parseName(name).path.split(".").pop()!;
     const skipped = new Skipped();
     const { byBase, files } = await classesByBase(ctx, path, skipped);
-    const subclasses = subclassesOf(byBase, target, max_results);
-    const truncated = subclasses.length > max_results;
-    const shown = subclasses.slice(0, max_results);
+    const subclasses = subclassesOf(byBase, target, limit);
+    const truncated = subclasses.length > limit;
+    const shown = subclasses.slice(0, limit);
     const lines = shown.map((s) =>
       `${"  ".repeat(s.depth)}${s.name} (${location(s.path, s.start_line, s.end_line)}) bases: ${
         s.bases.join(", ")
@@ -87,9 +87,9 @@ export const pyGetHierarchy = defineTool({
     let text = shown.length === 0
       ? `No subclasses of "${target}" in ${files} Python file${files === 1 ? "" : "s"}`
       : `${target}\n${lines.join("\n")}`;
-    if (truncated) text += `\n[more subclasses exist: raise max_results or scan a narrower path]`;
+    if (truncated) text += `\n[more subclasses exist: raise limit or scan a narrower path]`;
     return structured(skipped.appendTo(text), {
-      class_name: target,
+      name: target,
       subclasses: shown,
       files_scanned: files,
       truncated,

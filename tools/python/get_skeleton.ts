@@ -20,7 +20,7 @@ interface Cut {
 export const pyGetSkeleton = defineTool({
   name: "py_get_skeleton",
   description:
-    "A Python file with function bodies replaced by `...` and their path:start-end; imports, classes, signatures and docstrings stay. A module's API in one read.",
+    "A Python file with function bodies replaced by `...` (imports, classes, signatures, docstrings stay): a module's API in one read.",
   input: z.object({ path: z.string().min(1) }),
   annotations: { title: "Python skeleton", readOnlyHint: true, idempotentHint: true },
   async run({ path }, ctx) {

@@ -24,19 +24,19 @@ export const pyMoveDef = defineTool({
   description:
     "Move a Python class, function or method within its file or to another (placed as py_add_def does), optionally renamed. Imports and callers are not updated.",
   input: z.object({
-    src_path: z.string().min(1),
-    dest_path: z.string().min(1).describe("May be src_path"),
-    name: z.string().min(1).describe('Dotted name in src_path ("f", "Class.method")'),
-    dest_name: z.string().default("").describe("A new name (empty: keep it)"),
+    source: z.string().min(1),
+    destination: z.string().min(1).describe("May be source"),
+    name: z.string().min(1),
+    destination_name: z.string().default("").describe("A new name"),
     ...ANCHOR,
     allow_syntax_errors: ALLOW_SYNTAX_ERRORS,
     force: FORCE,
   }),
   annotations: { title: "Move Python definition", destructiveHint: true },
   async run(input, ctx) {
-    const src = await loadPython(ctx, input.src_path);
+    const src = await loadPython(ctx, input.source);
     const symbol = findSymbol(src, input.name);
-    const newName = input.dest_name.trim() || symbol.name;
+    const newName = input.destination_name.trim() || symbol.name;
     if (!/^[\p{L}\p{Nl}_][\p{L}\p{Nl}\p{Mn}\p{Mc}\p{Nd}\p{Pc}_]*$/u.test(newName)) {
       throw new ToolError(
         "invalid_argument",
@@ -52,7 +52,7 @@ export const pyMoveDef = defineTool({
     const from = `"${symbol.qualified}" (was ${
       location(src.resolved.display, symbol.startLine, symbol.endLine)
     })`;
-    const dest = await ctx.fs.resolve(input.dest_path, "file");
+    const dest = await ctx.fs.resolve(input.destination, "file");
     const moved: Moved = { removed, name: newName, code };
     if (dest.path === src.resolved.path) {
       const added = await placeAgain(ctx, src, moved, input);
@@ -61,7 +61,7 @@ export const pyMoveDef = defineTool({
       const at = location(src.resolved.display, added.start, added.end);
       return editResult(`Moved ${from} to "${added.qualified}" at ${at}`, [diff]);
     }
-    const target = await loadPython(ctx, input.dest_path);
+    const target = await loadPython(ctx, input.destination);
     const added = addDefinition(target, newName, code, input.anchor_type, input.anchor_symbol);
     await checkPython(ctx, added.text, target.resolved.display, input.allow_syntax_errors);
     await checkPython(ctx, removed, src.resolved.display, input.allow_syntax_errors);

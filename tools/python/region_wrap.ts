@@ -16,11 +16,11 @@ import { indentOf, loadPython } from "./_symbols.ts";
 export const pyRegionWrap = defineTool({
   name: "py_region_wrap",
   description:
-    "Wrap lines start_line..end_line of a Python file in `#region NAME` / `#endregion` comments (editors fold them); whole statements only.",
+    "Wrap lines start_line..end_line (inclusive) of a Python file in `#region NAME` / `#endregion` comments (editors fold them); whole statements only.",
   input: z.object({
     path: z.string().min(1),
     start_line: z.number().int().min(1),
-    end_line: z.number().int().min(1).describe("Inclusive"),
+    end_line: z.number().int().min(1),
     region_name: z.string().min(1),
     force: FORCE,
   }),

@@ -9,7 +9,6 @@ import { defineTool } from "../tool.ts";
 import { ALLOW_SYNTAX_ERRORS, editResult, FORCE } from "../_edit.ts";
 import { location } from "../_symbols.ts";
 import { withoutSymbol } from "./_place.ts";
-import { PY_NAME } from "./definition.ts";
 import { savePython } from "./_syntax.ts";
 import { findSymbol, loadPython } from "./_symbols.ts";
 
@@ -17,10 +16,10 @@ import { findSymbol, loadPython } from "./_symbols.ts";
 export const pyRemoveDef = defineTool({
   name: "py_remove_def",
   description:
-    "Delete one Python class, function or method by dotted name, decorators and separating blank lines included (`pass` stays if its block empties).",
+    "Delete one Python class, function or method by dotted name, with its decorators and blank lines (`pass` stays if its block empties).",
   input: z.object({
     path: z.string().min(1),
-    name: PY_NAME,
+    name: z.string().min(1),
     allow_syntax_errors: ALLOW_SYNTAX_ERRORS,
     force: FORCE,
   }),

@@ -13,7 +13,6 @@ import { defineTool, structured } from "../tool.ts";
 import { ALLOW_SYNTAX_ERRORS, editResult, FORCE } from "../_edit.ts";
 import { savePython } from "./_syntax.ts";
 import { findSymbol, loadPython } from "./_symbols.ts";
-import { PY_NAME as NAME } from "./definition.ts";
 
 /**
  * The span of a definition's signature: from `def`/`async`/`class` through the colon.
@@ -37,7 +36,7 @@ export const pyGetSignature = defineTool({
   name: "py_get_signature",
   description:
     "Only the signature of a Python function, method or class (`def`/`class` through the colon), after its path:line: cheaper than py_get_definition.",
-  input: z.object({ path: z.string().min(1), name: NAME }),
+  input: z.object({ path: z.string().min(1), name: z.string().min(1) }),
   output: z.object({ path: z.string(), name: z.string(), line: z.number(), signature: z.string() }),
   annotations: { title: "Python signature", readOnlyHint: true, idempotentHint: true },
   async run({ path, name }, ctx) {
@@ -62,16 +61,16 @@ export const pySetSignature = defineTool({
     "Replace the signature of a Python function, method or class (`def`/`class` through the colon), keeping decorators and body.",
   input: z.object({
     path: z.string().min(1),
-    name: NAME,
-    new_signature: z.string().min(1).describe("From def/async def/class through the colon"),
+    name: z.string().min(1),
+    content: z.string().min(1),
     allow_syntax_errors: ALLOW_SYNTAX_ERRORS,
     force: FORCE,
   }),
   annotations: { title: "Replace Python signature", destructiveHint: true, idempotentHint: true },
-  async run({ path, name, new_signature, allow_syntax_errors }, ctx) {
+  async run({ path, name, content, allow_syntax_errors }, ctx) {
     const file = await loadPython(ctx, path);
     const symbol = findSymbol(file, name);
-    let signature = new_signature.trim();
+    let signature = content.trim();
     const wanted = symbol.kind === "class" ? /^class\s/ : /^(async\s+)?def\s/;
     if (!wanted.test(signature)) {
       throw new ToolError(

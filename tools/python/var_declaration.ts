@@ -53,7 +53,7 @@ function findAssignments(file: PyFile, name: string): { label: string; found: As
 export const pyGetVarDeclaration = defineTool({
   name: "py_get_var_declaration",
   description:
-    "The assignment(s) of a module variable or class attribute, whole lines, each after its path:start-end.",
+    "The assignment(s) of a module variable or class attribute, each after its path:start-end.",
   input: z.object({ path: z.string().min(1), name: NAME }),
   output: z.object({
     declarations: z.array(
@@ -87,16 +87,16 @@ export const pyGetVarDeclaration = defineTool({
 export const pySetVarDeclaration = defineTool({
   name: "py_set_var_declaration",
   description:
-    "Replace the assignment of a module variable or class attribute with new_declaration (a whole statement, re-indented).",
+    "Replace the assignment of a module variable or class attribute with `content` (a whole statement, re-indented).",
   input: z.object({
     path: z.string().min(1),
-    name: NAME,
-    new_declaration: z.string().min(1).describe("The whole new statement"),
+    name: z.string().min(1),
+    content: z.string().min(1),
     allow_syntax_errors: ALLOW_SYNTAX_ERRORS,
     force: FORCE,
   }),
   annotations: { title: "Replace Python variable", destructiveHint: true, idempotentHint: true },
-  async run({ path, name, new_declaration, allow_syntax_errors }, ctx) {
+  async run({ path, name, content, allow_syntax_errors }, ctx) {
     const file = await loadPython(ctx, path);
     const { label, found } = findAssignments(file, name);
     if (found.length > 1) {
@@ -113,7 +113,7 @@ export const pySetVarDeclaration = defineTool({
       file,
       target.startLine,
       target.endLine,
-      reindent(new_declaration.replace(/^(?:[ \t]*\r?\n)+/, "").trimEnd(), indent),
+      reindent(content.replace(/^(?:[ \t]*\r?\n)+/, "").trimEnd(), indent),
     );
     if (text === file.file.text) {
       return editResult(`"${label}" already reads so; nothing changed`, []);

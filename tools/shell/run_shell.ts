@@ -21,7 +21,7 @@ export const MAX_COMMAND_CHARS = 100_000;
 export const runShell = defineTool({
   name: "run_shell",
   description:
-    "Run a bash command (tests, builds) in a sandbox: roots writable, system read-only, no network, nothing else of the machine. Returns stdout, stderr, exit code.",
+    "Run a bash command (tests, builds) in a sandbox: roots writable, system read-only, no network, nothing else of the machine.",
   input: z.object({
     command: z.string().min(1).max(MAX_COMMAND_CHARS),
     cwd: z.string().max(4096).optional().describe("Default: the primary root"),

@@ -28,9 +28,9 @@ export const findUsages = defineTool({
     "Uses of one symbol (file + dotted name) across the project, resolved through scopes and imports, unlike grep. Unsure sites say why.",
   input: z.object({
     path: z.string().min(1).describe("File that defines it"),
-    name: z.string().min(1).describe('Dotted name, e.g. "Cls.method"'),
+    name: z.string().min(1),
     scope: z.string().min(1).optional().describe("Directory to search (default: its root)"),
-    max_results: z.number().int().min(1).max(2000).default(200),
+    limit: z.number().int().min(1).max(2000).default(200),
     offset: z.number().int().min(0).default(0),
   }),
   output: z.object({
@@ -39,24 +39,25 @@ export const findUsages = defineTool({
     sites: z.array(SITE),
     total: z.number(),
     unsure: z.number(),
+    files: z.number().describe("Files with a site"),
     files_searched: z.number(),
     truncated: z.boolean(),
     next_offset: z.number().optional(),
     skipped: SKIPPED_OUTPUT,
   }),
   annotations: { title: "Find usages", readOnlyHint: true, idempotentHint: true },
-  async run({ path, name, scope, max_results, offset }, ctx) {
+  async run({ path, name, scope, limit, offset }, ctx) {
     const { found, skipped } = await locate(ctx, path, name, scope);
-    const page = found.sites.slice(offset, offset + max_results);
+    const page = found.sites.slice(offset, offset + limit);
     const truncated = found.sites.length > offset + page.length;
     const unsure = unsureCount(found.sites);
     const lines = [`Definition: ${found.definition}`];
     if (found.note) lines.push(found.note);
     lines.push(...page.map(siteLine));
-    const files = `${found.filesSearched} file${found.filesSearched === 1 ? "" : "s"}`;
-    const summary = `${found.sites.length} site${found.sites.length === 1 ? "" : "s"}${
+    const files = new Set(found.sites.map((site) => site.path)).size;
+    const summary = `${plural(found.sites.length, "site")}${
       unsure > 0 ? ` (${unsure} unsure: listed, never renamed)` : ""
-    } in ${files}`;
+    } in ${plural(files, "file")} (${plural(found.filesSearched, "file")} searched)`;
     lines.push(
       truncated
         ? `${summary}; shown ${offset + 1}-${offset + page.length}: call again with offset: ${
@@ -69,6 +70,7 @@ export const findUsages = defineTool({
       sites: page.map(({ start: _start, end: _end, ...site }) => site),
       total: found.sites.length,
       unsure,
+      files,
       files_searched: found.filesSearched,
       truncated,
       skipped: skipped.summary(),
@@ -78,3 +80,8 @@ export const findUsages = defineTool({
     return structured(skipped.appendTo(lines.join("\n")), data);
   },
 });
+
+/** `1 site`, `4 sites`. */
+function plural(count: number, noun: string): string {
+  return `${count} ${noun}${count === 1 ? "" : "s"}`;
+}

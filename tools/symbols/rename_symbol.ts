@@ -27,10 +27,10 @@ export const renameSymbol = defineTool({
     "Rename a symbol (file + dotted name) at its definition and exact uses in every file; never strings, comments or other symbols. dry_run: diff only.",
   input: z.object({
     path: z.string().min(1).describe("File that defines it"),
-    name: z.string().min(1).describe('Dotted name, e.g. "Cls.method"'),
+    name: z.string().min(1),
     new_name: z.string().min(1),
     scope: z.string().min(1).optional().describe("Directory to search (default: its root)"),
-    dry_run: z.boolean().default(false).describe("Show the diff, write nothing"),
+    dry_run: z.boolean().default(false),
     force: FORCE,
   }),
   annotations: { title: "Rename symbol", destructiveHint: true, idempotentHint: false },

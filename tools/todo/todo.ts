@@ -68,8 +68,8 @@ export function formatTodo(item: TodoItem, number: number): string {
 export const todoWrite = defineTool({
   name: "todo_write",
   description:
-    "Replace the project's shared todo list (each item: content, status pending/in_progress/completed; at most one in_progress). The host keeps it across restarts.",
-  input: z.object({ todos: z.array(ITEM).max(200).describe("The whole list, in order") }),
+    "Replace the project's shared todo list (at most one item in_progress); kept across restarts.",
+  input: z.object({ todos: z.array(ITEM).max(200) }),
   output: z.object({ todos: z.array(ITEM), counts: z.record(z.string(), z.number()) }),
   annotations: { title: "Write todos", destructiveHint: true, idempotentHint: true },
   async run({ todos }, ctx) {
@@ -98,7 +98,7 @@ export const todoWrite = defineTool({
 /** Read the todo list. */
 export const todoRead = defineTool({
   name: "todo_read",
-  description: "Read the project's shared todo list (as written with todo_write).",
+  description: "Read the project's shared todo list, as todo_write left it.",
   input: z.object({}),
   output: z.object({ todos: z.array(ITEM) }),
   annotations: { title: "Read todos", readOnlyHint: true },

@@ -125,21 +125,21 @@ export const tsJsGetDefinition: Tool = defineTool({
 export const tsJsUpdateDefinition: Tool = defineTool({
   name: "ts_js_update_definition",
   description:
-    "Replace one TypeScript/JavaScript definition (its lines as ts_js_get_definition shows them) with new_content; refused if it adds parse errors.",
+    "Replace one TypeScript/JavaScript definition (its lines as ts_js_get_definition shows them) with `content`; refused if it adds parse errors.",
   input: z.object({
     path: PATH,
     name: NAME,
     ...UPDATE_FIELDS,
   }),
   annotations: { title: "Update TS/JS definition", destructiveHint: true },
-  async run({ path, name, new_content, allow_syntax_errors }, ctx) {
+  async run({ path, name, content, allow_syntax_errors }, ctx) {
     // What is wrong with the path itself (protected, missing) is said before what kind of file it is.
     await ctx.fs.resolve(path, "file");
     const grammar = grammarOf(path);
     const source = await loadSource(ctx, path, grammar);
     return await updateDefinition(ctx, source, {
       symbol: lookup(source, name),
-      newContent: new_content,
+      newContent: content,
       check: allow_syntax_errors ? undefined : (text) => parseErrors(ctx, text, grammar),
     });
   },

@@ -25,7 +25,9 @@ export const fetchUrl = defineTool({
     "Fetch an http(s) page as Markdown (links, code blocks kept) or text; JSON pretty-printed. Paged: a note gives the next offset.",
   input: z.object({
     url: z.string().min(1).max(8192),
-    max_chars: z.number().int().min(100).optional().describe(`Default ${DEFAULT_PAGE_CHARS}`),
+    limit: z.number().int().min(100).optional().describe(
+      `Characters (default ${DEFAULT_PAGE_CHARS})`,
+    ),
     offset: z.number().int().min(0).optional(),
     format: z.enum(["markdown", "text"]).optional(),
   }),
@@ -52,7 +54,7 @@ export const fetchUrl = defineTool({
     })),
   }),
   annotations: { title: "Fetch URL", readOnlyHint: true, openWorldHint: true },
-  async run({ url, max_chars, offset = 0, format = "markdown" }, ctx) {
+  async run({ url, limit, offset = 0, format = "markdown" }, ctx) {
     let reports = 0;
     const page = await networkOf(ctx).fetchPage({
       url,
@@ -61,8 +63,8 @@ export const fetchUrl = defineTool({
       onProgress: (_bytes, message) => ctx.progress(++reports, undefined, message),
     });
     const room = Math.max(1000, ctx.policy.limits.maxOutputChars - RESERVE_CHARS);
-    const limit = Math.min(max_chars ?? DEFAULT_PAGE_CHARS, room);
-    return paged(page, { url, offset, limit, format, asked: max_chars });
+    const size = Math.min(limit ?? DEFAULT_PAGE_CHARS, room);
+    return paged(page, { url, offset, limit: size, format, asked: limit });
   },
 });
 
@@ -138,7 +140,7 @@ function note(page: FetchedPage, paging: Paging, end: number): string {
   const range = `characters ${paging.offset}-${end} of ${total}`;
   if (end === total) return `[${what}; ${range}; end of page]`;
   const more = [`url=${JSON.stringify(paging.url)}`, `offset=${end}`];
-  if (paging.asked !== undefined) more.push(`max_chars=${paging.asked}`);
+  if (paging.asked !== undefined) more.push(`limit=${paging.asked}`);
   if (paging.format !== "markdown") more.push(`format="${paging.format}"`);
   return `[${what}; ${range}; fetch_url(${more.join(", ")}) for more]`;
 }

@@ -17,17 +17,17 @@ export const webSearch = defineTool({
   description: "Search the web (DuckDuckGo): the top results' titles, URLs and snippets.",
   input: z.object({
     query: z.string().trim().min(1).max(500),
-    max_results: z.number().int().min(1).max(20).optional().describe("Default 5"),
+    limit: z.number().int().min(1).max(20).optional().describe("Results (default 5)"),
   }),
   output: z.object({
     query: z.string(),
     results: z.array(z.object({ title: z.string(), url: z.string(), snippet: z.string() })),
   }),
   annotations: { title: "Web search", readOnlyHint: true, openWorldHint: true },
-  async run({ query, max_results = 5 }, ctx) {
+  async run({ query, limit = 5 }, ctx) {
     const hits = await networkOf(ctx).search({
       query,
-      maxResults: max_results,
+      maxResults: limit,
       signal: ctx.signal,
     });
     const lines = hits.map((hit, i) =>

@@ -283,3 +283,36 @@ Deno.test("dispatcher: a provider's result cannot carry an input-required round 
   const result = await new Dispatcher([provider]).call("t", {}, { session: "s", client: "c" });
   assertEquals(result._meta, { kept: 1 });
 });
+
+Deno.test("dispatcher: only a wait for a human is waitedMs; the observers hear it begin and, approved, end", async () => {
+  const { held, events } = approvals([rule({ tools: ["t"], scope: "session" })]);
+  const provider = {
+    name: "fake",
+    list: () => [{ name: "t", description: "", inputSchema: {}, annotations: {} }],
+    call: () =>
+      Promise.resolve({ result: { content: [{ type: "text" as const, text: "x" }] }, paths: [] }),
+  };
+  const heard: string[] = [];
+  const outcomes: Array<{ waitedMs: number | undefined; decision: string | undefined }> = [];
+  const dispatcher = new Dispatcher([provider], {
+    gate: (call, ctx) => held.gate(call, ctx),
+    observers: [{
+      waiting: (call, waiting) => heard.push(`${call.tool} ${waiting ? "waits" : "runs"}`),
+      after: (_call, outcome) =>
+        outcomes.push({ waitedMs: outcome.waitedMs, decision: outcome.approval?.decision }),
+    }],
+  });
+  const ctx = { session: "s1", client: "c" };
+  const first = dispatcher.call("t", {}, ctx);
+  const asked = await nextAsked(events, 0);
+  assertEquals(heard, ["t waits"], "marked waiting before the question is announced");
+  held.answer(String(asked.data.id), { approve: true, scope: "session" }, "hook_api");
+  await first;
+  // Approved for the session: the next call is let through at once, without a wait.
+  await dispatcher.call("t", {}, ctx);
+  dispatcher.settle();
+  assertEquals(heard, ["t waits", "t runs"]);
+  assertEquals(outcomes.map((each) => each.decision), ["approved", "approved"]);
+  assert(outcomes[0]!.waitedMs !== undefined && outcomes[0]!.waitedMs >= 0);
+  assertEquals(outcomes[1]!.waitedMs, undefined, "a session grant is no wait");
+});

@@ -1,19 +1,20 @@
 /**
  * The dashboard in a real browser (Debian's headless Chromium, driven by
- * puppeteer-core): a pending approval appears, Approve is clicked, and the
- * MCP call that waited completes with what it asked to write. Screenshots
- * are kept in `test-artifacts/`.
+ * puppeteer-core): the login form names the token it takes (`hooks-token`:
+ * the MCP clients' `http-token` is refused), a pending approval appears,
+ * Approve is clicked, and the MCP call that waited completes with what it
+ * asked to write. Screenshots are kept in `test-artifacts/`.
  *
  * @module
  */
 
-import puppeteer from "puppeteer-core";
+import puppeteer, { type Browser } from "puppeteer-core";
 import { assert, assertEquals, assertStringIncludes } from "../../_assert.ts";
 import { canRun, tempDir } from "../../_helpers.ts";
 import { exists } from "../../security/_shell.ts";
 import { resultText } from "../../_mcp.ts";
 import { legacyClient } from "../transports/_http.ts";
-import { launchWithHooks } from "./_hooks.ts";
+import { type HooksHost, launchWithHooks } from "./_hooks.ts";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 
 const CHROMIUM = "/usr/bin/chromium";
@@ -21,8 +22,39 @@ const CHROMIUM = "/usr/bin/chromium";
 /** Where the screenshots go (the repository's `test-artifacts/`, not committed). */
 const ARTIFACTS = new URL("../../../test-artifacts/", import.meta.url).pathname;
 
+/**
+ * Open the dashboard without the token: the login form says which token it takes; the MCP
+ * clients' token is refused, the Hook API's opens it.
+ */
+async function signIn(browser: Browser, host: HooksHost): Promise<void> {
+  const page = await browser.newPage();
+  try {
+    await page.goto(host.hooksUrl);
+    await page.waitForSelector("#login:not([hidden])", { timeout: 60_000 });
+    const form = await page.$eval("#login", (login) => login.textContent ?? "");
+    assertStringIncludes(form, "hooks-token");
+    assertStringIncludes(form, "not http-token");
+    const submit = async (token: string) => {
+      await page.type("#token", token);
+      await Promise.all([page.waitForNavigation(), page.click("#login button[type=submit]")]);
+    };
+    await submit(host.http.token!);
+    await page.waitForFunction(
+      `document.getElementById("state").textContent === "the token was refused"`,
+      { timeout: 60_000 },
+    );
+    await submit(host.token);
+    await page.waitForFunction(`document.getElementById("state").textContent === "live"`, {
+      timeout: 60_000,
+    });
+  } finally {
+    await page.close();
+  }
+}
+
 Deno.test({
-  name: "dashboard: a pending approval shows in the browser, Approve lets the waiting call run",
+  name:
+    "dashboard: the login form takes hooks-token; a pending approval shows, Approve lets the waiting call run",
   // CI installs chromium (.ci/run); elsewhere the test says it did not run.
   ignore: !canRun("chromium"),
   async fn() {
@@ -36,6 +68,7 @@ Deno.test({
       args: ["--no-sandbox", "--headless=new", "--window-size=1280,1000"],
     });
     try {
+      await signIn(browser, host);
       const page = await browser.newPage();
       await page.setViewport({ width: 1280, height: 1000 });
       await page.goto(`${host.hooksUrl}#token=${encodeURIComponent(host.token)}`);
@@ -55,6 +88,13 @@ Deno.test({
       await page.waitForSelector(".approval button.approve", { timeout: 60_000 });
       const shown = await page.$eval(".approval pre", (pre) => pre.textContent ?? "");
       assertStringIncludes(shown, "written after a click");
+      // The waiting call's row says it waits for approval, not that it runs.
+      await page.waitForFunction(
+        `[...document.querySelectorAll("#calls tbody tr")].some((row) =>
+          row.cells[1].textContent === "write_file" &&
+          row.cells[4].textContent === "waiting for approval")`,
+        { timeout: 60_000 },
+      );
       await page.screenshot({ path: `${ARTIFACTS}dashboard-pending.png`, fullPage: true });
       assertEquals(await exists(`${root.path}/approved.txt`), false);
       await page.click(".approval button.approve");

@@ -7,7 +7,7 @@
  */
 
 import { assert, assertEquals, assertMatch, assertStringIncludes } from "../../_assert.ts";
-import { tempDir } from "../../_helpers.ts";
+import { missing, tempDir } from "../../_helpers.ts";
 import { legacyClient } from "../transports/_http.ts";
 import { hookFetch, launchWithHooks } from "./_hooks.ts";
 import { HookClient, type HookEvent } from "../../../mod.ts";
@@ -23,6 +23,12 @@ const ENDPOINTS: Array<[string, string]> = [
   ["POST", "/api/approvals/some-id"],
   ["POST", "/api/ask"],
   ["POST", "/api/ask/respond"],
+  ["GET", "/api/diagnostics"],
+  ["GET", "/api/overview"],
+  ["GET", "/api/values"],
+  ["GET", "/api/values/todos"],
+  ["POST", "/api/session"],
+  ["POST", "/api/project"],
 ];
 
 Deno.test("hook API: every endpoint answers, and none without the token or from another origin", async () => {
@@ -184,7 +190,8 @@ Deno.test("hook API: tools and the shell have no route to it, and cannot read it
   assert(!text.includes(host.token), "the token is not in the answer");
   const { port } = new URL(host.hooksUrl);
   const tools = await mcp.listTools();
-  if (tools.tools.some((tool: { name: string }) => tool.name === "run_shell")) {
+  const shellListed = tools.tools.some((tool: { name: string }) => tool.name === "run_shell");
+  if (!missing("run_shell (bwrap), to try the Hook API from a command", shellListed)) {
     const command =
       `exec 3<>/dev/tcp/127.0.0.1/${port} && printf 'GET /status HTTP/1.0\\r\\n\\r\\n' >&3 && cat <&3 || echo unreachable; cat .toolhost/hooks-token 2>&1 | head -c 200`;
     const shell = await mcp.callTool({ name: "run_shell", arguments: { command } });
@@ -225,35 +232,70 @@ Deno.test("hook API: beside MCP over stdio, the Hook API holds a call for approv
   ]);
 });
 
-Deno.test("toolhost dashboard: prints the URL with the token in its fragment, or says how to turn the Hook API on", async () => {
-  await using root = await tempDir();
-  const run = async (...args: string[]) => {
-    const output = await new Deno.Command(Deno.execPath(), {
-      args: [
-        "run",
-        "-A",
-        new URL("../../../mod.ts", import.meta.url).pathname,
-        "dashboard",
-        "--root",
-        root.path,
-        ...args,
-      ],
-      stdout: "piped",
-      stderr: "piped",
-    }).output();
-    return {
-      code: output.code,
-      out: new TextDecoder().decode(output.stdout).trim(),
-      err: new TextDecoder().decode(output.stderr),
-    };
+/** Run `toolhost dashboard` for a root (this repository's mod.ts, with -A as bin/toolhost runs it). */
+async function dashboard(root: string, ...args: string[]) {
+  const output = await new Deno.Command(Deno.execPath(), {
+    args: [
+      "run",
+      "-A",
+      new URL("../../../mod.ts", import.meta.url).pathname,
+      "dashboard",
+      "--root",
+      root,
+      ...args,
+    ],
+    stdout: "piped",
+    stderr: "piped",
+  }).output();
+  return {
+    code: output.code,
+    out: new TextDecoder().decode(output.stdout).trim(),
+    err: new TextDecoder().decode(output.stderr),
   };
-  const off = await run();
-  assertEquals(off.code, 2);
+}
+
+Deno.test("toolhost dashboard: prints the URL only where this host's Hook API answers, else says why and what works", async () => {
+  await using root = await tempDir();
+  await using elsewhere = await tempDir();
+  const off = await dashboard(root.path);
+  assertEquals([off.code, off.out], [2, ""]);
   assertStringIncludes(off.err, "the Hook API is off");
-  const on = await run("--hooks", "8999");
-  assertEquals(on.code, 0);
-  const token = (await Deno.readTextFile(`${root.path}/.toolhost/hooks-token`)).trim();
-  assertEquals(on.out, `http://127.0.0.1:8999/#token=${token}`);
+  assertStringIncludes(off.err, '"toolhost mcp-config --hooks 8999"');
+  assertStringIncludes(off.err, "your own config file, outside the roots");
+  // A config inside the root asks in vain (it only tightens until trusted): the command says so.
+  await Deno.writeTextFile(`${root.path}/toolhost.json`, JSON.stringify({ hooks: { port: 8999 } }));
+  const inside = await dashboard(root.path);
+  assertEquals(inside.code, 2);
+  assertStringIncludes(inside.err, 'ignored "hooks"');
+  await Deno.remove(`${root.path}/toolhost.json`);
+  // A port nothing listens on (just freed).
+  const listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
+  const free = listener.addr.port;
+  listener.close();
+  const nothing = await dashboard(root.path, "--hooks", String(free));
+  assertEquals([nothing.code, nothing.out], [1, ""]);
+  assertStringIncludes(nothing.err, `nothing listens at http://127.0.0.1:${free}/ now`);
+  assertStringIncludes(nothing.err, `"toolhost mcp-config --hooks ${free}"`);
+  // Another program on the port: never taken for the Hook API (and never sent the token).
+  const seen: string[] = [];
+  const stranger = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen: () => {} }, (request) => {
+    seen.push(request.headers.get("authorization") ?? "");
+    return new Response("hello");
+  });
+  const other = await dashboard(root.path, "--hooks", String(stranger.addr.port));
+  await stranger.shutdown();
+  assertEquals([other.code, other.out], [1, ""]);
+  assertStringIncludes(other.err, "is not this host's Hook API");
+  assertEquals(seen, [""]);
+  // This host's Hook API: the URL, with its token.
+  await using host = await launchWithHooks(root.path);
+  const port = new URL(host.hooksUrl).port;
+  const on = await dashboard(root.path, "--hooks", port);
+  assertEquals([on.code, on.out], [0, `${host.hooksUrl}#token=${encodeURIComponent(host.token)}`]);
+  // Another root's state directory holds another token: said, not printed.
+  const mismatch = await dashboard(elsewhere.path, "--hooks", port);
+  assertEquals([mismatch.code, mismatch.out], [1, ""]);
+  assertStringIncludes(mismatch.err, "another state directory");
 });
 
 Deno.test("hook API: a config file inside the roots cannot turn it on (a cloned repository's could)", async () => {

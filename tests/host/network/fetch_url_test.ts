@@ -162,7 +162,7 @@ Deno.test("fetch_url: pages, formats and limits, in the launch users run", async
     for (;;) {
       const result = await host.call("fetch_url", {
         url: site.url("/long.txt"),
-        max_chars: 7000,
+        limit: 7000,
         offset,
       });
       const { page, text, data } = parts(result);
@@ -173,7 +173,7 @@ Deno.test("fetch_url: pages, formats and limits, in the launch users run", async
         assertStringIncludes(text, "end of page");
         break;
       }
-      assertStringIncludes(text, `offset=${data.next_offset}, max_chars=7000) for more]`);
+      assertStringIncludes(text, `offset=${data.next_offset}, limit=7000) for more]`);
       offset = data.next_offset as number;
     }
     assertEquals(assembled, whole);

@@ -65,12 +65,12 @@ Deno.test("web_search reads DuckDuckGo's results page, and says when a page has 
     assertEquals(site.requests.at(-1), "/ddg/html/?q=python+asyncio");
   });
 
-  await t.step("max_results", async () => {
-    const more = await search({ query: "python asyncio", max_results: 10 });
+  await t.step("limit", async () => {
+    const more = await search({ query: "python asyncio", limit: 10 });
     const results = (more.structuredContent as { results: Array<{ url: string }> }).results;
     assertEquals(results.length, 6);
     assertEquals(results[5]!.url, "https://example.org/guide?lang=en&topic=asyncio");
-    const one = await search({ query: "python asyncio", max_results: 1 });
+    const one = await search({ query: "python asyncio", limit: 1 });
     assertEquals((one.structuredContent as { results: unknown[] }).results, [EXPECTED[0]]);
   });
 

@@ -303,9 +303,29 @@ Deno.test("process records read back most recent first, by tool, within a limit"
     const page = await log.reader().subprocesses({ tool: "run_shell", limit: 10 });
     assertEquals(page.subprocesses.map((each) => each.seq), [3, 1]);
   });
-  await t.step("the latest session, outside any (toolhost log)", async () => {
+  await t.step("the latest session a client spoke to, outside any (toolhost log)", async () => {
+    // No client spoke to this one (as to doctor's probes): by default it is not read.
+    await assertRejects(
+      () => readSessionProcesses(stateDir, { limit: 1 }),
+      ToolError,
+      "no MCP client spoke to",
+    );
+    const any = await readSessionProcesses(stateDir, { limit: 1 }, { any: true });
+    assertEquals([any.session, any.subprocesses[0]?.tool], [log.id, "git_status"]);
+    // An older session a client spoke to is read instead of the newer one no client did.
+    const spoken = await open(stateDir);
+    spoken.comms("in", { jsonrpc: "2.0", id: 0, method: "initialize" });
+    spoken.record(process({ tool: "grep" }));
+    await spoken.close();
+    const old = new Date(Date.now() - 60_000);
+    for (const name of ["comms.jsonl", "subprocess.jsonl", "scripts", ""]) {
+      await Deno.utime(`${spoken.dir}/${name}`, old, old);
+    }
     const page = await readSessionProcesses(stateDir, { limit: 1 });
-    assertEquals([page.session, page.subprocesses[0]?.tool], [log.id, "git_status"]);
+    assertEquals([page.session, page.subprocesses[0]?.tool], [spoken.id, "grep"]);
+    assertEquals(page.passed_over, 1);
+    const latest = await readSessionProcesses(stateDir, { limit: 1 }, { any: true });
+    assertEquals(latest.session, log.id);
   });
   await t.step("an id that is not a session's, or no such session", async () => {
     await assertRejects(

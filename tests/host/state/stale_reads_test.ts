@@ -58,7 +58,7 @@ Deno.test("stale reads: an outside change between a read and an edit is refused,
         path: "a.py",
         start_line: 1,
         end_line: 1,
-        new_content: "x = 12",
+        content: "x = 12",
       }, s1);
       assertMatch(textOf(slice), /^stale_read: /);
       assertFalse(textOf(slice).includes("[FILES UPDATED]"), "each change is reported once");

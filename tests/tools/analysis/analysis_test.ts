@@ -121,7 +121,7 @@ Deno.test("derive_code_path follows calls across files, marks cycles, and says i
     "export function main() { helper(); }\nfunction helper() {}\n",
   );
   await using host = await testHost({ roots: [root.path] });
-  const result = await host.call("derive_code_path", { target: "pkg/app.py:main", max_depth: 5 });
+  const result = await host.call("derive_code_path", { name: "pkg/app.py:main", max_depth: 5 });
   assertFalse(result.isError, textOf(result));
   const text = textOf(result);
   assertStringIncludes(text, "heuristic");
@@ -141,25 +141,25 @@ Deno.test("derive_code_path follows calls across files, marks cycles, and says i
     "walk -> walk @ pkg/app.py:13 (pkg/app.py:12-13) cycle",
     "App.run -> save @ pkg/app.py:7 (pkg/util.py:4-5)",
   ]);
-  const shallow = await host.call("derive_code_path", { target: "pkg/app.py:main", max_depth: 1 });
+  const shallow = await host.call("derive_code_path", { name: "pkg/app.py:main", max_depth: 1 });
   assertEquals((shallow.structuredContent as { edges: unknown[] }).edges.length, 1);
   assertMatch(
-    textOf(await host.call("derive_code_path", { target: "main" })),
+    textOf(await host.call("derive_code_path", { name: "main" })),
     /^ambiguous_match: .*other\.ts/,
   );
-  assertMatch(textOf(await host.call("derive_code_path", { target: "nope" })), /^not_found: /);
+  assertMatch(textOf(await host.call("derive_code_path", { name: "nope" })), /^not_found: /);
   await Deno.writeTextFile(
     `${root.path}/shapes.ts`,
     "class Shape {\n  constructor() {\n    init();\n  }\n}\nconst init = () => {};\nexport function build() {\n  return new Shape();\n}\n",
   );
-  const built = await host.call("derive_code_path", { target: "build" });
+  const built = await host.call("derive_code_path", { name: "build" });
   assertEquals(
     (built.structuredContent as { edges: Array<{ from: string; to: string; call_site: string }> })
       .edges.map((e) => `${e.from} -> ${e.to} @ ${e.call_site}`),
     ["build -> Shape.constructor @ shapes.ts:8", "Shape.constructor -> init @ shapes.ts:3"],
     "`new Shape()` reaches its constructor; a const arrow function is a definition",
   );
-  const ts = await host.call("derive_code_path", { target: "other.ts:main" });
+  const ts = await host.call("derive_code_path", { name: "other.ts:main" });
   assertEquals((ts.structuredContent as { edges: Array<{ to: string }> }).edges.map((e) => e.to), [
     "helper",
   ]);
@@ -205,7 +205,7 @@ Deno.test("derive_code_path on real Python, TypeScript and C: every edge points 
     )[Number(line!.split("-")[0]) - 1]!;
   };
   const trace = async (target: string, max_depth = 3) => {
-    const result = await host.call("derive_code_path", { target, max_depth });
+    const result = await host.call("derive_code_path", { name: target, max_depth });
     assertFalse(result.isError, textOf(result));
     const edges = (result.structuredContent as { edges: CallEdge[] }).edges;
     for (const edge of edges) {
@@ -269,7 +269,7 @@ Deno.test("derive_code_path is bounded, reports progress on long scans, and hono
 
   await t.step("a fan-out past the edge limit is cut with a note", async () => {
     const progress: number[] = [];
-    const result = await host.call("derive_code_path", { target: "hub" }, {
+    const result = await host.call("derive_code_path", { name: "hub" }, {
       onProgress: (done) => progress.push(done),
     });
     const data = result.structuredContent as {
@@ -285,7 +285,7 @@ Deno.test("derive_code_path is bounded, reports progress on long scans, and hono
   });
 
   await t.step("depth is bounded", async () => {
-    const result = await host.call("derive_code_path", { target: "chain_0", max_depth: 4 });
+    const result = await host.call("derive_code_path", { name: "chain_0", max_depth: 4 });
     const edges = (result.structuredContent as { edges: CallEdge[] }).edges;
     assertEquals(edges.map((e) => e.to), ["chain_1", "chain_2", "chain_3", "chain_4"]);
     assertEquals(edges.map((e) => e.depth), [1, 2, 3, 4]);
@@ -296,7 +296,7 @@ Deno.test("derive_code_path is bounded, reports progress on long scans, and hono
     // waiting and yields for it at once, not at its next scheduled turn (the rest of the scan
     // can take less than that on a fast machine).
     const controller = new AbortController();
-    const result = await host.call("derive_code_path", { target: "hub" }, {
+    const result = await host.call("derive_code_path", { name: "hub" }, {
       signal: controller.signal,
       onProgress: () => controller.abort(),
     });

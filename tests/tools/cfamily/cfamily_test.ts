@@ -304,7 +304,7 @@ Deno.test(
           const result = await host.call("ts_cpp_update_definition", {
             path: "f0.hpp",
             name,
-            new_content: (got.structuredContent as { source: string }).source,
+            content: (got.structuredContent as { source: string }).source,
           });
           assertFalse(result.isError, textOf(result));
           updated++;
@@ -449,7 +449,7 @@ Deno.test("C/C++ updates: a definition's own text leaves the file byte-identical
       const updated = await host.call(`ts_${lang}_update_definition`, {
         path,
         name,
-        new_content: source,
+        content: source,
       });
       assertFalse(updated.isError, textOf(updated));
       rewritten++;
@@ -465,7 +465,7 @@ Deno.test("C/C++ updates: a definition's own text leaves the file byte-identical
   const edited = await host.call("ts_cpp_update_definition", {
     path: "geo.cpp",
     name: "Circle::area",
-    new_content: "double Circle::area() const {\n  return 3.14159 * r_ * r_;\n}\n",
+    content: "double Circle::area() const {\n  return 3.14159 * r_ * r_;\n}\n",
   });
   assertFalse(edited.isError, textOf(edited));
   const text = await Deno.readTextFile(`${root.path}/geo.cpp`);
@@ -477,7 +477,7 @@ Deno.test("C/C++ updates: a definition's own text leaves the file byte-identical
   const broken = await host.call("ts_cpp_update_definition", {
     path: "geo.cpp",
     name: "Circle::area",
-    new_content: "double Circle::area() const {\n  return (3.14;\n",
+    content: "double Circle::area() const {\n  return (3.14;\n",
   });
   assertMatch(textOf(broken), /^syntax_error: /);
   assertEquals(await Deno.readTextFile(`${root.path}/geo.cpp`), text);
@@ -529,7 +529,7 @@ Deno.test("C conditionals: a branch that re-opens a body is read once, balanced 
   const same = await host.call("ts_c_update_definition", {
     path: "cond.c",
     name: "total",
-    new_content: (total.structuredContent as { source: string }).source,
+    content: (total.structuredContent as { source: string }).source,
   });
   assertFalse(same.isError, textOf(same));
   assertEquals(await Deno.readFile(`${root.path}/cond.c`), before);

@@ -41,21 +41,21 @@ Deno.test("get_file_slice and set_file_slice", async (t) => {
       path: "a.txt",
       start_line: 2,
       end_line: 3,
-      new_content: "TWO-THREE",
+      content: "TWO-THREE",
     });
     assertEquals(await Deno.readTextFile(file), "one\nTWO-THREE\nfour\n");
     await host.call("set_file_slice", {
       path: "a.txt",
       start_line: 1,
       end_line: 0,
-      new_content: "zero\n",
+      content: "zero\n",
     });
     assertEquals(await Deno.readTextFile(file), "zero\none\nTWO-THREE\nfour\n");
     await host.call("set_file_slice", {
       path: "a.txt",
       start_line: 5,
       end_line: 4,
-      new_content: "five",
+      content: "five",
     });
     assertEquals(await Deno.readTextFile(file), "zero\none\nTWO-THREE\nfour\nfive\n");
   });
@@ -66,7 +66,7 @@ Deno.test("get_file_slice and set_file_slice", async (t) => {
       path: "w.txt",
       start_line: 2,
       end_line: 2,
-      new_content: "B1\nB2\n",
+      content: "B1\nB2\n",
     });
     assertEquals(await Deno.readTextFile(`${root.path}/w.txt`), "a\r\nB1\r\nB2\r\nc\r\n");
   });
@@ -229,7 +229,7 @@ Deno.test("write_file, create_directory, move_file, get_file_info, list_director
       assertStringIncludes(text, "[dir]  d/");
       assertStringIncludes(text, "[file] t.txt  6 B");
       assertFalse(text.includes(".toolhost"));
-      const page = await host.call("list_directory", { path: ".", max_entries: 2 });
+      const page = await host.call("list_directory", { path: ".", limit: 2 });
       assertEquals((page.structuredContent?.entries as unknown[]).length, 2);
       assertStringIncludes(textOf(page), "call again with offset 2");
     },

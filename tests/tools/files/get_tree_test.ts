@@ -79,7 +79,7 @@ Deno.test("get_tree shows an indented tree to max_depth, bounded, never through 
     );
   });
   await t.step("long trees are cut with a note", async () => {
-    const cut = textOf(await host.call("get_tree", { max_lines: 3 }));
+    const cut = textOf(await host.call("get_tree", { limit: 3 }));
     assert(
       cut.startsWith("./\n  .gitignore\n  README.md\n  src/\n[truncated after 3 entries: "),
       cut,

@@ -108,7 +108,7 @@ Deno.test("search_files applies .gitignore the same way with ripgrep and with th
   await using rg = await launchHost({ roots: [root.path] });
   assertMatch(rg.session.stderr(), /ripgrep \S+ in use/, "ripgrep is installed and runs");
   const list = async (host: typeof js, args: Record<string, unknown>) =>
-    (await host.call("search_files", { pattern: "*", max_results: 5000, ...args }))
+    (await host.call("search_files", { pattern: "*", limit: 5000, ...args }))
       .structuredContent?.files as string[];
   const expected = [
     ".gitignore",

@@ -31,7 +31,7 @@ Deno.test("search_files finds files by name or path glob, sorted and paged", asy
     assertEquals((await files({ pattern: "src/**/*.py" })).files, ["src/b.py", "src/x/d.py"]);
   });
   await t.step("pages say how many more and which offset gets them", async () => {
-    const first = await host.call("search_files", { pattern: "*", max_results: 4 });
+    const first = await host.call("search_files", { pattern: "*", limit: 4 });
     assertMatch(textOf(first), /\[2 more: call again with offset 4\]$/);
     assertEquals(first.structuredContent, {
       files: ["a.py", "lib/f.py", "src/b.py", "src/c.ts"],
@@ -41,7 +41,7 @@ Deno.test("search_files finds files by name or path glob, sorted and paged", asy
       engine: "walker",
       skipped: { count: 0 },
     });
-    assertEquals((await files({ pattern: "*", max_results: 4, offset: 4 })).files, [
+    assertEquals((await files({ pattern: "*", limit: 4, offset: 4 })).files, [
       "src/x/d.py",
       "src/x/e.pyc",
     ]);
@@ -109,7 +109,7 @@ Deno.test("search_files gives the same results with ripgrep and with the walker"
       { pattern: "*.py" },
       { pattern: "d*/s1/*" },
       { pattern: "*.txt", include_ignored: true },
-      { pattern: "*", max_results: 7, offset: 14 },
+      { pattern: "*", limit: 7, offset: 14 },
       { pattern: "?.py", path: "d3" },
     ]
   ) {

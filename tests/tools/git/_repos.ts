@@ -321,7 +321,7 @@ export function hostileCalls(
     ["get_git_diff", { path: "a.txt", base_rev: "HEAD~1" }, false],
     ["get_git_diff", { path: ".", base_rev: "HEAD~1", head_rev: "HEAD" }, false],
     ["git_log", {}, false],
-    ["git_log", { path: `${repo}/a.txt`, max_count: 5 }, false],
+    ["git_log", { path: `${repo}/a.txt`, limit: 5 }, false],
     ["git_show", { rev: "HEAD" }, false],
     ["git_show", { rev: "HEAD~1", path: "a.txt" }, false],
     ["git_blame", { path: "a.txt" }, false],

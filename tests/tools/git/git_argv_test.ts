@@ -62,7 +62,13 @@ Deno.test("every git command runs read-only in the sandbox with git's program-ru
     const sandbox = repoAt(root.path);
     const ctx = withSandbox(await toolContext(root.path), sandbox);
     await callTool(tool(name), args, ctx);
-    assertEquals(sandbox.requests.length, 3, `${name}: rev-parse, config, the command`);
+    // A commit's changed names come first (the paths the host hides are left out of what it shows).
+    const names = name === "git_show" && args.path === undefined ? 1 : 0;
+    assertEquals(
+      sandbox.requests.length,
+      3 + names,
+      `${name}: rev-parse, config, ${names ? "the names, " : ""}the command`,
+    );
     for (const request of sandbox.requests) {
       assertEquals(request.argv.slice(0, 3), ["git", "--no-pager", "--literal-pathspecs"]);
       for (const [key, value] of SAFE_CONFIG) {
@@ -77,8 +83,8 @@ Deno.test("every git command runs read-only in the sandbox with git's program-ru
         assertEquals(request.env?.[key], value, key);
       }
     }
-    const command = commandOf(sandbox.requests[2]!);
-    assertEquals(sandbox.requests[2]!.cwd, root.path);
+    const command = commandOf(sandbox.requests.at(-1)!);
+    assertEquals(sandbox.requests.at(-1)!.cwd, root.path);
     if (["get_git_diff", "git_show", "git_log"].includes(name) && args.path !== "src/a.ts") {
       for (const flag of ["--no-ext-diff", "--no-textconv"]) {
         assert(command.includes(flag), `${name} ${flag}`);
@@ -250,5 +256,48 @@ Deno.test("git's failures, time-outs and cancellations are errors the model can 
     );
     assertStringIncludes(sandbox.requests.map((r) => r.argv.join(" ")).join("\n"), "rev-parse");
     assertEquals(sandbox.requests.length, 1);
+  });
+});
+
+Deno.test("what the host hides is left out of a status, a diff and a commit, and named in a note", async (t) => {
+  await using root = await tempDir();
+  const oid = "a".repeat(40);
+  const answer = (request: SandboxRequest): Partial<SandboxResult> => {
+    const command = commandOf(request);
+    if (command.includes("--name-only")) return { stdout: "a.txt\0history.toml\0sub/id_rsa\0" };
+    if (command[0] !== "status") return { stdout: "" };
+    const entry = (path: string) => `1 .M N... 100644 100644 100644 ${oid} ${oid} ${path}`;
+    return { stdout: [entry("a.txt"), entry("history.toml"), "? sub/id_rsa", ""].join("\0") };
+  };
+  const note = "[2 paths the host hides left out: history.toml, sub/id_rsa]";
+  for (
+    const [name, args] of [["get_git_diff", { path: "." }], ["git_show", { rev: "HEAD" }]] as const
+  ) {
+    await t.step(`${name}: excluded by pathspecs of their own`, async () => {
+      const sandbox = repoAt(root.path, answer);
+      const ctx = withSandbox(await toolContext(root.path), sandbox);
+      const result = await callTool(tool(name), args, ctx);
+      const last = sandbox.requests.at(-1)!;
+      assertEquals(
+        last.argv.includes("--literal-pathspecs"),
+        false,
+        "the pathspecs say their magic",
+      );
+      assertEquals(commandOf(last).slice(-3), [
+        ":(literal).",
+        ":(top,exclude,literal)history.toml",
+        ":(top,exclude,literal)sub/id_rsa",
+      ]);
+      assertStringIncludes(textOf(result), note);
+    });
+  }
+  await t.step("git_status: not listed", async () => {
+    const sandbox = repoAt(root.path, answer);
+    const ctx = withSandbox(await toolContext(root.path), sandbox);
+    const result = await callTool(tool("git_status"), {}, ctx);
+    const status = result.structuredContent as { unstaged: unknown[]; untracked: unknown[] };
+    assertEquals(status.unstaged, [{ status: "modified", path: "a.txt" }]);
+    assertEquals(status.untracked, []);
+    assertStringIncludes(textOf(result), note);
   });
 });

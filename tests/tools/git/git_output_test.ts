@@ -165,7 +165,7 @@ Deno.test(
 );
 
 Deno.test(
-  { name: `git_log lists commits newest first and pages with skip${skip}`, ignore: noGit },
+  { name: `git_log lists commits newest first and pages with offset${skip}`, ignore: noGit },
   async () => {
     await using root = await tempDir();
     await makeRepo(root.path);
@@ -176,12 +176,12 @@ Deno.test(
     assertMatch(rows[0]!, /^[0-9a-f]{7,} \d{4}-\d\d-\d\d t \| second: beta and delta$/);
     assertMatch(rows[1]!, /\| first commit$/);
     assertEquals((data.commits as unknown[]).length, 2);
-    const page = await call(ctx, "git_log", { max_count: 1 });
+    const page = await call(ctx, "git_log", { limit: 1 });
     assertMatch(
       page.text,
-      /\| second: beta and delta\n\[commits 1-1; git_log\(max_count=1, skip=1\) for more\]$/,
+      /\| second: beta and delta\n\[commits 1-1; git_log\(limit=1, offset=1\) for more\]$/,
     );
-    const second = await call(ctx, "git_log", { max_count: 1, skip: 1 });
+    const second = await call(ctx, "git_log", { limit: 1, offset: 1 });
     assertMatch(second.text, /\| first commit\n\[commits 2-2; no more\]$/);
     const dash = await call(ctx, "git_log", { path: "-n" });
     assertMatch(dash.text, /^[0-9a-f]+ \S+ t \| first commit$/);

@@ -299,9 +299,9 @@ Deno.test("over the log's cap, bootstrap_body_state counts the dropped calls and
   });
   await host.call("todo_write", { todos: [{ content: "audit me", status: "pending" }] });
   // 400 read-only calls of about 1.4 KB of log each, 50 in flight: far past 64 KiB.
-  const junk = { junk: "x".repeat(1000) };
+  const bulky = { pattern: "x".repeat(1000) };
   for (let batch = 0; batch < 8; batch++) {
-    await Promise.all(Array.from({ length: 50 }, () => host.call("todo_read", junk)));
+    await Promise.all(Array.from({ length: 50 }, () => host.call("search_files", bulky)));
   }
   await host.flush();
   let bytes = 0;
@@ -323,7 +323,7 @@ Deno.test("over the log's cap, bootstrap_body_state counts the dropped calls and
   assert(today.dropped.calls > 100, `${today.dropped.calls} dropped`);
   assertEquals(today.logged + today.dropped.calls, 401);
   assertEquals(today.dropped.write, 0);
-  assertEquals(today.by_tool, { todo_write: 1, todo_read: 400 });
+  assertEquals(today.by_tool, { todo_write: 1, search_files: 400 });
   assertMatch(
     textOf(state),
     /today \(.* UTC\): 401 calls \(\d+ dropped by the log's size cap: \d+ read-only, 0 failed, 0 writes; day cap\)/,

@@ -190,7 +190,7 @@ Deno.test("py signatures, docstrings, class summaries and variables", async (t) 
     const r = await host.call("py_set_signature", {
       path: "shapes.py",
       name: "Shape.Meta.describe",
-      new_signature: "def describe(self, verbose: bool = False) -> str",
+      content: "def describe(self, verbose: bool = False) -> str",
     });
     assertEquals(r.isError, undefined, textOf(r));
     const text = await Deno.readTextFile(`${root.path}/shapes.py`);
@@ -201,7 +201,7 @@ Deno.test("py signatures, docstrings, class summaries and variables", async (t) 
     const bad = await host.call("py_set_signature", {
       path: "shapes.py",
       name: "fallback",
-      new_signature: "def fallback(x,:",
+      content: "def fallback(x,:",
     });
     assertMatch(textOf(bad), /^syntax_error: /);
     assertEquals(await Deno.readTextFile(`${root.path}/shapes.py`), text, "nothing written");
@@ -250,7 +250,7 @@ Deno.test("py signatures, docstrings, class summaries and variables", async (t) 
     const set = await host.call("py_set_var_declaration", {
       path: "shapes.py",
       name: "Shape.sides",
-      new_declaration: "sides: int = 4",
+      content: "sides: int = 4",
     });
     assertEquals(set.isError, undefined, textOf(set));
     assertStringIncludes(
@@ -317,7 +317,7 @@ Deno.test("py_get_hierarchy follows dotted and aliased bases across a directory"
   );
   await Deno.writeTextFile(`${root.path}/app/four.py`, "class NotIt(Other):\n    pass\n");
   await using host = await testHost({ roots: [root.path] });
-  const r = await host.call("py_get_hierarchy", { path: "app", class_name: "Base" });
+  const r = await host.call("py_get_hierarchy", { path: "app", name: "Base" });
   const subs = r.structuredContent!.subclasses as Array<
     { name: string; depth: number; path: string }
   >;
@@ -356,7 +356,7 @@ Deno.test("py_add_def places code with PEP 8 blank lines and re-indents it", asy
     const r = await host.call("py_add_def", {
       path: "m.py",
       name: "A.three",
-      new_content: "def three(self):\n    return 3",
+      content: "def three(self):\n    return 3",
       anchor_type: "end",
       anchor_symbol: "A",
     });
@@ -370,7 +370,7 @@ Deno.test("py_add_def places code with PEP 8 blank lines and re-indents it", asy
     await host.call("py_add_def", {
       path: "m.py",
       name: "zero",
-      new_content: "        def zero(self):\n            return 0\n",
+      content: "        def zero(self):\n            return 0\n",
       anchor_type: "start",
       anchor_symbol: "A",
     });
@@ -385,14 +385,14 @@ Deno.test("py_add_def places code with PEP 8 blank lines and re-indents it", asy
       await host.call("py_add_def", {
         path: "m.py",
         name: "before_two",
-        new_content: "def before_two():\n    pass",
+        content: "def before_two():\n    pass",
         anchor_type: "before",
         anchor_symbol: "two",
       });
       await host.call("py_add_def", {
         path: "m.py",
         name: "first",
-        new_content: "@decorated\ndef first():\n    pass",
+        content: "@decorated\ndef first():\n    pass",
         anchor_type: "start",
         anchor_symbol: "",
       });
@@ -412,26 +412,26 @@ Deno.test("py_add_def places code with PEP 8 blank lines and re-indents it", asy
     const dup = await host.call("py_add_def", {
       path: "m.py",
       name: "two",
-      new_content: "def two():\n    pass",
+      content: "def two():\n    pass",
     });
     assertMatch(textOf(dup), /^already_exists: /);
     const wrong = await host.call("py_add_def", {
       path: "m.py",
       name: "four",
-      new_content: "def five():\n    pass",
+      content: "def five():\n    pass",
     });
     assertMatch(textOf(wrong), /^invalid_argument: /);
     const broken = await host.call("py_add_def", {
       path: "m.py",
       name: "six",
-      new_content: "def six(:\n    pass",
+      content: "def six(:\n    pass",
     });
     assertMatch(textOf(broken), /^syntax_error: /);
     assertEquals(await read(), before, "nothing written");
     const allowed = await host.call("py_add_def", {
       path: "m.py",
       name: "six",
-      new_content: "def six(:\n    pass",
+      content: "def six(:\n    pass",
       allow_syntax_errors: true,
     });
     assertEquals(allowed.isError, undefined, textOf(allowed));
@@ -461,10 +461,10 @@ Deno.test("py_move_def turns a method into a function in the same file, renamed"
   );
   await using host = await testHost({ roots: [root.path] });
   const r = await host.call("py_move_def", {
-    src_path: "m.py",
-    dest_path: "m.py",
+    source: "m.py",
+    destination: "m.py",
     name: "A.helper",
-    dest_name: "helper_fn",
+    destination_name: "helper_fn",
     anchor_type: "end",
     anchor_symbol: "",
   });
@@ -512,7 +512,7 @@ Deno.test("py edits keep CRLF, BOM and a missing final newline", async () => {
   const r = await host.call("py_update_definition", {
     path: "m.py",
     name: "f",
-    new_content: "def f():\n    return 10\n",
+    content: "def f():\n    return 10\n",
   });
   assertEquals(r.isError, undefined, textOf(r));
   const after = await Deno.readFile(`${root.path}/m.py`);
@@ -524,7 +524,7 @@ Deno.test("py edits keep CRLF, BOM and a missing final newline", async () => {
   await host.call("py_update_definition", {
     path: "m.py",
     name: "g",
-    new_content: "def g():\n    return 20",
+    content: "def g():\n    return 20",
   });
   assertEquals(
     new TextDecoder().decode((await Deno.readFile(`${root.path}/m.py`)).slice(3)),
@@ -544,11 +544,11 @@ Deno.test("py_get_code_outline on a directory outlines every Python file, a page
   const files = all.structuredContent!.files as Array<{ path: string; symbols: unknown[] }>;
   assertEquals(files.map((f) => f.path), ["pkg/a.py", "pkg/sub/b.py", "pkg/sub/c.pyi"]);
   assertStringIncludes(textOf(all), "\n[Func] b (pkg/sub/b.py:1-2)\n");
-  const page = await host.call("py_get_code_outline", { path: "pkg", max_files: 1, offset: 1 });
+  const page = await host.call("py_get_code_outline", { path: "pkg", limit: 1, offset: 1 });
   assertEquals((page.structuredContent!.files as unknown[]).length, 1);
   assertEquals(page.structuredContent!.next_offset, 2);
   assertStringIncludes(textOf(page), "offset: 2");
-  const last = await host.call("py_get_code_outline", { path: "pkg", max_files: 1, offset: 2 });
+  const last = await host.call("py_get_code_outline", { path: "pkg", limit: 1, offset: 2 });
   assertEquals(
     (last.structuredContent!.files as Array<{ path: string }>).map((f) => f.path),
     ["pkg/sub/c.pyi"],
@@ -568,7 +568,7 @@ Deno.test("py_get_code_outline on a directory keeps each reply within the output
   const seen: string[] = [];
   let offset = 0;
   for (let calls = 0; calls < 30; calls++) {
-    const page = await host.call("py_get_code_outline", { path: "pkg", max_files: 5000, offset });
+    const page = await host.call("py_get_code_outline", { path: "pkg", limit: 5000, offset });
     const size = JSON.stringify(page).length;
     assert(size < 20_000 + 2_000, `a reply of ${size} characters`);
     const data = page.structuredContent as { files: Array<{ path: string }>; next_offset?: number };

@@ -58,7 +58,7 @@ Deno.test("py edits round-trip on real code, LF, CRLF and BOM", async (t) => {
           const put = await host.call("py_update_definition", {
             path: f,
             name,
-            new_content: got.structuredContent!.source as string,
+            content: got.structuredContent!.source as string,
           });
           assertEquals(put.isError, undefined, textOf(put));
           count++;
@@ -110,7 +110,7 @@ Deno.test("py edits round-trip on real code, LF, CRLF and BOM", async (t) => {
         const added = await host.call("py_add_def", {
           path: f,
           name: pick.name,
-          new_content: (got.structuredContent!.source as string).trim(),
+          content: (got.structuredContent!.source as string).trim(),
           anchor_type: pick.anchor_type,
           anchor_symbol: pick.anchor_symbol,
         });
@@ -174,8 +174,8 @@ Deno.test("py edits round-trip on real code, LF, CRLF and BOM", async (t) => {
           await host.call("py_get_definition", { path: move.src, name: move.name }),
         );
         const result = await host.call("py_move_def", {
-          src_path: move.src,
-          dest_path: move.dest,
+          source: move.src,
+          destination: move.dest,
           name: move.name,
           anchor_type: move.anchor_type,
           anchor_symbol: move.anchor_symbol,

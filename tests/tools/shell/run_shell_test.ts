@@ -5,7 +5,7 @@
  */
 
 import { assert, assertEquals, assertMatch, assertStringIncludes } from "../../_assert.ts";
-import { canRun, tempDir } from "../../_helpers.ts";
+import { canRun, missing, tempDir } from "../../_helpers.ts";
 import { launchHost } from "../../_mcp.ts";
 import { bwrapMissing, hostProcesses, shell, waitUntil } from "../../security/_shell.ts";
 
@@ -27,7 +27,8 @@ async function stdlibTests(): Promise<string | undefined> {
 }
 
 const TESTS = await stdlibTests();
-const skipped = bwrapMissing() || TESTS === undefined;
+const skipped = bwrapMissing() ||
+  missing("python3's test package (test.support, libpython3.X-testsuite)", TESTS !== undefined);
 
 Deno.test({
   name: `run_shell: runs a project's tests and says what happened${
@@ -38,6 +39,7 @@ Deno.test({
   await using dir = await tempDir();
   const project = `${dir.path}/project`;
   await Deno.mkdir(`${project}/tests`, { recursive: true });
+  assert(TESTS !== undefined, "python3's test package is installed (.ci/run installs it)");
   for (const name of STDLIB_TESTS) {
     await Deno.copyFile(`${TESTS}/${name}`, `${project}/tests/${name}`);
   }

@@ -25,7 +25,7 @@ async function usages(
   session: StdioSession,
   args: Record<string, unknown>,
 ): Promise<{ text: string; sites: Site[]; data: Record<string, unknown> }> {
-  const result = await session.call("find_usages", { max_results: 500, ...args });
+  const result = await session.call("find_usages", { limit: 500, ...args });
   const text = resultText(result);
   assert(!result.isError, `find_usages ${JSON.stringify(args)}: ${text}`);
   const data = result.structuredContent as Record<string, unknown>;
@@ -211,7 +211,7 @@ Deno.test("find_usages follows aliases, relative imports, classes and scopes, an
     const page = await usages(session, {
       path: "pkg/core.py",
       name: "helper",
-      max_results: 2,
+      limit: 2,
       offset: 2,
     });
     assertEquals(page.sites.map((site) => `${site.path}:${site.line}`), [
@@ -290,13 +290,20 @@ Deno.test("find_usages matches identifiers only, across a directory (never strin
     ].join("\n"),
   });
   await using session = await connectStdio([root.path]);
-  const { sites } = await usages(session, { path: "app/a.py", name: "fallback", scope: "app" });
+  const { sites, text } = await usages(session, {
+    path: "app/a.py",
+    name: "fallback",
+    scope: "app",
+  });
   assertEquals(sites.map((site) => `${site.path}:${site.line}:${site.column}:${site.role}`), [
     "app/a.py:5:9:definition",
     "app/sub/b.py:1:19:import",
     "app/sub/b.py:3:10:call",
   ]);
+  // Sites in two files; the three Python files of app/ searched.
+  assertStringIncludes(text, "\n3 sites in 2 files (3 files searched)");
   const ratio = await usages(session, { path: "app/a.py", name: "RATIO", scope: "app/a.py" });
   assertEquals(ratio.sites.map((site) => site.line), [1, 5]);
   assertEquals(ratio.data.files_searched, 1);
+  assertStringIncludes(ratio.text, "\n2 sites in 1 file (1 file searched)");
 });

@@ -116,7 +116,7 @@ Deno.test("ts_js tools on this repository's TypeScript and the SDK's JavaScript"
           const result = await host.call("ts_js_update_definition", {
             path,
             name,
-            new_content: (got.structuredContent as { source: string }).source,
+            content: (got.structuredContent as { source: string }).source,
           });
           assertFalse(result.isError, `${path} ${name}: ${textOf(result)}`);
           updated++;
@@ -132,7 +132,7 @@ Deno.test("ts_js tools on this repository's TypeScript and the SDK's JavaScript"
     const broken = await host.call("ts_js_update_definition", {
       path: "registry.ts",
       name: "Registry.has",
-      new_content: "  has(name: string): boolean {\n    return this.#tools.has(name\n",
+      content: "  has(name: string): boolean {\n    return this.#tools.has(name\n",
     });
     assertMatch(textOf(broken), /^syntax_error: /);
   });
@@ -368,7 +368,7 @@ Deno.test("ts_js_get_definition finds enums in .d.ts, const arrow functions, nam
   const updated = await host.call("ts_js_update_definition", {
     path: "app.tsx",
     name: "Price",
-    new_content: "export const Price = ({ cents }: Props) => <b>{Format.money(cents)}</b>;\n",
+    content: "export const Price = ({ cents }: Props) => <b>{Format.money(cents)}</b>;\n",
   });
   assertFalse(updated.isError, textOf(updated));
   const text = await Deno.readTextFile(`${root.path}/app.tsx`);
