@@ -12,7 +12,7 @@
  *
  * Without `--quick` the files are type-checked beside the run, which fails
  * if the check does. `--jobs N` sets how many files run at once (default: `DENO_JOBS`, else
- * twice the cores: most files wait on the processes they start).
+ * the cores: more at once made tests whose servers answer within a time limit fail under load).
  * `TOOLHOST_TEST_FILES` (paths separated by spaces) narrows "every test
  * file" to those: the test that runs the README's commands in a fresh clone
  * uses it, so that the suite does not run itself.
@@ -63,7 +63,7 @@ async function main(): Promise<number> {
     return 1;
   }
   const jobs = values.jobs ?? Deno.env.get("DENO_JOBS") ??
-    String(2 * navigator.hardwareConcurrency);
+    String(navigator.hardwareConcurrency);
   if (!/^[1-9][0-9]*$/.test(jobs)) {
     say(`toolhost test: --jobs wants a positive whole number, not "${jobs}"`);
     return 1;
