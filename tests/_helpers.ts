@@ -80,20 +80,38 @@ export function npmFile(path: string): string | undefined {
  * Whether a test that compares against an external program runs here. Under
  * CI always: `.ci/run` installs the program, so its absence fails the test.
  * Elsewhere only where the program is on PATH, so that `deno task test` on a
- * machine without it skips those tests instead of failing them.
+ * machine without it skips those tests instead of failing them, and says so
+ * ({@linkcode missing}).
  *
  * @param program The program's name, as found on PATH (`rg`, `ctags`).
  * @returns False when the test is to be ignored here.
  */
 export function canRun(program: string): boolean {
-  if (Deno.env.get("CI") === "true") return true;
-  return (Deno.env.get("PATH") ?? "").split(":").some((dir) => {
+  const found = (Deno.env.get("PATH") ?? "").split(":").some((dir) => {
     try {
       return dir !== "" && Deno.statSync(`${dir}/${program}`).isFile;
     } catch {
       return false;
     }
   });
+  return !missing(`${program} (not on PATH)`, found);
+}
+
+/**
+ * Whether to skip a test for a missing prerequisite, said loudly. Under
+ * `CI=true` never: `.ci/run` installs every prerequisite, so the test runs
+ * and fails without it. Elsewhere a missing one is skipped, with a line on
+ * stderr naming it (Deno's own report says only "ignored").
+ *
+ * @param what The prerequisite, as the line names it.
+ * @param present Whether it is here.
+ * @returns True when the test is to be skipped.
+ */
+export function missing(what: string, present: boolean): boolean {
+  if (present || Deno.env.get("CI") === "true") return false;
+  // deno-lint-ignore no-console
+  console.error(`toolhost tests: ${what} is missing: the tests that need it are skipped here`);
+  return true;
 }
 
 /**

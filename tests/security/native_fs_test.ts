@@ -6,12 +6,13 @@
  */
 
 import { assert, assertEquals, assertRejects } from "../_assert.ts";
-import { tempDir } from "../_helpers.ts";
+import { missing, tempDir } from "../_helpers.ts";
 import { constants } from "node:fs";
 import { findLibc } from "../../security/landlock.ts";
 import { loadNativeFs, type NativeFs } from "../../security/native_fs.ts";
 
 const libc = findLibc();
+const noLibc = missing("libc (security/landlock.ts LIBC_CANDIDATES)", libc !== null);
 
 /** What Deno says, or undefined where it throws. */
 function deno<T>(call: () => T): T | undefined {
@@ -29,7 +30,7 @@ function comparable(info: Deno.FileInfo | undefined) {
 
 Deno.test({
   name: "native calls: stat, lstat and realpath answer as Deno's own calls do",
-  ignore: libc === null,
+  ignore: noLibc,
   async fn() {
     const native = loadNativeFs(libc!, ["/"])!;
     await using root = await tempDir();
@@ -72,7 +73,7 @@ Deno.test({
 
 Deno.test({
   name: "native calls: a path C cannot take as it is gets no answer, never a truncated one",
-  ignore: libc === null,
+  ignore: noLibc,
   async fn() {
     await using root = await tempDir();
     const native = loadNativeFs(libc!, [root.path])!;
@@ -103,7 +104,7 @@ Deno.test({
 
 Deno.test({
   name: "native calls: open, fstat, read and close a file; O_NOFOLLOW refuses a symlink",
-  ignore: libc === null,
+  ignore: noLibc,
   async fn() {
     await using root = await tempDir();
     const native: NativeFs = loadNativeFs(libc!, [root.path])!;
@@ -131,7 +132,7 @@ Deno.test({
 Deno.test({
   name:
     "native calls: nothing outside the directories they were loaded for, and no open but to read",
-  ignore: libc === null,
+  ignore: noLibc,
   async fn() {
     await using root = await tempDir();
     await using outside = await tempDir();

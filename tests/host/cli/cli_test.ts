@@ -210,14 +210,15 @@ Deno.test("cli: start exits when the client closes its stdin, passing the exit c
   const reader = child.stdout.getReader();
   const first = await reader.read(); // the server is up and answered
   assertStringIncludes(new TextDecoder().decode(first.value), '"id":1');
-  const closedAt = performance.now();
   await writer.close();
-  const timer = setTimeout(() => child.kill("SIGKILL"), 10_000);
+  // A watchdog for a server that would never end; how soon it ends is bench/lifecycle_bench.ts's.
+  let killed = false;
+  const timer = setTimeout(() => (killed = true, child.kill("SIGKILL")), 60_000);
   const status = await child.status;
   clearTimeout(timer);
   await reader.cancel();
-  assertEquals(status.code, 0);
-  assert(performance.now() - closedAt < 5_000, "it exited on its own, soon");
+  assertFalse(killed, "it exited on its own, not stopped by the watchdog");
+  assertEquals([status.code, status.signal], [0, null]);
 });
 
 Deno.test("cli: a client that writes its requests and closes stdin at once still gets every answer", async () => {

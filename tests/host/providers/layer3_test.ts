@@ -101,7 +101,8 @@ Deno.test("layer 3: upstream tools, directives and anchors through the sandboxed
       );
       const read = await client.readResource({ uri: "toolhost://anchors/plan" });
       assertEquals((read.contents[0] as { text: string }).text, "second");
-      for (let i = 0; i < 50 && updates.length === 0; i++) {
+      // Wait for the notification (a state, not a time: the limit is only for a hang).
+      for (let i = 0; i < 3_000 && updates.length === 0; i++) {
         await new Promise((resolve) => setTimeout(resolve, 20));
       }
       assertEquals(updates, ["toolhost://anchors/plan"]);

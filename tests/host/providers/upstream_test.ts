@@ -6,7 +6,7 @@
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import type { Tool } from "@modelcontextprotocol/sdk/types.js";
-import { assert, assertEquals, assertMatch } from "../../_assert.ts";
+import { assertEquals, assertMatch } from "../../_assert.ts";
 import { tempDir, textOf } from "../../_helpers.ts";
 import { Dispatcher } from "../../../host/providers/dispatcher.ts";
 import { UpstreamProvider } from "../../../host/providers/upstream.ts";
@@ -104,14 +104,12 @@ Deno.test("upstream: cancellation reaches the upstream and its progress reaches 
       client: "t",
       signal: controller.signal,
     });
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    // Cancelled once the upstream runs the call (it says so in a marker file).
+    await until(() => exists(`${markers.path}/started`), "the upstream started the call");
     controller.abort();
     const { result } = await pending;
     assertMatch(textOf(result), /^cancelled: /);
-    for (let i = 0; i < 50 && !(await exists(`${markers.path}/aborted`)); i++) {
-      await new Promise((resolve) => setTimeout(resolve, 20));
-    }
-    assert(await exists(`${markers.path}/aborted`), "the upstream saw the cancellation");
+    await until(() => exists(`${markers.path}/aborted`), "the upstream saw the cancellation");
 
     const seen: number[] = [];
     const done = await upstream.call("echo__progress", { steps: 4 }, {
@@ -191,5 +189,13 @@ async function exists(path: string): Promise<boolean> {
     return true;
   } catch {
     return false;
+  }
+}
+
+/** Wait for a state (never a time bound), failing after a generous outer limit. */
+async function until(holds: () => Promise<boolean>, what: string): Promise<void> {
+  for (const giveUp = Date.now() + 60_000; !(await holds());) {
+    if (Date.now() > giveUp) throw new Error(`Gave up waiting: ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
   }
 }

@@ -45,7 +45,8 @@ Deno.test("anchors: a local tool's directive reaches the resource, its update no
         }],
       },
     });
-    for (let i = 0; i < 50 && updates.length === 0; i++) {
+    // Wait for the notification (a state, not a time: the limit is only for a hang).
+    for (let i = 0; i < 6_000 && updates.length === 0; i++) {
       await new Promise((resolve) => setTimeout(resolve, 10));
     }
     assertEquals(updates, ["toolhost://anchors/todo_state"]);

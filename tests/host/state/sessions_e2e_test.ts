@@ -6,7 +6,7 @@
  */
 
 import { assert, assertEquals, assertFalse, assertMatch } from "../../_assert.ts";
-import { canRun, tempDir } from "../../_helpers.ts";
+import { canRun, missing, tempDir } from "../../_helpers.ts";
 import { connectStdio, launchHost, resultText, waitForStderr } from "../../_mcp.ts";
 import { bwrapMissing } from "../../security/_shell.ts";
 
@@ -84,11 +84,8 @@ Deno.test("ripgrep's runs in the tool workers are the session's subprocess recor
   try {
     const status = await host.call("get_host_performance", {});
     const ripgrep = (status.structuredContent?.status as { ripgrep: { active: boolean } }).ripgrep;
-    if (!ripgrep.active) {
-      // deno-lint-ignore no-console
-      console.log("ripgrep is not in use here: nothing runs it to record");
-      return;
-    }
+    if (missing("ripgrep in the tool workers (nothing runs it to record)", ripgrep.active)) return;
+    assert(ripgrep.active, `ripgrep is in use (.ci/run installs it): ${resultText(status)}`);
     await host.call("grep", { pattern: "needle" });
     const page = await host.call("read_interactions", { kind: "subprocess" });
     assertFalse(page.isError, resultText(page));

@@ -201,7 +201,7 @@ Deno.test("host: many concurrent calls are all answered, in any order", async ()
   results.forEach((result, i) => assertEquals(textOf(result), `${i % 50}\n`));
 });
 
-Deno.test("host: a call too large for the shared mailbox reaches an idle worker at once", async () => {
+Deno.test("host: a call too large for the shared mailbox reaches an idle worker, round after round", async () => {
   await using root = await tempDir();
   await Deno.writeTextFile(`${root.path}/toolhost.json`, JSON.stringify({ workers: 1 }));
   await using host = await createHost({
@@ -212,15 +212,12 @@ Deno.test("host: a call too large for the shared mailbox reaches an idle worker 
   const big = "x".repeat(400 * 1024); // over the 256 KiB box: it goes by postMessage
   for (let round = 0; round < 3; round++) {
     await new Promise((resolve) => setTimeout(resolve, 60)); // the worker is idle, blocked
-    const started = performance.now();
     const result = await host.call("write_file", { path: `big${round}.txt`, content: big });
-    const took = performance.now() - started;
     assertFalse(result.isError, textOf(result));
-    // An idle worker blocks for up to a second between event-loop turns; the announcement in
-    // shared memory makes it take the message at once.
-    assert(took < 500, `the call took ${took.toFixed(0)} ms`);
+    // How soon (the announcement in shared memory wakes the blocked worker at once, where it
+    // would otherwise take up to a second) is measured by bench/idle_worker_bench.ts.
+    assertEquals(await Deno.readTextFile(`${root.path}/big${round}.txt`), big);
   }
-  assertEquals((await Deno.stat(`${root.path}/big2.txt`)).size, big.length);
 });
 
 Deno.test("worker pool: under the served V8 flags a worker collects its garbage after a long call", async () => {
