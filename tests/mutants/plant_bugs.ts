@@ -93,6 +93,8 @@ interface Run {
   failed: Set<string>;
   /** The run's summary line, or why there is none. */
   summary: string;
+  /** It failed before any test could (a type error, a missing file, a hang): it catches nothing. */
+  broken: boolean;
 }
 
 function say(line: string): void {
@@ -111,14 +113,17 @@ async function copyCheckout(): Promise<string> {
   if (!copy.success && errors.length > 0) {
     throw new Error(`Cannot copy the checkout: ${errors.join("; ")}`);
   }
-  // As `deno task test` does first: the copy's node_modules is set up before a test starts a
-  // worker (set up by the first test run instead, a worker's module check waited for good).
-  const install = await new Deno.Command(Deno.execPath(), {
-    args: ["install", "--quiet"],
-    cwd: scratch,
-  }).output();
-  if (!install.success) {
-    throw new Error(`Cannot set up the copy: ${new TextDecoder().decode(install.stderr)}`);
+  // As `deno task test` does first, then the tools' modules loaded once in one thread. Seen on
+  // Deno 2.9.6: at a new path, a run whose first load of the npm packages was a tool worker's
+  // (boundaries_test.ts alone) waited for good, its main thread spinning on a lock of Deno's
+  // cache databases; the whole suite loads them in its main thread first.
+  for (
+    const args of [["install", "--quiet"], ["eval", `await import("${scratch}/tools/mod.ts")`]]
+  ) {
+    const setup = await new Deno.Command(Deno.execPath(), { args, cwd: scratch }).output();
+    if (!setup.success) {
+      throw new Error(`Cannot set up the copy: ${new TextDecoder().decode(setup.stderr)}`);
+    }
   }
   return scratch;
 }
@@ -149,9 +154,7 @@ async function runTests(dir: string, files: readonly string[]): Promise<Run> {
   const summary = text.match(/^(ok|FAILED) \| \d+ passed.*$/m)?.[0] ??
     `no summary (${stopped}exit ${output.code}): ${text.trim().split("\n").slice(-5).join(" / ")}`;
   const failed = failuresOf(text);
-  // A run that failed before any test did (a type error, a missing file) catches nothing.
-  if (!output.success && failed.size === 0) failed.add(`(the run itself) ${summary}`);
-  return { failed, summary };
+  return { failed, summary, broken: !output.success && failed.size === 0 };
 }
 
 /** Plant one bug in the copy; returns the file's original text. */
@@ -166,7 +169,8 @@ async function plant(dir: string, mutant: Mutant): Promise<string> {
       } occurs ${count} times in ${mutant.file}, not once`,
     );
   }
-  await Deno.writeTextFile(path, original.replace(mutant.find, mutant.replace));
+  // A function, not the string: `$` sequences in the replacement stay as they are.
+  await Deno.writeTextFile(path, original.replace(mutant.find, () => mutant.replace));
   return original;
 }
 
@@ -181,6 +185,7 @@ async function main(filters: readonly string[]): Promise<number> {
     const files = [...new Set(chosen.flatMap((mutant) => mutant.tests))];
     const baseline = await runTests(dir, files);
     say(`baseline (nothing planted): ${baseline.summary}`);
+    if (baseline.broken) throw new Error("The tests do not run on the copy as it is");
     for (const failure of baseline.failed) say(`  already failing, never counted: ${failure}`);
     const missed: string[] = [];
     for (const mutant of chosen) {
@@ -194,9 +199,10 @@ async function main(filters: readonly string[]): Promise<number> {
       const caught = [...run.failed].filter((failure) => !baseline.failed.has(failure));
       say(`\nbug: ${mutant.name} (${mutant.file})`);
       say(`  ${run.summary}`);
+      if (run.broken) say("  NOT CAUGHT: the run failed before any test could catch it");
+      else if (caught.length === 0) say("  NOT CAUGHT by any test");
       if (caught.length === 0) missed.push(mutant.name);
       for (const failure of caught) say(`  caught by ${failure}`);
-      if (caught.length === 0) say("  NOT CAUGHT by any test");
     }
     say(
       missed.length === 0
