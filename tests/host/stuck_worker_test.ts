@@ -3,11 +3,16 @@
  * users run (`mcp-config`'s command, a real MCP client over stdio), a grep
  * whose pattern backtracks catastrophically in JavaScript answers, and a
  * read_file sent while it runs is answered first, by the other worker.
+ *
+ * The host starts its second worker only when a call would wait behind the
+ * first, so each launch is first brought to two ready workers: a grep and a
+ * read are sent together until the read is answered first (while the second
+ * worker loads, the read may still go to the first one once grep is done).
  */
 
 import { assert, assertEquals, assertMatch } from "../_assert.ts";
 import { canRun, tempDir, textOf } from "../_helpers.ts";
-import { launchHost } from "../_mcp.ts";
+import { type LaunchedHost, launchHost } from "../_mcp.ts";
 
 /** Files of the crafted tree, each about 1.5 MB. */
 const FILES = 48;
@@ -21,6 +26,22 @@ const CRAFTED = `${"a".repeat(30)}\n${`${"a".repeat(1000)}!\n`.repeat(1500)}`;
 
 const PATTERNS = ["(a+)+$", "(a|aa)+$", "(.*a){20}$"];
 
+/** Rounds of a grep and a read sent together, at most, before the host has two ready workers. */
+const WARM_ROUNDS = 20;
+
+/** Send a slow grep and a read together until the read is answered first: the second worker is up. */
+async function bothWorkersUp(host: LaunchedHost): Promise<void> {
+  for (let round = 0; round < WARM_ROUNDS; round++) {
+    let grepDone = false;
+    const grep = host.call("grep", { pattern: PATTERNS[0] }).finally(() => (grepDone = true));
+    await host.call("read_file", { path: "small.txt" });
+    const readFirst = !grepDone;
+    await grep;
+    if (readFirst) return;
+  }
+  throw new Error(`no read was answered before a grep in ${WARM_ROUNDS} rounds: one worker only?`);
+}
+
 Deno.test("a catastrophic grep answers, and a read_file sent meanwhile answers before it", async (t) => {
   await using root = await tempDir();
   for (let i = 0; i < FILES; i++) {
@@ -30,6 +51,7 @@ Deno.test("a catastrophic grep answers, and a read_file sent meanwhile answers b
   for (const ripgrep of ["off", ...(canRun("rg") ? ["auto"] : [])]) {
     await t.step(`ripgrep ${ripgrep}`, async () => {
       await using host = await launchHost({ roots: [root.path], ripgrep });
+      await bothWorkersUp(host);
       for (const pattern of PATTERNS) {
         const order: string[] = [];
         const began = performance.now();
