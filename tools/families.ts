@@ -1,7 +1,9 @@
 /**
  * The tool list: every tool family, in the order clients list their tools.
- * A new family is a folder with a `family.ts` and one line here; a new tool
- * in a family is one file and one line in the family's list.
+ * A new family is a folder with a `family.ts`, one line here and one line in
+ * `mod.ts` (a tool worker's) or `host_tools.ts` (the host's); a new tool in a
+ * family is one file and one line in the family's list. The declarations
+ * hold no tool code, so the launcher reads them without loading any tool.
  *
  * @module
  */
@@ -50,18 +52,41 @@ export interface LoadedTools {
 }
 
 /**
- * Load the tools of the families that run in one place.
+ * The tools of the families that run in one place, in list order: each
+ * family's tools come from the module that lists them (`mod.ts` for a tool
+ * worker's, `host_tools.ts` for the host's), which imports their code
+ * statically, so that a process that needs only the declarations (the
+ * launcher) never reads tool code.
  *
  * @param runs A tool worker, or the host.
+ * @param byFamily Each of those families' tools, by family name.
  * @returns The tools in list order, and each one's family.
+ * @throws {Error} When a family that runs there has no tools given, or a name is no such family.
  */
-export async function loadFamilies(runs: ToolFamily["runs"]): Promise<LoadedTools> {
+export function toolsOf(
+  runs: ToolFamily["runs"],
+  byFamily: Readonly<Record<string, readonly Tool[]>>,
+): LoadedTools {
   const families = FAMILIES.filter((family) => family.runs === runs);
-  const loaded = await Promise.all(families.map((family) => family.load()));
+  const wanted = new Set(families.map((family) => family.name));
+  const stray = Object.keys(byFamily).filter((name) => !wanted.has(name));
+  const missing = [...wanted].filter((name) => !(name in byFamily));
+  if (stray.length > 0 || missing.length > 0) {
+    throw new Error(
+      `Cannot list the ${runs}'s tools: ${
+        [
+          ...missing.map((name) => `no tools for family ${name}`),
+          ...stray.map((name) => `${name} is no ${runs} family`),
+        ]
+          .join("; ")
+      }`,
+    );
+  }
+  const lists = families.map((family) => byFamily[family.name]!);
   return Object.freeze({
-    tools: Object.freeze(loaded.flat()),
+    tools: Object.freeze(lists.flat()),
     families: Object.freeze(Object.fromEntries(
-      families.flatMap((family, i) => loaded[i]!.map((tool) => [tool.name, family.name])),
+      families.flatMap((family, i) => lists[i]!.map((tool) => [tool.name, family.name])),
     )),
   });
 }

@@ -8,7 +8,6 @@
  */
 
 import type { ToolIcon } from "./icons.ts";
-import type { Tool } from "./tool.ts";
 
 /** A tree-sitter grammar a family parses with. */
 export interface GrammarAsset {
@@ -28,8 +27,6 @@ export interface ToolFamily {
   readonly runs: "worker" | "host";
   /** The icon clients draw beside its tools (one of `ICONS` in `icons.ts`). */
   readonly icon: ToolIcon;
-  /** Load its tools, in the order clients list them. */
-  readonly load: () => Promise<readonly Tool[]>;
   /**
    * The grammars its tools parse with. A family with grammars is listed only
    * where the roots hold a file of one of their extensions (or config says so).

@@ -1,5 +1,5 @@
 /**
- * The scoped command line: `deno run <flags> mod.ts serve …` with exactly
+ * The scoped command line: `deno run <flags> serve_main.ts …` with exactly
  * the permissions what is configured needs (the roots, the state directory,
  * ripgrep, the upstream servers, efferent copy's peers, Deno for the network
  * worker), and nothing else.
@@ -20,14 +20,17 @@ import {
 } from "../config/mod.ts";
 import { bracketed, type HostConfig, hostPort, RIPGREP_NOT_FOUND } from "../config/mod.ts";
 import { HOSTS_FILE, RESOLV_CONF } from "../config/mod.ts";
-import { assetPaths } from "../workers/mod.ts";
-import { computePlan, PLAN_ENV } from "../sandbox/mod.ts";
+import { assetPaths } from "../workers/asset_paths.ts";
+import { computePlan, PLAN_ENV } from "../sandbox/plan.ts";
 
 /** The `toolhost` command (`bin/toolhost`): what `mcp-config` prints. */
 export const TOOLHOST_BIN: URL = new URL("../../bin/toolhost", import.meta.url);
 
-/** The served process's entry: `mod.ts`, its whole module graph loaded before it runs. */
-export const ENTRY: URL = new URL("../../mod.ts", import.meta.url);
+/**
+ * The served process's entry (`serve_main.ts`): the configuration and `serve`, not the library's
+ * exports nor the tools the workers load themselves.
+ */
+export const ENTRY: URL = new URL("./serve_main.ts", import.meta.url);
 
 /**
  * toolhost's own source folders: to start a tool worker, the process must be
@@ -292,7 +295,6 @@ export async function scopedCommand(
     ...flags,
     V8_FLAGS,
     fromFileUrl(ENTRY),
-    "serve",
     ...serveArgs(config),
   ];
   return { command: Deno.execPath(), args, env: { [PLAN_ENV]: JSON.stringify(plan) } };

@@ -13,7 +13,6 @@ export const ANALYSIS: ToolFamily = defineFamily({
   name: "analysis",
   runs: "worker",
   icon: ICONS.analysis,
-  load: async () => (await import("./mod.ts")).ANALYSIS_TOOLS,
   prefersCodeWorker: true,
   pathArgs: ["path"],
 });

@@ -15,7 +15,6 @@ export const BEADS: ToolFamily = defineFamily({
   name: "beads",
   runs: "host",
   icon: ICONS.beads,
-  load: async () => (await import("./mod.ts")).BEADS_TOOLS,
   runsPrograms: ["bd"],
   // The workspace check (10 s at most), then bd with a shell command's default time limit.
   callLimitMs: (timeoutS) => 10_000 + timeoutS.default * 1000,

@@ -12,7 +12,6 @@ export const CFAMILY: ToolFamily = defineFamily({
   name: "cfamily",
   runs: "worker",
   icon: ICONS.cfamily,
-  load: async () => (await import("./cfamily.ts")).CFAMILY_TOOLS,
   grammars: [{
     name: "c",
     extensions: [".c", ".h"],

@@ -12,6 +12,5 @@ export const FILES: ToolFamily = defineFamily({
   name: "files",
   runs: "worker",
   icon: ICONS.files,
-  load: async () => (await import("./mod.ts")).FILE_TOOLS,
   pathArgs: ["path", "source", "destination"],
 });

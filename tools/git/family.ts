@@ -24,7 +24,6 @@ export const GIT: ToolFamily = defineFamily({
   name: "git",
   runs: "host",
   icon: ICONS.git,
-  load: async () => (await import("./mod.ts")).GIT_TOOLS,
   runsPrograms: ["git"],
   marker: ".git",
   callLimitMs: () => GIT_RUNS_PER_CALL * GIT_TIMEOUT_MS,

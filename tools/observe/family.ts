@@ -14,6 +14,5 @@ export const OBSERVE: ToolFamily = defineFamily({
   name: "observe",
   runs: "host",
   icon: ICONS.observe,
-  load: async () => (await import("./mod.ts")).OBSERVE_TOOLS,
   mirrored: false,
 });

@@ -12,7 +12,6 @@ export const PYTHON: ToolFamily = defineFamily({
   name: "python",
   runs: "worker",
   icon: ICONS.python,
-  load: async () => (await import("./mod.ts")).PYTHON_TOOLS,
   grammars: [{
     name: "python",
     extensions: [".py", ".pyi"],

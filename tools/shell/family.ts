@@ -14,7 +14,6 @@ export const SHELL: ToolFamily = defineFamily({
   name: "shell",
   runs: "host",
   icon: ICONS.shell,
-  load: async () => [(await import("./run_shell.ts")).runShell],
   runsPrograms: [],
   // A command may ask for up to the longest time limit.
   callLimitMs: (timeoutS) => timeoutS.max * 1000,

@@ -17,7 +17,6 @@ export const SYMBOLS: ToolFamily = defineFamily({
   name: "symbols",
   runs: "worker",
   icon: ICONS.symbols,
-  load: async () => (await import("./mod.ts")).SYMBOL_TOOLS,
   // The grammars of the languages `_resolvers.ts` lists (the family is shown once one is in the roots).
   grammars: [PYTHON, TYPESCRIPT, CFAMILY].flatMap((family) => family.grammars ?? []),
   prefersCodeWorker: true,

@@ -12,8 +12,4 @@ export const TODO: ToolFamily = defineFamily({
   name: "todo",
   runs: "host",
   icon: ICONS.todo,
-  load: async () => {
-    const { todoWrite, todoRead } = await import("./todo.ts");
-    return [todoWrite, todoRead];
-  },
 });

@@ -16,7 +16,6 @@ export const TYPESCRIPT: ToolFamily = defineFamily({
   name: "typescript",
   runs: "worker",
   icon: ICONS.typescript,
-  load: async () => (await import("./typescript.ts")).TYPESCRIPT_TOOLS,
   grammars: [{
     name: "typescript",
     extensions: [".ts", ".mts", ".cts"],

@@ -14,12 +14,5 @@ export const WEB: ToolFamily = defineFamily({
   name: "web",
   runs: "host",
   icon: ICONS.web,
-  load: async () => {
-    const [{ fetchUrl }, { webSearch }] = await Promise.all([
-      import("./fetch_url.ts"),
-      import("./web_search.ts"),
-    ]);
-    return [fetchUrl, webSearch];
-  },
   reachesNetwork: true,
 });

@@ -53,7 +53,7 @@ Deno.test("cli: flags print the scoped server; mcp-config prints bin/toolhost st
     /--allow-(read|write|all|run|net|env)( |$)|\s-A\s/.test(flags.stdout),
     "no unscoped grant",
   );
-  assertStringIncludes(flags.stdout, ` serve --root ${a.path}`);
+  assertStringIncludes(flags.stdout, `/host/cli/serve_main.ts --root ${a.path}`);
 
   const config = await toolhost(["mcp-config", "--root", a.path, "--root", b.path]);
   assertEquals(config.code, 0);
