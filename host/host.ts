@@ -16,7 +16,7 @@ import { HOST_TOOL_FAMILIES } from "../tools/host_tools.ts";
 import type { HostStatus } from "../tools/observe/observation.ts";
 import { hostCalls } from "./call.ts";
 import { applyDirectives, reportCollisions, writeHints } from "./_host_wiring.ts";
-import { assetPaths } from "./workers/mod.ts";
+import { type FirstWorker, spawnOptions } from "./first_worker.ts";
 import {
   type ConfigOverrides,
   type HostConfig,
@@ -52,6 +52,8 @@ export interface HostOptions extends ConfigOverrides {
   now?: () => Date;
   /** Efferent copy on or off, instead of EFFERENT_COPY_ENABLE / EFFERENT_COPY_DISABLE. */
   efferentCopy?: boolean;
+  /** The first tool worker, started ahead for this `config` (`first_worker.ts`). */
+  firstWorker?: FirstWorker;
 }
 
 /** A running host. */
@@ -150,7 +152,7 @@ export async function createHost(options: HostOptions = {}): Promise<Host> {
   const now = options.now ?? (() => new Date());
   const sessions = await openSessionLog(config, logger, now);
   const idle = idleWork(logger, sessions);
-  const pool = await startPool(config, logger, sessions, idle);
+  const pool = await startPool(config, { logger, sessions, idle, first: options.firstWorker });
   const shown = new ShownFamilies(FAMILIES, config.tools);
   await detectLanguages(pool, shown, logger);
   reportUnknownNames(config, pool, logger);
@@ -260,22 +262,26 @@ function idleWork(logger: HostLogger, sessions: SessionLog): IdleWork {
 /** The tool workers, with the policy's permissions and the files tool code reads. */
 async function startPool(
   config: HostConfig,
-  logger: HostLogger,
-  sessions: SessionLog,
-  idle: IdleWork,
+  parts: {
+    logger: HostLogger;
+    sessions: SessionLog;
+    idle: IdleWork;
+    first: FirstWorker | undefined;
+  },
 ): Promise<WorkerPool> {
-  return await WorkerPool.start(config.policy, {
+  const { logger, sessions, idle, first } = parts;
+  const ahead = first?.config === config ? first.spawned : undefined;
+  if (first && !ahead) first.spawned.worker.terminate(); // started for another configuration
+  const options = {
+    ...(await spawnOptions(config)),
     subprocesses: sessions,
     // While a worker runs a call: the last call's observers, the session log's queued lines.
     whileWaiting: () => idle.run(),
     size: config.workers,
-    registry: config.tools,
-    ripgrep: config.ripgrep,
     callTimeoutMs: config.callTimeoutMs,
-    landlock: config.landlock,
-    extraRead: await assetPaths(),
     logger,
-  });
+  };
+  return await WorkerPool.start(config.policy, options, ahead);
 }
 
 /** The upstream servers; the MCP client code reads the environment when it loads, so only when some are configured. */

@@ -5,7 +5,14 @@
  * @module
  */
 
-import { ErrorCode } from "@modelcontextprotocol/sdk/types.js";
+/**
+ * The SDK's codes for a closed connection and an unanswered request (its
+ * `ErrorCode.ConnectionClosed` and `ErrorCode.RequestTimeout`), as numbers:
+ * importing its types would load every schema of the protocol into a
+ * process that only compares two numbers (`tests/sinks/mcp_errors_test.ts`
+ * holds them equal to the SDK's).
+ */
+export const SDK_CODES = Object.freeze({ connectionClosed: -32000, requestTimeout: -32001 });
 
 /**
  * Whether a request failed because the connection is gone: the SDK's
@@ -17,7 +24,7 @@ import { ErrorCode } from "@modelcontextprotocol/sdk/types.js";
  */
 export function isConnectionLoss(error: unknown): boolean {
   if (!(error instanceof Error)) return false;
-  if ("code" in error) return error.code === ErrorCode.ConnectionClosed || error.code === "EPIPE";
+  if ("code" in error) return error.code === SDK_CODES.connectionClosed || error.code === "EPIPE";
   return error.message === "Not connected";
 }
 
@@ -29,5 +36,5 @@ export function isConnectionLoss(error: unknown): boolean {
  * @returns True for a timeout.
  */
 export function isTimeout(error: unknown): boolean {
-  return error instanceof Error && "code" in error && error.code === ErrorCode.RequestTimeout;
+  return error instanceof Error && "code" in error && error.code === SDK_CODES.requestTimeout;
 }

@@ -126,7 +126,15 @@ async function testFiles(paths: readonly string[]): Promise<string[]> {
       else if (entry.isFile && child.endsWith("_test.ts")) found.push(child);
     }
   };
-  for (const path of paths) await walk(path.replace(/^\.\//, ""));
+  for (const path of paths) {
+    const relative = path.replace(/^\.\//, "");
+    try {
+      await walk(relative);
+    } catch (error) {
+      if (!(error instanceof Deno.errors.NotFound)) throw error;
+      say(`toolhost test: no such test file or directory: ${relative}`);
+    }
+  }
   return [...new Set(found)].sort();
 }
 

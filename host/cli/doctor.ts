@@ -31,7 +31,7 @@ import { innerProbes } from "./doctor_inner.ts";
 import { networkProbe } from "./doctor_network.ts";
 import { outerProbes } from "./doctor_outer.ts";
 import type { DoctorReport, ProbeResult, ProbeTargets } from "./doctor_report.ts";
-import { servedProbe } from "./doctor_served.ts";
+import { servedProbe, startServed } from "./doctor_served.ts";
 import type { OutputOptions } from "./printer.ts";
 
 export type { DoctorReport, ProbeResult } from "./doctor_report.ts";
@@ -74,17 +74,25 @@ async function everyProbe(
   overrides: ConfigOverrides,
   targets: ProbeTargets,
 ): Promise<ProbeResult[]> {
-  const outer = await outerProbes(config, targets);
+  // The probes do not depend on each other: the served server (a process of its own), the tool
+  // worker, the host and the network worker start together, and are reported in this order.
+  const served = startServed(config, overrides);
+  const [outer, inner, sinks, network] = await Promise.all([
+    outerProbes(config, targets),
+    innerProbes(config, targets),
+    sinkProbes(config),
+    networkProbe(config, targets),
+  ]);
   return [
     ...outer.probes,
     ripgrepProbe(outer.ripgrep, config),
-    ...(await innerProbes(config, targets)),
-    ...(await sinkProbes(config)),
+    ...inner,
+    ...sinks,
     ...configProbes(config),
     approvalProbe(config),
-    await networkProbe(config, targets),
+    network,
     ...toolNameProbes(config, outer.tools),
-    await servedProbe(config, overrides, outer),
+    servedProbe(await served, outer),
   ];
 }
 

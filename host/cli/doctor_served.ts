@@ -31,26 +31,37 @@ export interface FoundHere {
 }
 
 /**
- * Start the server as `mcp-config` prints it and compare what it says it
- * uses with what was found here.
+ * Start the server as `mcp-config` prints it, at once: it runs in a process
+ * of its own while the probes in this one run, and {@linkcode servedProbe}
+ * compares what it said with what they found.
  *
  * @param config The resolved configuration.
  * @param overrides The command-line options it came from.
+ * @returns The line it said when it began to serve, or why it did not.
+ */
+export function startServed(
+  config: HostConfig,
+  overrides: ConfigOverrides,
+): Promise<string | Error> {
+  return servedStatus(launchCommand(config, overrides)).catch((error) =>
+    error instanceof Error ? error : new Error(String(error))
+  );
+}
+
+/**
+ * Compare what the server started as `mcp-config` prints it said it uses
+ * with what was found here.
+ *
+ * @param said What {@linkcode startServed} got: its start-up line, or why there was none.
  * @param here What the probes in this process found.
  * @returns The probe.
  */
-export async function servedProbe(
-  config: HostConfig,
-  overrides: ConfigOverrides,
-  here: FoundHere,
-): Promise<ProbeResult> {
+export function servedProbe(said: string | Error, here: FoundHere): ProbeResult {
   const name = "served process: the server mcp-config prints confines and searches as probed here";
-  let line: string;
-  try {
-    line = await servedStatus(launchCommand(config, overrides));
-  } catch (error) {
-    return { name, ok: false, detail: `could not start the server: ${String(error)}` };
+  if (said instanceof Error) {
+    return { name, ok: false, detail: `could not start the server: ${String(said)}` };
   }
+  const line = said;
   const problems: string[] = [];
   if (line.includes("tool workers confined by Landlock") !== here.landlock.active) {
     problems.push(`Landlock ${here.landlock.active ? "active" : "not active"} here`);

@@ -26,10 +26,7 @@ import { computePlan, PLAN_ENV } from "../sandbox/plan.ts";
 /** The `toolhost` command (`bin/toolhost`): what `mcp-config` prints. */
 export const TOOLHOST_BIN: URL = new URL("../../bin/toolhost", import.meta.url);
 
-/**
- * The served process's entry (`serve_main.ts`): the configuration and `serve`, not the library's
- * exports nor the tools the workers load themselves.
- */
+/** The served process's entry: the config and `serve`, not mod.ts's exports nor the workers' tools. */
 export const ENTRY: URL = new URL("./serve_main.ts", import.meta.url);
 
 /**
@@ -292,6 +289,8 @@ export async function scopedCommand(
   const args = [
     "run",
     "--quiet",
+    // bin/toolhost installed the packages; "auto" would check node_modules again at each start.
+    "--node-modules-dir=manual",
     ...flags,
     V8_FLAGS,
     fromFileUrl(ENTRY),

@@ -9,13 +9,14 @@
  * @module
  */
 
-import { fileURLToPath as fromFileUrl } from "node:url";
 import { type HostStatus, statusParts } from "../../tools/observe/observation.ts";
 import { auditProcess, processFlags } from "../../security/permissions.ts";
 import { printable } from "../../security/printable.ts";
-import { type HostConfig, hostPort } from "../config/mod.ts";
+import { missingGrants } from "./grants.ts";
+import type { HostConfig } from "../config/mod.ts";
 import { serve } from "../transports/mod.ts";
 import { createHost, type Host } from "../host.ts";
+import type { FirstWorker } from "../first_worker.ts";
 import type { HostLogger } from "../logger.ts";
 import { assetPaths } from "../workers/mod.ts";
 import { shellQuote } from "./mcp_config.ts";
@@ -23,13 +24,7 @@ import { serveOverHttp } from "./serve_http.ts";
 import { startHooks } from "./serve_hooks.ts";
 import type { HooksServing } from "../hooks/mod.ts";
 import { oneLine, type Printer } from "./printer.ts";
-import {
-  isCompiled,
-  isPermissionError,
-  scopedCommand,
-  SOURCE_DIRS,
-  staleFlagsLine,
-} from "./scoped_command.ts";
+import { isCompiled, isPermissionError, scopedCommand, staleFlagsLine } from "./scoped_command.ts";
 
 /**
  * Serve over MCP stdio in this process, unless its permissions are broader
@@ -38,12 +33,14 @@ import {
  * @param config The resolved configuration.
  * @param allowBroad Whether to serve with permissions beyond the roots.
  * @param printer Where to say what happens.
+ * @param firstWorker The host's first tool worker, when it was started ahead for this config.
  * @returns The exit code: 0 when serving ended, 1 when it failed, 2 when refused.
  */
 export async function serveCommand(
   config: HostConfig,
   allowBroad: boolean,
   printer: Printer,
+  firstWorker?: FirstWorker,
 ): Promise<number> {
   const findings = auditProcess(config.policy);
   for (const finding of findings) {
@@ -61,7 +58,7 @@ export async function serveCommand(
   }
   let host: Host;
   try {
-    host = await createHost({ config });
+    host = await createHost({ config, ...(firstWorker ? { firstWorker } : {}) });
   } catch (error) {
     printer.err(failure("cannot serve", error));
     return 1;
@@ -117,38 +114,6 @@ async function closeWithin(host: Host, ms: number): Promise<void> {
     host.logger.log("warn", `Stopping took over ${ms} ms (an upstream server or sink); exiting`);
   }
   clearTimeout(timer);
-}
-
-/**
- * What this process needs to serve and was not granted: read on toolhost's
- * code (the tool workers load it) and on the tool assets, read and write on
- * the roots and the state directory, run for ripgrep. Checked before any
- * tool worker starts, so that flags printed before a dependency update are
- * one line, not a worker's stack trace.
- *
- * @param config The resolved configuration.
- * @returns What is missing, as "read \"/path\"" and the like; empty when nothing is.
- */
-export async function missingGrants(config: HostConfig): Promise<string[]> {
-  const missing: string[] = [];
-  const need = (descriptor: Deno.PermissionDescriptor, what: string) => {
-    if (Deno.permissions.querySync(descriptor).state !== "granted") missing.push(what);
-  };
-  for (const path of [...SOURCE_DIRS.map((url) => fromFileUrl(url)), ...(await assetPaths())]) {
-    need({ name: "read", path }, `read "${path}"`);
-  }
-  for (const path of [...config.policy.roots, config.policy.stateDir]) {
-    need({ name: "read", path }, `read "${path}"`);
-    need({ name: "write", path }, `write "${path}"`);
-  }
-  const rg = config.ripgrep.path;
-  if (rg !== null) need({ name: "run", command: rg }, `run "${rg}"`);
-  for (const listen of [config.http.listen, config.hooks]) {
-    if (listen === null) continue;
-    const at = hostPort(listen);
-    need({ name: "net", host: listen.port === 0 ? listen.hostname : at }, `listen on "${at}"`);
-  }
-  return missing;
 }
 
 /** A fatal error as one line: the stale-flags instruction when a permission was missing. */

@@ -1,11 +1,13 @@
 /**
  * The served process's entry: what the launcher replaces itself with
  * (`deno run <scoped flags> host/cli/serve_main.ts --root DIR …`). It
- * imports the configuration and `serve` statically and nothing else — not
- * the library's exports (`mod.ts`), the tools the workers run, nor the other
- * commands — so that the process reads only the modules serving needs, and
- * loads none at run time (a module first loaded by a scoped process can wait
- * on Deno's cache).
+ * reads only the modules serving needs — not the library's exports
+ * (`mod.ts`), the tools the workers run, nor the other commands — and once
+ * the configuration is read it starts the first tool worker, then evaluates
+ * the host's modules while that worker loads its tools. `serve_command.ts`
+ * is imported by a literal specifier, so Deno reads it with this module at
+ * start, before any code runs; a specifier computed at run time would need
+ * read permission for every module it loads.
  *
  * @module
  */
@@ -14,7 +16,8 @@ import { parseArgs } from "node:util";
 import { type HostConfig, loadConfig } from "../config/mod.ts";
 import { oneLine, terminalPrinter } from "./printer.ts";
 import { isPermissionError, staleFlagsLine } from "./scoped_command.ts";
-import { serveCommand } from "./serve_command.ts";
+import { startFirstWorker } from "../first_worker.ts";
+import { missingGrants } from "./grants.ts";
 import { overridesFrom, SERVE_OPTIONS } from "./serve_options.ts";
 
 /**
@@ -35,7 +38,13 @@ export async function serveMain(argv: readonly string[]): Promise<number> {
     );
     return 2;
   }
-  return await serveCommand(config, false, printer);
+  // Where a grant is missing (flags printed before an update), serve says so in one line; no
+  // worker is started ahead to fail on it first.
+  const first = (await missingGrants(config)).length === 0
+    ? await startFirstWorker(config)
+    : undefined;
+  const { serveCommand } = await import("./serve_command.ts");
+  return await serveCommand(config, false, printer, first);
 }
 
 if (import.meta.main) {

@@ -12,7 +12,7 @@ import { type Policy, writablePaths } from "../../security/policy.ts";
 import { type WorkerPermissions, workerPermissions } from "../../security/permissions.ts";
 import { findLibc, type LandlockPaths, programPaths } from "../../security/landlock.ts";
 import type { ToWorker } from "./protocol.ts";
-import type { PoolOptions } from "./pool_types.ts";
+import type { SpawnOptions } from "./pool_types.ts";
 
 /** A worker's init message, less the mailboxes (each worker has its own). */
 export type WorkerSetup = Omit<Extract<ToWorker, { type: "init" }>, "type" | "mailboxes">;
@@ -32,7 +32,7 @@ export interface Confinement {
  * @param options The pool's options (tools, ripgrep, extra files, Landlock switch).
  * @returns The permissions and the init message's content.
  */
-export function workerConfinement(policy: Policy, options: PoolOptions): Confinement {
+export function workerConfinement(policy: Policy, options: SpawnOptions): Confinement {
   const libc = options.landlock === false ? null : findLibc();
   const extraRead = [
     ...(options.extraRead ?? []),
@@ -58,7 +58,7 @@ export function workerConfinement(policy: Policy, options: PoolOptions): Confine
 }
 
 /** Why the worker's thread is not confined for want of libc. */
-function whyNoLibc(options: PoolOptions): string {
+function whyNoLibc(options: SpawnOptions): string {
   return options.landlock === false
     ? 'switched off ("landlock": false in toolhost.json)'
     : "libc was not found";

@@ -53,12 +53,17 @@ export class Slot {
    *
    * @param policy The policy (it sets the worker's permissions).
    * @param options The pool's options.
+   * @param started A worker already started with the same policy and options, to use instead.
    * @returns The slot, and what its worker said when ready.
    * @throws {Error} When the worker failed to start.
    */
-  static async start(policy: Policy, options: PoolOptions): Promise<{ slot: Slot; ready: Ready }> {
+  static async start(
+    policy: Policy,
+    options: PoolOptions,
+    started?: Spawned,
+  ): Promise<{ slot: Slot; ready: Ready }> {
     const spawn = () => spawnWorker(policy, options);
-    const first = spawn();
+    const first = started ?? spawn();
     return { slot: new Slot(spawn, first), ready: await first.ready };
   }
 

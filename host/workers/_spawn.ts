@@ -12,7 +12,7 @@ import type { ToolDescriptor } from "../../tools/registry.ts";
 import type { FromWorker, RipgrepStatus, ToWorker } from "./protocol.ts";
 import { Mailbox, threadYielder } from "./mailbox.ts";
 import { workerConfinement } from "./_confinement.ts";
-import type { PoolOptions } from "./pool_types.ts";
+import type { SpawnOptions } from "./pool_types.ts";
 
 /** What a worker says once it is ready. */
 export interface Ready {
@@ -42,10 +42,10 @@ export interface Spawned {
  * Make a worker with the policy's permissions and send it its init message.
  *
  * @param policy The policy.
- * @param options The pool's options.
+ * @param options What the pool's options say of its permissions and tools.
  * @returns The worker, its mailboxes, and when it will be ready.
  */
-export function spawnWorker(policy: Policy, options: PoolOptions): Spawned {
+export function spawnWorker(policy: Policy, options: SpawnOptions): Spawned {
   const { permissions, setup } = workerConfinement(policy, options);
   const worker = new Worker(new URL("./tool_worker.ts", import.meta.url), {
     type: "module",

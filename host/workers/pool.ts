@@ -21,7 +21,7 @@ import { CallQueue } from "./_queue.ts";
 import { awaitBriefly, receive, type Receiver } from "./_receive.ts";
 import { SideRequests } from "./_side_requests.ts";
 import { Slot } from "./_slot.ts";
-import type { Ready } from "./_spawn.ts";
+import type { Ready, Spawned } from "./_spawn.ts";
 
 export type { PoolCall, PoolOptions, PoolResult } from "./pool_types.ts";
 
@@ -102,12 +102,13 @@ export class WorkerPool {
    *
    * @param policy The policy (it sets the workers' permissions).
    * @param options Size, tools, timeouts.
+   * @param started The first worker, when it was started ahead (`spawnWorker`, same policy and options).
    * @returns The ready pool.
    * @throws {Error} When a worker failed to start.
    */
-  static async start(policy: Policy, options: PoolOptions): Promise<WorkerPool> {
+  static async start(policy: Policy, options: PoolOptions, started?: Spawned): Promise<WorkerPool> {
     const size = Math.max(1, Math.floor(options.size));
-    const first = await Slot.start(policy, options);
+    const first = await Slot.start(policy, options, started);
     const later = Array.from({ length: size - 1 }, () => Slot.later(policy, options));
     return new WorkerPool(options, [first.slot, ...later], first.ready);
   }

@@ -39,6 +39,12 @@ export interface PoolOptions {
   whileWaiting?: () => void;
 }
 
+/** What starting one worker needs of the pool's options (its permissions and init message). */
+export type SpawnOptions = Pick<
+  PoolOptions,
+  "registry" | "ripgrep" | "extraRead" | "landlock" | "toolsModule"
+>;
+
 /** How one call is followed. */
 export interface PoolCall {
   /** Aborted when the client cancels. */
