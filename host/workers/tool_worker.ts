@@ -26,6 +26,8 @@ class ToolWorker {
   #link = new HostLink();
   #ready: Promise<WorkerState> | undefined;
   #state: WorkerState | undefined;
+  /** Probes whose operation is still pending: the thread must not block on its mailbox meanwhile. */
+  #probing = 0;
 
   /** Receive what comes by `postMessage`: init, and messages too large for the mailbox. */
   listen(): void {
@@ -39,7 +41,9 @@ class ToolWorker {
   #receive(message: ToWorker): void {
     if (message.type === "init") this.#init(message);
     else if (message.type === "probe") {
-      void probe(message, (answer) => this.#link.post(answer), this.#state?.native);
+      this.#probing++;
+      void probe(message, (answer) => this.#link.post(answer), this.#state?.native)
+        .finally(() => this.#probing--);
     } else if (message.type === "check") this.#check(message);
     else if (message.type === "call") this.#call(message);
     else if (message.type === "cancel") this.#cancel(message);
@@ -55,7 +59,7 @@ class ToolWorker {
     this.#link.receiveThrough(inbox);
     void inbox.listen(
       (each) => this.#receive(each as ToWorker),
-      () => this.#state !== undefined && this.#state.inflight.size === 0,
+      () => this.#state !== undefined && this.#state.inflight.size === 0 && this.#probing === 0,
       () => pollAfterCall(this.#state),
     );
   }
