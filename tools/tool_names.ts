@@ -5,15 +5,14 @@
  * a `/`). Every local and host-side tool's name keeps to it as written. An
  * upstream server's tool is listed as `<server>__<tool>`, and where that
  * would break the rule (a long name, a space) it is listed under a name made
- * from it deterministically: what is outside the set becomes `_`, the name is
- * cut to fit, and a short hash of the whole original name ends it, so that
- * the same upstream gives the same names at every start and two names never
- * meet.
+ * from it deterministically (`upstream_tool_name.ts`: what is outside the set
+ * becomes `_`, the name is cut to fit, and a short hash of the whole original
+ * name ends it, so that the same upstream gives the same names at every start
+ * and two names never meet). The rule is kept apart from the hash so that the
+ * launcher, which checks servers' names, loads no hashing.
  *
  * @module
  */
-
-import { createHash } from "node:crypto";
 
 /** What a tool name may be (within SEP-986's `^[A-Za-z0-9_./-]{1,64}$` and 2025-11-25's rule). */
 export const TOOL_NAME_PATTERN: RegExp = /^[A-Za-z0-9_.-]{1,64}$/;
@@ -26,30 +25,6 @@ export const UPSTREAM_SEPARATOR = "__";
 
 /** The longest an upstream server's name may be (what is left holds its tools' names). */
 export const MAX_SERVER_NAME_LENGTH = 32;
-
-/** How many hex digits of the original name's SHA-256 end a name that was made to fit. */
-const HASH_DIGITS = 8;
-
-/**
- * The name an upstream server's tool is listed under: `<server>__<tool>`
- * where that keeps to the rule, else a name made to fit (characters outside
- * the set replaced by `_`, cut, and ended with `-` and a hash of the whole
- * original name).
- *
- * @param server The server's name, as configured (see {@linkcode serverNameProblem}).
- * @param tool The tool's own name on that server.
- * @returns The listed name, within {@linkcode TOOL_NAME_PATTERN}.
- * @throws {RangeError} When the server's name cannot form valid names.
- */
-export function upstreamToolName(server: string, tool: string): string {
-  const problem = serverNameProblem(server);
-  if (problem !== undefined) throw new RangeError(problem);
-  const full = `${server}${UPSTREAM_SEPARATOR}${tool}`;
-  if (TOOL_NAME_PATTERN.test(full)) return full;
-  const suffix = `-${createHash("sha256").update(full).digest("hex").slice(0, HASH_DIGITS)}`;
-  const kept = full.replace(/[^A-Za-z0-9_.-]/gu, "_");
-  return `${kept.slice(0, MAX_TOOL_NAME_LENGTH - suffix.length)}${suffix}`;
-}
 
 /**
  * Why an upstream server's name cannot form valid tool names, if it cannot:

@@ -10,7 +10,8 @@
 import type { Tool as McpTool } from "@modelcontextprotocol/sdk/types.js";
 import { ICONS } from "../../tools/icons.ts";
 import type { ToolDescriptor } from "../../tools/registry.ts";
-import { UPSTREAM_SEPARATOR, upstreamToolName } from "../../tools/tool_names.ts";
+import { UPSTREAM_SEPARATOR } from "../../tools/tool_names.ts";
+import { upstreamToolName } from "../../tools/upstream_tool_name.ts";
 import type { HostLogger } from "../logger.ts";
 
 /** An upstream's tools as listed. */

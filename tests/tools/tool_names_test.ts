@@ -14,8 +14,8 @@ import {
   MAX_TOOL_NAME_LENGTH,
   serverNameProblem,
   TOOL_NAME_PATTERN,
-  upstreamToolName,
 } from "../../tools/tool_names.ts";
+import { upstreamToolName } from "../../tools/upstream_tool_name.ts";
 
 Deno.test("tool names: every tool of every family, worker and host side, keeps to MCP's rule", () => {
   const names = [...TOOLS, ...HOST_TOOLS].map((tool) => tool.name);
