@@ -15,7 +15,8 @@ import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js"
 import type { CallToolResult, Tool } from "@modelcontextprotocol/sdk/types.js";
 import type { ToolResult } from "../tools/tool.ts";
 
-const ENTRY = new URL("../mod.ts", import.meta.url);
+/** The command line bin/toolhost runs for every command but `start` (`mcp-config` here). */
+const CLI = new URL("../host/cli/main.ts", import.meta.url);
 
 /** What the user gives `mcp-config`, and what the client's `env` adds. */
 export interface LaunchOptions {
@@ -59,7 +60,7 @@ export async function mcpConfigFor(
   const args = [
     "run",
     "-A",
-    ENTRY.pathname,
+    CLI.pathname,
     "mcp-config",
     ...roots.flatMap((root) => ["--root", root]),
     ...(options.config ? ["--config", options.config] : []),
@@ -318,7 +319,7 @@ async function httpTokenFor(roots: readonly string[], url: string): Promise<stri
     args: [
       "run",
       "-A",
-      ENTRY.pathname,
+      CLI.pathname,
       "mcp-config",
       ...roots.flatMap((r) => ["--root", r]),
       `--http=${host}`,

@@ -38,16 +38,16 @@ export function selfEntry(): string {
 }
 
 /**
- * Every script that starts this host (`mod.ts`, the launcher that
- * `mcp-config` prints, and the served entry the launcher becomes): a peer
- * running one of them is never a sink.
+ * Every script that starts this host (`mod.ts`, the command line
+ * bin/toolhost runs, the launcher that `mcp-config` prints, and the served
+ * entry the launcher becomes): a peer running one of them is never a sink.
  *
  * @returns Their absolute paths.
  */
 export function selfEntries(): readonly string[] {
   return [
     selfEntry(),
-    ...["launcher.ts", "serve_main.ts"].map((name) =>
+    ...["main.ts", "launcher.ts", "serve_main.ts"].map((name) =>
       fileURLToPath(new URL(`../cli/${name}`, import.meta.url))
     ),
   ];

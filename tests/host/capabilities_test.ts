@@ -11,7 +11,7 @@ import { assert, assertEquals, assertFalse, assertMatch } from "../_assert.ts";
 import { canRun, tempDir } from "../_helpers.ts";
 import { connectStdio, resultText, waitForStderr } from "../_mcp.ts";
 
-const ENTRY = new URL("../../mod.ts", import.meta.url).pathname;
+const ENTRY = new URL("../../host/cli/main.ts", import.meta.url).pathname;
 
 Deno.test("capabilities: with ripgrep installed, the launch users run searches with it, confined", {
   ignore: !canRun("rg"),

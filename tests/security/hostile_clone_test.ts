@@ -23,7 +23,7 @@ import { missing, tempDir } from "../_helpers.ts";
 import { connectStdio, resultText, type StdioSession, waitForStderr } from "../_mcp.ts";
 import { bwrapMissing, exists } from "./_shell.ts";
 
-const ENTRY = new URL("../../mod.ts", import.meta.url).pathname;
+const ENTRY = new URL("../../host/cli/main.ts", import.meta.url).pathname;
 const PROBE_SERVER = new URL("../../fixtures/upstream/probe_server.mjs", import.meta.url);
 
 /** Where the clone and the attacker's targets are. */

@@ -25,7 +25,7 @@ const IMPOSED_MS = 300;
 /** What two processes' clocks may differ by in their granularity (ms). */
 const CLOCK_SLACK_MS = 2;
 
-const ENTRY = new URL("../../../mod.ts", import.meta.url).pathname;
+const ENTRY = new URL("../../../host/cli/main.ts", import.meta.url).pathname;
 
 /** The Hook API of a launched host: its URL from the start-up line, its token from the state directory. */
 async function hooksOf(host: LaunchedHost, root: string): Promise<HookClient> {

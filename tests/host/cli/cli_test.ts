@@ -15,7 +15,7 @@ import { tempDir, testHost } from "../../_helpers.ts";
 import { servedStatus } from "../../../host/cli/doctor_served.ts";
 import { INITIALIZE } from "../transports/stdio_raw.ts";
 
-const ENTRY = new URL("../../../mod.ts", import.meta.url).pathname;
+const ENTRY = new URL("../../../host/cli/main.ts", import.meta.url).pathname;
 
 /** `toolhost start` for one root, from `/`, its stdin and stdout piped. */
 function spawnStart(root: string): Deno.ChildProcess {

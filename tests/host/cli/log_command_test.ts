@@ -16,7 +16,7 @@ import { tempDir } from "../../_helpers.ts";
 import { launchHost } from "../../_mcp.ts";
 import { bwrapMissing } from "../../security/_shell.ts";
 
-const ENTRY = new URL("../../../mod.ts", import.meta.url).pathname;
+const ENTRY = new URL("../../../host/cli/main.ts", import.meta.url).pathname;
 
 async function toolhost(args: string[]): Promise<{ code: number; stdout: string }> {
   const output = await new Deno.Command(Deno.execPath(), {

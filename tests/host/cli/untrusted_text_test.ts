@@ -13,7 +13,7 @@ import { launchHost, resultText } from "../../_mcp.ts";
 import { bwrapMissing } from "../../security/_shell.ts";
 import { servedStatus } from "../../../host/cli/doctor_served.ts";
 
-const ENTRY = new URL("../../../mod.ts", import.meta.url).pathname;
+const ENTRY = new URL("../../../host/cli/main.ts", import.meta.url).pathname;
 
 const ESC = "\x1b";
 const BEL = "\x07";

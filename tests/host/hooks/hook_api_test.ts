@@ -238,7 +238,7 @@ async function dashboard(root: string, ...args: string[]) {
     args: [
       "run",
       "-A",
-      new URL("../../../mod.ts", import.meta.url).pathname,
+      new URL("../../../host/cli/main.ts", import.meta.url).pathname,
       "dashboard",
       "--root",
       root,

@@ -10,7 +10,7 @@ import { assert, assertEquals, assertFalse, assertMatch } from "../../_assert.ts
 import { tempDir } from "../../_helpers.ts";
 import { connectStdio, resultText, type StdioSession } from "../../_mcp.ts";
 
-const ENTRY = new URL("../../../mod.ts", import.meta.url);
+const ENTRY = new URL("../../../host/cli/main.ts", import.meta.url);
 
 /** A root with a Python file and, when given, a toolhost.json. */
 async function pythonProject(root: string, tools?: Record<string, unknown>): Promise<void> {

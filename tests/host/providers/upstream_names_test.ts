@@ -18,7 +18,7 @@ import { TOOL_NAME_PATTERN } from "../../../tools/tool_names.ts";
 import { NAMES as OWN } from "../../../fixtures/upstream/_names.ts";
 
 const NAMES = new URL("../../../fixtures/upstream/names_server.ts", import.meta.url).pathname;
-const ENTRY = new URL("../../../mod.ts", import.meta.url).pathname;
+const ENTRY = new URL("../../../host/cli/main.ts", import.meta.url).pathname;
 
 /**
  * Write the user's own toolhost.json (outside the roots: its servers start as listed) naming the

@@ -147,7 +147,7 @@ async function waitFor(condition: () => Promise<boolean>, timeoutMs = 30_000): P
   }
 }
 
-const ENTRY = new URL("../../../mod.ts", import.meta.url).pathname;
+const ENTRY = new URL("../../../host/cli/main.ts", import.meta.url).pathname;
 
 Deno.test("old sessions are deleted at start; toolhost log --subprocesses shows a session's processes", async () => {
   await using root = await tempDir();

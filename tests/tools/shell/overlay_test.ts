@@ -18,7 +18,7 @@ import { tempDir } from "../../_helpers.ts";
 import { clientEnv, type LaunchedHost, launchHost } from "../../_mcp.ts";
 import { bwrapMissing, exists, shell } from "../../security/_shell.ts";
 
-const ENTRY = new URL("../../../mod.ts", import.meta.url).pathname;
+const ENTRY = new URL("../../../host/cli/main.ts", import.meta.url).pathname;
 
 /** The real git, as the user runs it in the root. */
 function git(cwd: string, ...args: string[]): string {
