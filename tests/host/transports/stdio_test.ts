@@ -180,12 +180,13 @@ const cancel = (id: number) =>
 Deno.test("LineTransport: a request the client cancelled holds nothing once the input ends", async () => {
   const { transport, received, isClosed } = silentTransport([request(1), request(2), cancel(1)]);
   await transport.start();
-  await turn();
+  // The transport reads a chunk per turn of the event loop: wait until the three were read.
+  for (let turns = 0; turns < 1_000 && received.length < 3; turns++) await turn();
   assertEquals(received.length, 3, "both requests and the cancellation were read");
   assertEquals(isClosed(), false, "request 2 is still due");
   // The server never answers a cancelled request (MCP): answering 2 is all the end waits for.
   await transport.send({ jsonrpc: "2.0", id: 2, result: {} });
-  await turn();
+  for (let turns = 0; turns < 1_000 && !isClosed(); turns++) await turn();
   assert(isClosed(), "it closed as soon as the last request still due was answered");
 });
 
