@@ -1,8 +1,8 @@
 /**
  * `deno task compile`: one binary. The files tool code reads outside the
  * roots (the tree-sitter runtime and the grammars the tool families
- * declare) and the tool worker's entry are included, computed from the
- * families rather than listed by hand. `deno compile` fetches Deno's
+ * declare), the tool worker's entry and the commands' modules (loaded by a
+ * computed specifier) are included, computed rather than listed by hand. `deno compile` fetches Deno's
  * runtime from the internet; `--print` prints the command instead.
  *
  * @module
@@ -11,6 +11,7 @@
 import { fileURLToPath } from "node:url";
 import { TOOL_ASSETS } from "../../tools/assets.ts";
 import { V8_FLAGS } from "./scoped_command.ts";
+import { LOADED_LATER } from "./commands.ts";
 
 /** The repository, which the includes are relative to. */
 const REPO = new URL("../../", import.meta.url);
@@ -25,7 +26,12 @@ const WORKER_ENTRY = new URL("../workers/tool_worker.ts", import.meta.url);
  * @returns The arguments after `deno`.
  */
 export function compileArgs(output = "toolhost"): string[] {
-  const includes = [WORKER_ENTRY, ...TOOL_ASSETS].flatMap((url) => ["--include", relative(url)]);
+  // The commands' modules are loaded by a computed specifier (`commands.ts`): compile cannot see them.
+  const later = LOADED_LATER.map((path) => new URL(path, import.meta.url));
+  const includes = [WORKER_ENTRY, ...later, ...TOOL_ASSETS].flatMap((url) => [
+    "--include",
+    relative(url),
+  ]);
   return [
     "compile",
     V8_FLAGS,

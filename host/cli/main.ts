@@ -29,35 +29,9 @@ import {
   staleFlagsLine,
 } from "./scoped_command.ts";
 import { overridesFrom, SERVE_OPTIONS } from "./serve_options.ts";
+import { COMMANDS, httpTokenOf, mcpPath } from "./commands.ts";
 
 export { oneLine } from "./printer.ts";
-
-/**
- * A module loaded when its command runs, by a computed specifier: Deno reads every module a literal
- * `import()` names at start. (This CLI runs with -A; the served process imports literally.)
- */
-function load<T>(path: string): Promise<T> {
-  return import(new URL(path, import.meta.url).href);
-}
-
-/**
- * The modules of the commands, loaded when their command runs: a command loads only what it uses
- * (`mcp-config`, run at each client's setup, loads none of them).
- */
-const COMMANDS = {
-  serve: () => load<typeof import("./serve_command.ts")>("./serve_command.ts"),
-  start: () => load<typeof import("./launcher.ts")>("./launcher.ts"),
-  tools: () => load<typeof import("./tool_commands.ts")>("./tool_commands.ts"),
-  doctor: () => load<typeof import("./doctor.ts")>("./doctor.ts"),
-  log: () => load<typeof import("./log_command.ts")>("./log_command.ts"),
-  dashboard: () => load<typeof import("./dashboard_command.ts")>("./dashboard_command.ts"),
-  trust: () => load<typeof import("./trust_command.ts")>("./trust_command.ts"),
-};
-
-/** The MCP endpoint's path, from the HTTP transport (loaded for `mcp-config --http` only). */
-async function mcpPath(): Promise<string> {
-  return (await load<typeof import("../transports/mod.ts")>("../transports/mod.ts")).MCP_PATH;
-}
 
 /** The usage text. */
 export const USAGE = `toolhost — a sandboxed MCP tool host
@@ -262,10 +236,9 @@ async function httpConfigCommand(
   // A wildcard address is no place to connect to: the entry names this machine.
   const reach = isWildcard(listen.hostname) ? { ...listen, hostname: Deno.hostname() } : listen;
   const url = `http://${hostPort(reach)}${await mcpPath()}`;
-  const { httpToken } = await load<typeof import("../state/http_token.ts")>(
-    "../state/http_token.ts",
+  printer.out(
+    JSON.stringify(mcpHttpConfig(url, await httpTokenOf(config.policy.stateDir)), null, 2),
   );
-  printer.out(JSON.stringify(mcpHttpConfig(url, await httpToken(config.policy.stateDir)), null, 2));
   printer.err(
     `toolhost: start the server with: ${shellQuote(launchCommand(config, overrides))}`,
   );

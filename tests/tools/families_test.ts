@@ -5,6 +5,16 @@ import { HOST_TOOL_FAMILIES, HOST_TOOLS } from "../../tools/host_tools.ts";
 import { RUNTIME_WASM, TOOL_ASSETS } from "../../tools/assets.ts";
 import { grammarForPath } from "../../tools/_treesitter.ts";
 import { compileArgs } from "../../host/cli/compile.ts";
+import { LOADED_LATER } from "../../host/cli/commands.ts";
+
+/** The `.ts` files under a directory. */
+async function* sourceFiles(dir: URL): AsyncGenerator<URL> {
+  for await (const entry of Deno.readDir(dir)) {
+    const url = new URL(entry.name + (entry.isDirectory ? "/" : ""), dir);
+    if (entry.isDirectory) yield* sourceFiles(url);
+    else if (entry.name.endsWith(".ts")) yield url;
+  }
+}
 
 Deno.test("tool families: every tool belongs to one family, and what they declare reaches the host", async (t) => {
   await t.step("each local and host-side tool has its family; names are unique", () => {
@@ -47,6 +57,32 @@ Deno.test("tool families: every tool belongs to one family, and what they declar
     }
     assertEquals(args.slice(-3), ["-o", "out", "mod.ts"]);
   });
+
+  await t.step(
+    "deno task compile includes every module loaded by a computed specifier",
+    async () => {
+      const args = compileArgs("out");
+      const includes = args.flatMap((arg, i) => (args[i - 1] === "--include" ? [arg] : []));
+      for (const path of LOADED_LATER) {
+        const url = new URL(path, new URL("../../host/cli/", import.meta.url));
+        assert(includes.some((each) => url.pathname.endsWith(`/${each}`)), `${path} is included`);
+      }
+      // commands.ts is the one place that loads code by a computed specifier: compile sees no other.
+      const computed: string[] = [];
+      for (const dir of ["host", "security", "tools", "sinks"]) {
+        for await (const file of sourceFiles(new URL(`../../${dir}/`, import.meta.url))) {
+          if (/import\(\s*new URL\(/.test(await Deno.readTextFile(file))) {
+            computed.push(
+              file.pathname,
+            );
+          }
+        }
+      }
+      assertEquals(computed.map((path) => path.split("/").slice(-3).join("/")), [
+        "host/cli/commands.ts",
+      ]);
+    },
+  );
 
   await t.step(
     "only the observation tools are never mirrored; code tools prefer the code worker",
