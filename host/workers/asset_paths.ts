@@ -9,11 +9,22 @@ import { fileURLToPath as fromFileUrl } from "node:url";
 import { TOOL_ASSETS } from "../../tools/assets.ts";
 
 /**
+ * The paths, found once per process: the served process needs them at start
+ * for its grants, its first worker and its pool.
+ */
+let found: Promise<readonly string[]> | undefined;
+
+/**
  * The tool assets' paths and, where they are symlinks (node_modules), their real paths.
  *
  * @returns The paths, each asset's own path before its real path.
  */
 export async function assetPaths(): Promise<string[]> {
+  found ??= findAssetPaths();
+  return [...(await found)];
+}
+
+async function findAssetPaths(): Promise<readonly string[]> {
   const paths: string[] = [];
   for (const url of TOOL_ASSETS) {
     const path = fromFileUrl(url);

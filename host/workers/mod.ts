@@ -36,5 +36,3 @@ export type {
 } from "./protocol.ts";
 export { MAX_TRACKED } from "./watch.ts";
 export { assetPaths } from "./asset_paths.ts";
-export { type Spawned, spawnWorker } from "./_spawn.ts";
-export type { SpawnOptions } from "./pool_types.ts";
