@@ -66,6 +66,7 @@
 
 import { parsedJson, rewrittenJson } from "./_json_text.ts";
 import { decodedForms, encodedRuns, spansInRun } from "./_percent.ts";
+import { type RecentTexts, recentTextsFor } from "./_recent_texts.ts";
 import { replacedSpans, type Span, withSpansRedacted } from "./_spans.ts";
 import {
   ASSIGNMENT,
@@ -137,6 +138,8 @@ const OUTSIDE: Verdict = Object.freeze({ secret: false, quantity: false });
 export class Redactor {
   #contained: readonly string[];
   #verdicts = new Map<string, Verdict>();
+  #recent: RecentTexts;
+  #redactShapes = (text: string) => this.#shapesOf(text);
 
   /**
    * Make a redactor for the default secret keys and `extra`.
@@ -147,6 +150,7 @@ export class Redactor {
   constructor(extra: readonly string[] = []) {
     const keys = [...DEFAULT_REDACT_KEYS, ...extra].map(flatKey).filter(Boolean);
     this.#contained = [...new Set(keys)];
+    this.#recent = recentTextsFor(this.#contained);
   }
 
   /**
@@ -272,8 +276,15 @@ export class Redactor {
     });
   }
 
-  /** Text with its secret-shaped parts redacted, as it is written. */
+  /**
+   * Text with its secret-shaped parts redacted, as it is written; a long text redacted lately
+   * (by any redactor of the same keys) is not redacted again.
+   */
   #shapes(text: string): string {
+    return this.#recent.formOf(text, this.#redactShapes);
+  }
+
+  #shapesOf(text: string): string {
     if (PLAIN.test(text)) return text;
     let out = text.replace(TOKENS, (match) => tokenLike(match) ? REDACTED : match);
     for (const [hint, pattern, replace] of SHAPES) {

@@ -15,9 +15,6 @@ import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js"
 import type { CallToolResult, Tool } from "@modelcontextprotocol/sdk/types.js";
 import type { ToolResult } from "../tools/tool.ts";
 
-/** The command line bin/toolhost runs for every command but `start` (`mcp-config` here). */
-const CLI = new URL("../host/cli/main.ts", import.meta.url);
-
 /** What the user gives `mcp-config`, and what the client's `env` adds. */
 export interface LaunchOptions {
   /** `--config FILE`. */
@@ -47,7 +44,11 @@ export interface StdioSession extends AsyncDisposable {
 }
 
 /**
- * The `.mcp.json` entry for some roots, from the real CLI.
+ * The `.mcp.json` entry for some roots, from the real CLI: its `main`, run in
+ * this process as `toolhost mcp-config` runs it (the same arguments, this
+ * process's environment, which a child would inherit). A child process
+ * would print the same entry at the cost of a Deno start per host;
+ * `tests/host/cli/cli_test.ts` runs the command itself.
  *
  * @param roots The roots.
  * @param options What else the user gives `mcp-config`.
@@ -58,19 +59,25 @@ export async function mcpConfigFor(
   options: LaunchOptions = {},
 ): Promise<{ command: string; args: string[] }> {
   const args = [
-    "run",
-    "-A",
-    CLI.pathname,
     "mcp-config",
     ...roots.flatMap((root) => ["--root", root]),
     ...(options.config ? ["--config", options.config] : []),
     ...(options.ripgrep ? [`--ripgrep=${options.ripgrep}`] : []),
     ...(options.unprotect ?? []).map((glob) => `--unprotect=${glob}`),
   ];
-  const output = await new Deno.Command(Deno.execPath(), { args, cwd: "/", stderr: "inherit" })
-    .output();
-  if (!output.success) throw new Error("toolhost mcp-config failed");
-  return JSON.parse(new TextDecoder().decode(output.stdout)).mcpServers.toolhost;
+  return (await mcpConfigEntry(args)) as { command: string; args: string[] };
+}
+
+/** Run `toolhost ARGS…` (an `mcp-config`) in this process and parse the entry it prints. */
+async function mcpConfigEntry(args: string[]): Promise<Record<string, unknown>> {
+  const { main } = await import("../host/cli/main.ts");
+  const printed: string[] = [];
+  const code = await main(args, {
+    out: (line) => printed.push(line),
+    err: (line) => console.error(line),
+  });
+  if (code !== 0) throw new Error(`toolhost ${args.join(" ")} failed (exit ${code})`);
+  return JSON.parse(printed.join("\n")).mcpServers.toolhost;
 }
 
 /** The environment an MCP client gives a server: PATH and HOME, and its `env`. */
@@ -315,24 +322,15 @@ export async function launchHttp(
 /** The token in the entry `mcp-config --http HOST:PORT` prints. */
 async function httpTokenFor(roots: readonly string[], url: string): Promise<string> {
   const { host } = new URL(url);
-  const output = await new Deno.Command(Deno.execPath(), {
-    args: [
-      "run",
-      "-A",
-      CLI.pathname,
-      "mcp-config",
-      ...roots.flatMap((r) => ["--root", r]),
-      `--http=${host}`,
-    ],
-    cwd: "/",
-    stderr: "null",
-  }).output();
-  if (!output.success) throw new Error("toolhost mcp-config --http failed");
-  const entry = JSON.parse(new TextDecoder().decode(output.stdout)).mcpServers.toolhost;
+  const entry = await mcpConfigEntry([
+    "mcp-config",
+    ...roots.flatMap((r) => ["--root", r]),
+    `--http=${host}`,
+  ]) as { url: string; headers: { Authorization: string } };
   if (entry.url !== url) {
     throw new Error(`mcp-config --http printed ${entry.url}, the server is at ${url}`);
   }
-  return (entry.headers.Authorization as string).replace(/^Bearer /, "");
+  return entry.headers.Authorization.replace(/^Bearer /, "");
 }
 
 /** A stream's text as it arrives. */
