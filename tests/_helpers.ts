@@ -4,13 +4,22 @@
  * @module
  */
 
-import { createHost, type Host } from "../host/host.ts";
-import { Anchor } from "../security/anchored.ts";
-import { resolvePolicy } from "../security/policy.ts";
-import { Resolver } from "../security/resolver.ts";
-import { SafeFs } from "../security/safe_fs.ts";
+// The host and the security modules are loaded by the helpers that use them: most test files
+// take only tempDir and textOf, and the host's modules cost each file a third of a CPU-second.
+import type { Host } from "../host/host.ts";
 import type { ToolContext, ToolResult } from "../tools/tool.ts";
 import type { HostConfigInput } from "../host/config/config.ts";
+
+/**
+ * Whether this is `toolhost test --quick`, the edit-test loop's subset. The
+ * tests that compare a tool with its reference over real code (CPython's
+ * `ast` and `compile()` on the standard library, Universal Ctags and
+ * `deno doc` on installed packages), flood a part with thousands of calls,
+ * kill processes over and over, or wait for real time limits pass
+ * `{ ignore: quickRun }`: the full run (and CI)
+ * runs them, and the quick run's summary counts them as ignored.
+ */
+export const quickRun = Deno.env.get("TOOLHOST_TEST_QUICK") === "1";
 
 /** A temp directory removed on dispose. */
 export interface TempDir extends AsyncDisposable {
@@ -44,6 +53,7 @@ export async function testHost(options: TestHostOptions): Promise<Host> {
   if (options.config) {
     await Deno.writeTextFile(`${options.roots[0]}/toolhost.json`, JSON.stringify(options.config));
   }
+  const { createHost } = await import("../host/host.ts");
   return await createHost({
     roots: options.roots,
     ripgrep: options.ripgrep ?? "off",
@@ -122,6 +132,12 @@ export function missing(what: string, present: boolean): boolean {
  * @returns The context.
  */
 export async function toolContext(root: string): Promise<ToolContext> {
+  const [{ resolvePolicy }, { Resolver }, { SafeFs }, { Anchor }] = await Promise.all([
+    import("../security/policy.ts"),
+    import("../security/resolver.ts"),
+    import("../security/safe_fs.ts"),
+    import("../security/anchored.ts"),
+  ]);
   const policy = await resolvePolicy({ roots: [root] });
   const resolver = new Resolver(policy);
   const shared = new Map<string, unknown>();

@@ -74,7 +74,7 @@ async function mcpConfigEntry(args: string[]): Promise<Record<string, unknown>> 
   const printed: string[] = [];
   const code = await main(args, {
     out: (line) => printed.push(line),
-    err: (line) => console.error(line),
+    err: (line) => void Deno.stderr.writeSync(new TextEncoder().encode(`${line}\n`)),
   });
   if (code !== 0) throw new Error(`toolhost ${args.join(" ")} failed (exit ${code})`);
   return JSON.parse(printed.join("\n")).mcpServers.toolhost;

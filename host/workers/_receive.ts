@@ -2,7 +2,8 @@
  * The pool's receiving path: each message from a worker goes to the call it
  * answers, the probe or check it answers, or the host's log. With a single
  * call in flight the host waits for the answer briefly, blocking on the
- * shared mailbox, before it falls back to the event loop.
+ * shared mailbox, before it falls back to the event loop (while such waits
+ * get answers: {@linkcode BriefWaits}).
  *
  * @module
  */
@@ -18,6 +19,10 @@ import type { SideRequests } from "./_side_requests.ts";
 
 /** How long the host blocks for a lone call's answer before waiting through the event loop. */
 const BRIEF_WAIT_MS = 1;
+/** Brief waits in a row that end unanswered before the host stops waiting briefly for a while. */
+const MISSES_BEFORE_SKIPPING = 4;
+/** The most calls in a row that then go without a brief wait. */
+const MOST_SKIPPED = 64;
 
 /** Where a worker's messages go. */
 export interface Receiver {
@@ -91,13 +96,55 @@ function answerCall(slot: Slot, message: CallMessage): boolean {
  * @param job The call.
  * @param take What to do with each message that comes meanwhile.
  */
-export function awaitBriefly(slot: Slot, job: Job, take: (message: FromWorker) => void): void {
+export function awaitBriefly(
+  slot: Slot,
+  job: Job,
+  take: (message: FromWorker) => void,
+): boolean {
   const until = performance.now() + BRIEF_WAIT_MS;
   while (slot.job === job && slot.ready) {
     const left = until - performance.now();
-    if (left <= 0) return;
+    if (left <= 0) break;
     const message = slot.take(left);
-    if (message === undefined) return;
+    if (message === undefined) break;
     take(message);
+  }
+  return slot.job !== job;
+}
+
+/**
+ * Whether a lone call's answer is worth a brief wait: it is while brief
+ * waits get answers. Where they end unanswered (calls that take longer, or
+ * a machine whose cores are all busy, where the wait takes CPU from the very
+ * worker it waits for), the host skips them for a number of calls that
+ * doubles at each further miss, up to {@linkcode MOST_SKIPPED}, then tries
+ * again; an answered wait resets it.
+ */
+export class BriefWaits {
+  #misses = 0;
+  #skipped = 0;
+  #toSkip = 0;
+
+  /** Whether to wait briefly for this call's answer. */
+  worthIt(): boolean {
+    if (this.#toSkip === 0) return true;
+    this.#toSkip--;
+    return false;
+  }
+
+  /**
+   * Be told how a brief wait ended.
+   *
+   * @param answered Whether the answer came within it.
+   */
+  ended(answered: boolean): void {
+    if (answered) {
+      this.#misses = 0;
+      this.#skipped = 0;
+      return;
+    }
+    if (++this.#misses < MISSES_BEFORE_SKIPPING) return;
+    this.#skipped = Math.min(Math.max(1, this.#skipped * 2), MOST_SKIPPED);
+    this.#toSkip = this.#skipped;
   }
 }

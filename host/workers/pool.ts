@@ -18,7 +18,7 @@ import type { FileChange, FromWorker, Probe, RipgrepStatus, WatchedFile } from "
 import type { PoolCall, PoolOptions, PoolResult } from "./pool_types.ts";
 import { cancelled, type Job, newJob } from "./_job.ts";
 import { CallQueue } from "./_queue.ts";
-import { awaitBriefly, receive, type Receiver } from "./_receive.ts";
+import { awaitBriefly, BriefWaits, receive, type Receiver } from "./_receive.ts";
 import { SideRequests } from "./_side_requests.ts";
 import { Slot } from "./_slot.ts";
 import type { Ready, Spawned } from "./_spawn.ts";
@@ -45,6 +45,7 @@ export class WorkerPool {
   #requests = new SideRequests();
   #receiver: Receiver;
   #nextId = 1;
+  #briefWaits = new BriefWaits();
   #closed = false;
 
   private constructor(options: PoolOptions, slots: Slot[], ready: Ready) {
@@ -135,7 +136,11 @@ export class WorkerPool {
       if (!slot) this.#wake();
       if (slot && this.#queue.inFlight() === 1) {
         this.#options.whileWaiting?.();
-        awaitBriefly(slot, job, (message) => this.#receive(slot, message));
+        if (this.#briefWaits.worthIt()) {
+          this.#briefWaits.ended(
+            awaitBriefly(slot, job, (message) => this.#receive(slot, message)),
+          );
+        }
       }
     });
   }

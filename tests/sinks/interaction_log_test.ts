@@ -6,7 +6,7 @@
  */
 
 import { assert, assertEquals, assertRejects } from "../_assert.ts";
-import { tempDir } from "../_helpers.ts";
+import { quickRun, tempDir } from "../_helpers.ts";
 import { createHost } from "../../host/host.ts";
 import { trustStateDir } from "../../host/state/state_dir.ts";
 import {
@@ -74,54 +74,61 @@ function smallLog(stateDir: string, options: Partial<InteractionLogOptions> = {}
 
 const T0 = Date.parse("2026-11-23T09:00:00.000Z");
 
-Deno.test("interaction log: 10,000 calls with 16 in flight leave exactly 10,000 well-formed lines", async () => {
-  await using root = await tempDir();
-  await Deno.writeTextFile(`${root.path}/a.txt`, "a\n");
-  await using host = await createHost({
-    roots: [root.path],
-    ripgrep: "off",
-    logger: { log: () => {} },
-  });
-  const total = 10_000;
-  let next = 0;
-  await Promise.all(Array.from({ length: 16 }, async () => {
-    while (next < total) {
-      const i = next++;
-      await host.call(i % 3 === 0 ? "read_file" : "get_file_info", {
-        path: i % 7 === 0 ? "missing.txt" : "a.txt",
-      }, {
-        session: `s${i % 4}`,
-        client: "load",
-      });
+Deno.test(
+  "interaction log: 10,000 calls with 16 in flight leave exactly 10,000 well-formed lines",
+  { ignore: quickRun },
+  async () => {
+    await using root = await tempDir();
+    await Deno.writeTextFile(`${root.path}/a.txt`, "a\n");
+    await using host = await createHost({
+      roots: [root.path],
+      ripgrep: "off",
+      logger: { log: () => {} },
+    });
+    const total = 10_000;
+    let next = 0;
+    await Promise.all(Array.from({ length: 16 }, async () => {
+      while (next < total) {
+        const i = next++;
+        await host.call(i % 3 === 0 ? "read_file" : "get_file_info", {
+          path: i % 7 === 0 ? "missing.txt" : "a.txt",
+        }, {
+          session: `s${i % 4}`,
+          client: "load",
+        });
+      }
+    }));
+    await host.flush();
+    const day = new Date().toISOString().slice(0, 10);
+    const text = await Deno.readTextFile(`${root.path}/.toolhost/interactions/${day}.jsonl`);
+    const lines = text.split("\n").filter((line) => line !== "");
+    assertEquals(lines.length, total);
+    const parsed = lines.map((line) => JSON.parse(line));
+    for (const line of parsed) {
+      for (
+        const key of [
+          "ts",
+          "session",
+          "client",
+          "tool",
+          "args",
+          "outcome",
+          "duration_ms",
+          "result_bytes",
+          "paths",
+        ]
+      ) {
+        assert(key in line, `${key} in ${JSON.stringify(line)}`);
+      }
     }
-  }));
-  await host.flush();
-  const day = new Date().toISOString().slice(0, 10);
-  const text = await Deno.readTextFile(`${root.path}/.toolhost/interactions/${day}.jsonl`);
-  const lines = text.split("\n").filter((line) => line !== "");
-  assertEquals(lines.length, total);
-  const parsed = lines.map((line) => JSON.parse(line));
-  for (const line of parsed) {
-    for (
-      const key of [
-        "ts",
-        "session",
-        "client",
-        "tool",
-        "args",
-        "outcome",
-        "duration_ms",
-        "result_bytes",
-        "paths",
-      ]
-    ) {
-      assert(key in line, `${key} in ${JSON.stringify(line)}`);
-    }
-  }
-  assertEquals(parsed.filter((line) => line.outcome === "not_found").length, Math.ceil(total / 7));
-  assert(parsed.every((line) => line.outcome === "ok" || line.outcome === "not_found"));
-  assert(text.endsWith("\n"));
-});
+    assertEquals(
+      parsed.filter((line) => line.outcome === "not_found").length,
+      Math.ceil(total / 7),
+    );
+    assert(parsed.every((line) => line.outcome === "ok" || line.outcome === "not_found"));
+    assert(text.endsWith("\n"));
+  },
+);
 
 Deno.test("interaction log: calls across a UTC midnight land in the right day files (injected clock)", async () => {
   await using root = await tempDir();

@@ -7,7 +7,7 @@
  */
 
 import { assert, assertEquals, assertFalse, assertMatch } from "../../_assert.ts";
-import { tempDir, textOf } from "../../_helpers.ts";
+import { quickRun, tempDir, textOf } from "../../_helpers.ts";
 import { resolvePolicy } from "../../../security/policy.ts";
 import { WorkerPool } from "../../../host/workers/pool.ts";
 import { createHost } from "../../../host/host.ts";
@@ -50,7 +50,9 @@ async function startSecond(workers: WorkerPool): Promise<void> {
   }
 }
 
-Deno.test("worker pool: a runaway tool is stopped at its timeout while other calls are answered", async () => {
+Deno.test("worker pool: a runaway tool is stopped at its timeout while other calls are answered", {
+  ignore: quickRun,
+}, async () => {
   await using root = await tempDir();
   await Deno.writeTextFile(`${root.path}/a.txt`, "a\n");
   const logs: string[] = [];
@@ -105,7 +107,9 @@ Deno.test("worker pool: a call goes to the worker that is free, not behind a bus
   }
 });
 
-Deno.test("worker pool: calls waiting when a worker is replaced on timeout run on another", async () => {
+Deno.test("worker pool: calls waiting when a worker is replaced on timeout run on another", {
+  ignore: quickRun,
+}, async () => {
   await using root = await tempDir();
   await Deno.writeTextFile(`${root.path}/a.txt`, "a\n");
   const logs: string[] = [];

@@ -11,7 +11,7 @@ import {
   assertMatch,
   assertStringIncludes,
 } from "../../_assert.ts";
-import { canRun, npmFile, tempDir, testHost, textOf } from "../../_helpers.ts";
+import { canRun, npmFile, quickRun, tempDir, testHost, textOf } from "../../_helpers.ts";
 
 const NODE_MODULES = new URL("../../../node_modules/.deno/", import.meta.url).pathname;
 const FIXTURE = new URL("../../../fixtures/cfamily/geometry.cpp", import.meta.url).pathname;
@@ -128,7 +128,7 @@ function compare(ours: Outline[], tags: Tag[], text: string): Agreement {
 }
 
 Deno.test("C function definitions agree with Universal Ctags on real sources", {
-  ignore: !canRun("ctags"),
+  ignore: quickRun || !canRun("ctags"),
 }, async (t) => {
   await using root = await tempDir();
   const npm = walkFiles(NODE_MODULES, (name) => name.endsWith(".c") || name.endsWith(".h"))
@@ -197,7 +197,7 @@ Deno.test("C function definitions agree with Universal Ctags on real sources", {
 
 Deno.test(
   "C++ definitions agree with Universal Ctags on real C++ (node-addon-api, ncurses and GMP C++ headers)",
-  { ignore: !canRun("ctags") },
+  { ignore: quickRun || !canRun("ctags") },
   async (t) => {
     await using root = await tempDir();
     const napi = npmFile("node-addon-api/napi-inl.h");
