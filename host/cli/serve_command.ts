@@ -14,13 +14,12 @@ import { auditProcess, processFlags } from "../../security/permissions.ts";
 import { printable } from "../../security/printable.ts";
 import { missingGrants } from "./grants.ts";
 import type { HostConfig } from "../config/mod.ts";
-import { serve } from "../transports/mod.ts";
+import { serve } from "../transports/server.ts";
 import { createHost, type Host } from "../host.ts";
 import type { FirstWorker } from "../first_worker.ts";
 import type { HostLogger } from "../logger.ts";
 import { assetPaths } from "../workers/mod.ts";
 import { shellQuote } from "./mcp_config.ts";
-import { serveOverHttp } from "./serve_http.ts";
 import { startHooks } from "./serve_hooks.ts";
 import type { HooksServing } from "../hooks/mod.ts";
 import { oneLine, type Printer } from "./printer.ts";
@@ -68,6 +67,8 @@ export async function serveCommand(
   try {
     hooks = await startHooks(host, config, printer);
     if (config.http.listen) {
+      // The HTTP transport's modules are loaded only when it serves.
+      const { serveOverHttp } = await import("./serve_http.ts");
       await serveOverHttp(host, config, printer, statusLine(config, host.status()));
     } else {
       printer.err(`toolhost: ${statusLine(config, host.status())}${waitingNote()}`);

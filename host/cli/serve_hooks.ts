@@ -7,7 +7,6 @@
 
 import { printable } from "../../security/printable.ts";
 import type { HostConfig } from "../config/mod.ts";
-import { serveHooks } from "../hooks/mod.ts";
 import type { HooksServing } from "../hooks/mod.ts";
 import type { Host } from "../host.ts";
 import { HOOKS_TOKEN_FILE, hooksToken } from "../state/mod.ts";
@@ -38,6 +37,8 @@ export async function startHooks(
     return undefined;
   }
   const token = await hooksToken(config.policy.stateDir, { logger: host.logger });
+  // The Hook API's and dashboard's modules are loaded only when it is on.
+  const { serveHooks } = await import("../hooks/mod.ts");
   const hooks = serveHooks(host, {
     hostname: settings.hostname,
     port: settings.port,

@@ -2,7 +2,9 @@
  * Every escape class, through the whole host in the launch users run (the
  * server `mcp-config` prints, over a real MCP client), for every tool that
  * takes a path. Nothing outside the root may be read, written,
- * listed or named as existing.
+ * listed or named as existing. The escapes that need nothing but the root
+ * (and, for the links, uniquely named links in it) share one host, a step
+ * each; a config file or a second root gets a host of its own.
  */
 
 import { assert, assertEquals, assertFalse, assertMatch } from "../_assert.ts";
@@ -74,41 +76,11 @@ async function outsideUnchanged(outside: string, evil: string): Promise<void> {
   }
 }
 
-Deno.test("escapes: sibling prefix, `..` in every position, absolute paths, URLs and /proc", async () => {
+Deno.test("escapes: the default launch over one root refuses every escape", async (t) => {
   const { base, root, evil, outside } = await layout();
   await using _base = base;
-  await using host = await launchHost({ roots: [root] });
-  const paths = [
-    "../root-evil/secret.txt",
-    `${evil}/secret.txt`,
-    `${root}-evil/secret.txt`,
-    "../outside/secret.txt",
-    "..",
-    "../",
-    "sub/../../outside/secret.txt",
-    "sub/../sub/../../outside",
-    "./../outside/secret.txt",
-    "sub/./../../outside/secret.txt",
-    "sub/..//../outside/secret.txt",
-    `${root}/../outside/secret.txt`,
-    `${outside}/secret.txt`,
-    outside,
-    "/etc/passwd",
-    "/",
-    `file://${outside}/secret.txt`,
-    "file:///etc/passwd",
-    "/proc/self/root/etc/passwd",
-    "/proc/self/cwd/inside.txt",
-    `/proc/self/root${outside}/secret.txt`,
-    "/dev/zero",
-  ];
-  for (const path of paths) await expectDenied(host, path);
-  await outsideUnchanged(outside, evil);
-});
-
-Deno.test("escapes: symlinks to outside files and directories, loops and dangling links", async () => {
-  const { base, root, evil, outside } = await layout();
-  await using _base = base;
+  // The links step's fixtures: each link has a name no other step uses, and no other step walks
+  // the root, so the loop and the dangling links change no other step's answers.
   await Deno.symlink(`${outside}/secret.txt`, `${root}/link-file`);
   await Deno.symlink(outside, `${root}/link-dir`);
   await Deno.symlink("../../outside/secret.txt", `${root}/sub/relative-link`);
@@ -117,71 +89,124 @@ Deno.test("escapes: symlinks to outside files and directories, loops and danglin
   await Deno.symlink(`${outside}/not-yet`, `${root}/dangling-file`);
   await Deno.symlink(`${outside}/no-dir`, `${root}/dangling-dir`);
   await using host = await launchHost({ roots: [root] });
-  for (
-    const path of [
-      "link-file",
-      "link-dir",
-      "link-dir/secret.txt",
-      "sub/relative-link",
-      "link-dir/../link-dir/secret.txt",
-    ]
-  ) {
-    await expectDenied(host, path);
-  }
-  for (const path of ["loop-a", "loop-b/x"]) await expectDenied(host, path);
-  // Writing or making a directory through a dangling link to outside.
-  for (
-    const [tool, args] of [
-      ["write_file", { path: "dangling-file", content: "pwned" }],
-      ["write_file", { path: "dangling-dir/x.txt", content: "pwned", create_parents: true }],
-      ["create_directory", { path: "dangling-dir" }],
-      ["create_directory", { path: "dangling-dir/sub" }],
-      ["move_file", { source: "inside.txt", destination: "dangling-file" }],
-      ["move_file", { source: "inside.txt", destination: "link-dir/moved.txt" }],
-    ] as const
-  ) {
-    const result = await host.call(tool, args);
-    assertMatch(textOf(result), /^path_denied: /, `${tool} ${JSON.stringify(args)}`);
-  }
-  // Walks over the root never show what lies behind the links.
-  for (
-    const [tool, args] of [
-      ["get_tree", { path: "." }],
-      ["grep", { path: ".", pattern: "SECRET" }],
-      ["search_files", { path: ".", pattern: "secret*" }],
-    ] as const
-  ) {
-    assertListed(host, tool);
-    const text = textOf(await host.call(tool, args));
-    assertFalse(text.includes(SECRET), `${tool} leaked`);
-    assertFalse(text.includes("secret.txt"), `${tool} listed a file behind a link: ${text}`);
-  }
-  await outsideUnchanged(outside, evil);
-  assertEquals(await Deno.readTextFile(`${root}/inside.txt`), "inside\n");
-});
 
-Deno.test("escapes: odd spellings are refused before touching the disk", async () => {
-  const { base, root } = await layout();
-  await using _base = base;
-  await using host = await launchHost({ roots: [root] });
-  const odd = [
-    "inside.txt ",
-    " inside.txt",
-    '"inside.txt"',
-    "'inside.txt'",
-    "inside\t.txt",
-    "inside.txt\n",
-    "inside\0.txt",
-    "~/inside.txt",
-    "http://example.com/x",
-    "a/".repeat(3000),
-  ];
-  for (const path of odd) {
-    const result = await host.call("read_file", { path });
-    assertMatch(textOf(result), /^invalid_path: /, JSON.stringify(path).slice(0, 60));
-  }
-  const longName = await host.call("read_file", { path: "x".repeat(300) });
-  assertMatch(textOf(longName), /^invalid_path: .*too long/);
+  await t.step(
+    "escapes: sibling prefix, `..` in every position, absolute paths, URLs and /proc",
+    async () => {
+      const paths = [
+        "../root-evil/secret.txt",
+        `${evil}/secret.txt`,
+        `${root}-evil/secret.txt`,
+        "../outside/secret.txt",
+        "..",
+        "../",
+        "sub/../../outside/secret.txt",
+        "sub/../sub/../../outside",
+        "./../outside/secret.txt",
+        "sub/./../../outside/secret.txt",
+        "sub/..//../outside/secret.txt",
+        `${root}/../outside/secret.txt`,
+        `${outside}/secret.txt`,
+        outside,
+        "/etc/passwd",
+        "/",
+        `file://${outside}/secret.txt`,
+        "file:///etc/passwd",
+        "/proc/self/root/etc/passwd",
+        "/proc/self/cwd/inside.txt",
+        `/proc/self/root${outside}/secret.txt`,
+        "/dev/zero",
+      ];
+      for (const path of paths) await expectDenied(host, path);
+      await outsideUnchanged(outside, evil);
+    },
+  );
+
+  await t.step(
+    "escapes: symlinks to outside files and directories, loops and dangling links",
+    async () => {
+      for (
+        const path of [
+          "link-file",
+          "link-dir",
+          "link-dir/secret.txt",
+          "sub/relative-link",
+          "link-dir/../link-dir/secret.txt",
+        ]
+      ) {
+        await expectDenied(host, path);
+      }
+      for (const path of ["loop-a", "loop-b/x"]) await expectDenied(host, path);
+      // Writing or making a directory through a dangling link to outside.
+      for (
+        const [tool, args] of [
+          ["write_file", { path: "dangling-file", content: "pwned" }],
+          ["write_file", { path: "dangling-dir/x.txt", content: "pwned", create_parents: true }],
+          ["create_directory", { path: "dangling-dir" }],
+          ["create_directory", { path: "dangling-dir/sub" }],
+          ["move_file", { source: "inside.txt", destination: "dangling-file" }],
+          ["move_file", { source: "inside.txt", destination: "link-dir/moved.txt" }],
+        ] as const
+      ) {
+        const result = await host.call(tool, args);
+        assertMatch(textOf(result), /^path_denied: /, `${tool} ${JSON.stringify(args)}`);
+      }
+      // Walks over the root never show what lies behind the links.
+      for (
+        const [tool, args] of [
+          ["get_tree", { path: "." }],
+          ["grep", { path: ".", pattern: "SECRET" }],
+          ["search_files", { path: ".", pattern: "secret*" }],
+        ] as const
+      ) {
+        assertListed(host, tool);
+        const text = textOf(await host.call(tool, args));
+        assertFalse(text.includes(SECRET), `${tool} leaked`);
+        assertFalse(text.includes("secret.txt"), `${tool} listed a file behind a link: ${text}`);
+      }
+      await outsideUnchanged(outside, evil);
+      assertEquals(await Deno.readTextFile(`${root}/inside.txt`), "inside\n");
+    },
+  );
+
+  await t.step("escapes: odd spellings are refused before touching the disk", async () => {
+    const odd = [
+      "inside.txt ",
+      " inside.txt",
+      '"inside.txt"',
+      "'inside.txt'",
+      "inside\t.txt",
+      "inside.txt\n",
+      "inside\0.txt",
+      "~/inside.txt",
+      "http://example.com/x",
+      "a/".repeat(3000),
+    ];
+    for (const path of odd) {
+      const result = await host.call("read_file", { path });
+      assertMatch(textOf(result), /^invalid_path: /, JSON.stringify(path).slice(0, 60));
+    }
+    const longName = await host.call("read_file", { path: "x".repeat(300) });
+    assertMatch(textOf(longName), /^invalid_path: .*too long/);
+  });
+
+  await t.step("escapes: move_file cannot pull an outside file in or push one out", async () => {
+    for (
+      const [source, destination] of [
+        [`${outside}/secret.txt`, "pulled.txt"],
+        ["../outside/secret.txt", "pulled.txt"],
+        ["inside.txt", `${outside}/pushed.txt`],
+        ["inside.txt", "../outside/pushed.txt"],
+        ["inside.txt", "../root-evil/pushed.txt"],
+        ["sub", `${outside}/sub`],
+      ]
+    ) {
+      const text = textOf(await host.call("move_file", { source, destination }));
+      assertMatch(text, /^path_denied: /, `${source} -> ${destination}`);
+    }
+    await outsideUnchanged(outside, evil);
+    assertEquals(await Deno.readTextFile(`${root}/inside.txt`), "inside\n");
+  });
 });
 
 Deno.test("escapes: hard links, FIFOs and the blacklist", async (t) => {
@@ -258,27 +283,6 @@ Deno.test("escapes: hard links, FIFOs and the blacklist", async (t) => {
     assertMatch(textOf(await other.call("read_file", { path: "hardlink.txt" })), /^path_denied: /);
     assertMatch(other.session.stderr(), /is not trusted.*ignored "allowHardlinks"/);
   });
-});
-
-Deno.test("escapes: move_file cannot pull an outside file in or push one out", async () => {
-  const { base, root, evil, outside } = await layout();
-  await using _base = base;
-  await using host = await launchHost({ roots: [root] });
-  for (
-    const [source, destination] of [
-      [`${outside}/secret.txt`, "pulled.txt"],
-      ["../outside/secret.txt", "pulled.txt"],
-      ["inside.txt", `${outside}/pushed.txt`],
-      ["inside.txt", "../outside/pushed.txt"],
-      ["inside.txt", "../root-evil/pushed.txt"],
-      ["sub", `${outside}/sub`],
-    ]
-  ) {
-    const text = textOf(await host.call("move_file", { source, destination }));
-    assertMatch(text, /^path_denied: /, `${source} -> ${destination}`);
-  }
-  await outsideUnchanged(outside, evil);
-  assertEquals(await Deno.readTextFile(`${root}/inside.txt`), "inside\n");
 });
 
 Deno.test("escapes: a second root is allowed, a sibling of it is not", async () => {

@@ -5,7 +5,9 @@
  * with zero, one, three and faulty sinks; every sink sees one pre and one
  * post observe per call, errors included, the calls made before discovery
  * finished among them; peers of another shape and this host itself are
- * not sinks, and the server says so.
+ * not sinks, and the server says so. The cases that compare results with
+ * sinks against those with none share one run without sinks over one root
+ * (a step each); every other case has its own sinks, so its own host.
  */
 
 import { assert, assertEquals, assertFalse, assertMatch } from "../_assert.ts";
@@ -171,46 +173,83 @@ Deno.test("efferent copy: a sink in the user's .mcp.json, switched on only in th
   assertFalse(said.includes("not sinks"), "the host itself is left out quietly");
 });
 
-Deno.test("efferent copy: results are identical with zero, one and three sinks; each sink sees every call twice", async () => {
+Deno.test("efferent copy: results with sinks are those without", async (t) => {
+  // One run without sinks over one root, the one every step compares with (the results name the
+  // root); each step runs again with its own sinks and records, and every run resets the root.
   await using root = await tempDir();
-  await using records = await tempDir();
-  const file = (name: string) => `${records.path}/${name}.jsonl`;
   const none = await run(root.path, undefined);
-  assertEquals(none.sinks, 0);
-  const one = await run(root.path, { s1: sink("good", file("one")) }, [file("one")]);
-  assertEquals(one.sinks, 1);
-  // A sink writes its record before the host has its answer: wait for the host to have all three.
-  const answered = (health: SinkHealth[]) =>
-    health.length === 3 && health.every((each) => each.last_success !== null);
-  const three = await run(
-    root.path,
-    {
-      a: sink("good", file("a")),
-      b: sink("good", file("b")),
-      c: sink("good", file("c")),
+
+  await t.step(
+    "efferent copy: results are identical with zero, one and three sinks; each sink sees every call twice",
+    async () => {
+      await using records = await tempDir();
+      const file = (name: string) => `${records.path}/${name}.jsonl`;
+      assertEquals(none.sinks, 0);
+      const one = await run(root.path, { s1: sink("good", file("one")) }, [file("one")]);
+      assertEquals(one.sinks, 1);
+      // A sink writes its record before the host has its answer: wait for the host to have all three.
+      const answered = (health: SinkHealth[]) =>
+        health.length === 3 && health.every((each) => each.last_success !== null);
+      const three = await run(
+        root.path,
+        {
+          a: sink("good", file("a")),
+          b: sink("good", file("b")),
+          c: sink("good", file("c")),
+        },
+        [file("a"), file("b"), file("c")],
+        answered,
+      );
+      assertEquals(three.sinks, 3);
+      assertEquals(one.results, none.results);
+      assertEquals(three.results, none.results);
+      for (const name of ["one", "a", "b", "c"]) assertOnePreOnePost(await recorded(file(name)));
+      const lines = await recorded(file("a"));
+      const failed = lines.find((line) => line.tool_name === "get_file_info" && line.result)!;
+      assertEquals(failed.result!.error_type, "not_found", "errors carry {error, error_type}");
+      const ok = lines.find((line) =>
+        line.tool_name === "read_file" && line.result && !line.result.error
+      )!;
+      assert(Array.isArray(ok.result!.content), "an object result passes as it is");
+      const meta = lines[0]!._meta as Record<string, unknown>;
+      assertEquals(meta["gen_ai.tool.name"], lines[0]!.tool_name);
+      const failedMeta = failed._meta as Record<string, unknown>;
+      assertEquals(failedMeta["error.type"], "not_found", "OpenTelemetry-style error.type");
+      assertEquals(failedMeta["toolhost.phase"], "post");
+      assert(typeof failedMeta["toolhost.duration_ms"] === "number", "the call's duration");
+      assertEquals(three.health.map((each) => each.failures), [0, 0, 0]);
+      assert(three.health.every((each) => each.last_success !== null), "freshness is shown");
     },
-    [file("a"), file("b"), file("c")],
-    answered,
   );
-  assertEquals(three.sinks, 3);
-  assertEquals(one.results, none.results);
-  assertEquals(three.results, none.results);
-  for (const name of ["one", "a", "b", "c"]) assertOnePreOnePost(await recorded(file(name)));
-  const lines = await recorded(file("a"));
-  const failed = lines.find((line) => line.tool_name === "get_file_info" && line.result)!;
-  assertEquals(failed.result!.error_type, "not_found", "errors carry {error, error_type}");
-  const ok = lines.find((line) =>
-    line.tool_name === "read_file" && line.result && !line.result.error
-  )!;
-  assert(Array.isArray(ok.result!.content), "an object result passes as it is");
-  const meta = lines[0]!._meta as Record<string, unknown>;
-  assertEquals(meta["gen_ai.tool.name"], lines[0]!.tool_name);
-  const failedMeta = failed._meta as Record<string, unknown>;
-  assertEquals(failedMeta["error.type"], "not_found", "OpenTelemetry-style error.type");
-  assertEquals(failedMeta["toolhost.phase"], "post");
-  assert(typeof failedMeta["toolhost.duration_ms"] === "number", "the call's duration");
-  assertEquals(three.health.map((each) => each.failures), [0, 0, 0]);
-  assert(three.health.every((each) => each.last_success !== null), "freshness is shown");
+
+  await t.step("efferent copy: faulty sinks leave every result correct", async () => {
+    await using records = await tempDir();
+    const good = `${records.path}/good.jsonl`;
+    const faulty = await run(
+      root.path,
+      {
+        hang: sink("hang"),
+        exitsAtStart: sink("exit-start"),
+        exitsMidRun: sink("exit-mid", "3"),
+        garbage: sink("garbage"),
+        slow: sink("slow"),
+        good: sink("good", good),
+      },
+      [good],
+      (health) => {
+        const by = Object.fromEntries(health.map((each) => [each.name, each]));
+        return (by.hang?.failures ?? 0) > 0 && (by.slow?.failures ?? 0) > 0;
+      },
+    );
+    assertEquals(faulty.results, none.results);
+    assertOnePreOnePost(await recorded(good));
+    const health = Object.fromEntries(faulty.health.map((each) => [each.name, each]));
+    assertFalse("exitsAtStart" in health, "a peer that exits at start is not a sink");
+    assertMatch(faulty.stderr, /not sinks: .*"exitsAtStart"/);
+    assert(health.hang!.failures > 0 && health.hang!.last_success === null, "timeouts are counted");
+    assert(health.slow!.failures > 0, "a 1 s observe times out at 250 ms");
+    assertEquals(health.good!.failures, 0);
+  });
 });
 
 Deno.test("efferent copy: a peer of another shape and this host itself are not sinks, and the server says why", async () => {
@@ -239,37 +278,6 @@ Deno.test("efferent copy: a peer of another shape and this host itself are not s
     /not sinks: "shaped" \(it has no observe\(tool_name: string, args: object\) tool\)/,
   );
   assertFalse(/"self"|"wrapped"/.test(stderr), "this host itself is left out, not reported");
-});
-
-Deno.test("efferent copy: faulty sinks leave every result correct", async () => {
-  await using root = await tempDir();
-  await using records = await tempDir();
-  const good = `${records.path}/good.jsonl`;
-  const none = await run(root.path, undefined);
-  const faulty = await run(
-    root.path,
-    {
-      hang: sink("hang"),
-      exitsAtStart: sink("exit-start"),
-      exitsMidRun: sink("exit-mid", "3"),
-      garbage: sink("garbage"),
-      slow: sink("slow"),
-      good: sink("good", good),
-    },
-    [good],
-    (health) => {
-      const by = Object.fromEntries(health.map((each) => [each.name, each]));
-      return (by.hang?.failures ?? 0) > 0 && (by.slow?.failures ?? 0) > 0;
-    },
-  );
-  assertEquals(faulty.results, none.results);
-  assertOnePreOnePost(await recorded(good));
-  const health = Object.fromEntries(faulty.health.map((each) => [each.name, each]));
-  assertFalse("exitsAtStart" in health, "a peer that exits at start is not a sink");
-  assertMatch(faulty.stderr, /not sinks: .*"exitsAtStart"/);
-  assert(health.hang!.failures > 0 && health.hang!.last_success === null, "timeouts are counted");
-  assert(health.slow!.failures > 0, "a 1 s observe times out at 250 ms");
-  assertEquals(health.good!.failures, 0);
 });
 
 Deno.test("efferent copy: a peer that never answers does not delay serving, and is given up after its timeout", async () => {

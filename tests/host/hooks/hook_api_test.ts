@@ -2,6 +2,9 @@
  * The Hook API over real HTTP, on a host started the way a user starts it:
  * every endpoint, the token (401) and Origin (403) checks, seed 001's
  * blocking ask, and two event readers that never take each other's events.
+ * The tests that start a host with the default Hook API config share one
+ * (each step's files in a folder of its own); those with another config,
+ * another transport, or that read the Hook API's sessions keep their own.
  *
  * @module
  */
@@ -101,108 +104,6 @@ Deno.test("hook API: an ask answered gives 200 with the response, unanswered 504
   assertEquals(await host.hooks.respond(String(late.data.request_id), "late"), false);
 });
 
-Deno.test("hook API: two event readers each see every event, in order, with cursors of their own", async () => {
-  await using root = await tempDir();
-  await Deno.writeTextFile(`${root.path}/a.txt`, "alpha\n");
-  await using host = await launchWithHooks(root.path);
-  const mcp = await legacyClient(host.http, "events");
-  for (let i = 0; i < 5; i++) {
-    await mcp.callTool({
-      name: "get_file_slice",
-      arguments: { path: "a.txt", start_line: 1, end_line: 1 },
-    });
-  }
-  const readAll = async () => {
-    const seen: HookEvent[] = [];
-    let cursor = 0;
-    for (;;) {
-      const page = await host.hooks.events(cursor);
-      if (page.events.length === 0) return seen;
-      seen.push(...page.events);
-      cursor = page.cursor;
-    }
-  };
-  // Both read (interleaved), neither drains the other.
-  const [one, two] = await Promise.all([readAll(), readAll()]);
-  assertEquals(one.map((event) => event.seq), two.map((event) => event.seq));
-  const calls = one.filter((event) =>
-    event.type === "call_ended" && event.data.tool === "get_file_slice"
-  );
-  assertEquals(calls.length, 5);
-  assertEquals(calls.map((event) => event.data.outcome), ["ok", "ok", "ok", "ok", "ok"]);
-  // The sinks' and upstream servers' state, as the Hook API started.
-  const status = one.find((event) => event.type === "status_changed");
-  assertEquals((status?.data.efferent_copy as { state?: string }).state, "off");
-  assertEquals(status?.data.upstreams, []);
-  const started = one.filter((event) => event.type === "call_started");
-  assertEquals(started[0]?.data.args, { path: "a.txt", start_line: 1, end_line: 1 });
-  // A reader that waits gets the next event as it happens.
-  const last = one.at(-1)!.seq;
-  const waiting = host.hooks.events(last, 20);
-  await mcp.callTool({ name: "read_file", arguments: { path: "a.txt" } });
-  const page = await waiting;
-  assertEquals(page.events[0]?.type, "call_started");
-  assertEquals(page.events[0]?.seq, last + 1);
-  const bad = await hookFetch(host, "/api/events?after=minus");
-  assertEquals(bad.status, 400);
-  await bad.body?.cancel();
-  await mcp.close();
-});
-
-Deno.test("hook API: the dashboard's files hold no data and load nothing from elsewhere", async () => {
-  await using root = await tempDir();
-  await using host = await launchWithHooks(root.path);
-  const page = await hookFetch(host, "/", { token: null });
-  assertEquals(page.status, 200);
-  const html = await page.text();
-  assertMatch(
-    page.headers.get("content-security-policy") ?? "",
-    /default-src 'none'; script-src 'self'/,
-  );
-  for (const match of html.matchAll(/(?:src|href)="([^"]+)"/g)) {
-    // This server's files, or the empty icon (which keeps browsers from asking for /favicon.ico).
-    assert(match[1]!.startsWith("/") || match[1] === "data:,", `${match[1]} is this server's`);
-  }
-  assert(!html.includes(host.token), "the page holds no token");
-  const script = await hookFetch(host, "/dashboard.js", { token: null });
-  assertEquals(script.status, 200);
-  // Only the SVG namespace's name is a URL in it (a name, never fetched).
-  const urls = (await script.text()).match(/https?:\/\/[^\s"'`]+/g) ?? [];
-  assertEquals(urls, ["http://www.w3.org/2000/svg"], "the script reaches nothing elsewhere");
-  const foreign = await hookFetch(host, "/", {
-    token: null,
-    headers: { Origin: "http://evil.example" },
-  });
-  assertEquals(foreign.status, 403);
-  await foreign.body?.cancel();
-});
-
-Deno.test("hook API: tools and the shell have no route to it, and cannot read its token", async () => {
-  await using root = await tempDir();
-  await using host = await launchWithHooks(root.path);
-  const mcp = await legacyClient(host.http, "reach");
-  const read = await mcp.callTool({
-    name: "read_file",
-    arguments: { path: ".toolhost/hooks-token" },
-  });
-  assert(read.isError);
-  const text = JSON.stringify(read.content);
-  assert(!text.includes(host.token), "the token is not in the answer");
-  const { port } = new URL(host.hooksUrl);
-  const tools = await mcp.listTools();
-  const shellListed = tools.tools.some((tool: { name: string }) => tool.name === "run_shell");
-  if (!missing("run_shell (bwrap), to try the Hook API from a command", shellListed)) {
-    const command =
-      `exec 3<>/dev/tcp/127.0.0.1/${port} && printf 'GET /status HTTP/1.0\\r\\n\\r\\n' >&3 && cat <&3 || echo unreachable; cat .toolhost/hooks-token 2>&1 | head -c 200`;
-    const shell = await mcp.callTool({ name: "run_shell", arguments: { command } });
-    const out = JSON.stringify(shell.content);
-    assertStringIncludes(out, "unreachable");
-    assert(!out.includes(host.token), "the shell cannot read the token");
-    assert(!out.includes('"status":"ok"'), "the shell cannot reach the Hook API");
-  }
-  await mcp.close();
-});
-
 Deno.test("hook API: beside MCP over stdio, the Hook API holds a call for approval and logs the call", async () => {
   await using root = await tempDir();
   await using outside = await tempDir();
@@ -254,48 +155,173 @@ async function dashboard(root: string, ...args: string[]) {
   };
 }
 
-Deno.test("toolhost dashboard: prints the URL only where this host's Hook API answers, else says why and what works", async () => {
+// One host with the default Hook API config for these steps. The event readers' step reads every
+// event from the start, so it runs first, before any other step's calls.
+Deno.test("hook API: on a host with the default config", async (t) => {
   await using root = await tempDir();
-  await using elsewhere = await tempDir();
-  const off = await dashboard(root.path);
-  assertEquals([off.code, off.out], [2, ""]);
-  assertStringIncludes(off.err, "the Hook API is off");
-  assertStringIncludes(off.err, '"toolhost mcp-config --hooks 8999"');
-  assertStringIncludes(off.err, "your own config file, outside the roots");
-  // A config inside the root asks in vain (it only tightens until trusted): the command says so.
-  await Deno.writeTextFile(`${root.path}/toolhost.json`, JSON.stringify({ hooks: { port: 8999 } }));
-  const inside = await dashboard(root.path);
-  assertEquals(inside.code, 2);
-  assertStringIncludes(inside.err, 'ignored "hooks"');
-  await Deno.remove(`${root.path}/toolhost.json`);
-  // A port nothing listens on (just freed).
-  const listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
-  const free = listener.addr.port;
-  listener.close();
-  const nothing = await dashboard(root.path, "--hooks", String(free));
-  assertEquals([nothing.code, nothing.out], [1, ""]);
-  assertStringIncludes(nothing.err, `nothing listens at http://127.0.0.1:${free}/ now`);
-  assertStringIncludes(nothing.err, `"toolhost mcp-config --hooks ${free}"`);
-  // Another program on the port: never taken for the Hook API (and never sent the token).
-  const seen: string[] = [];
-  const stranger = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen: () => {} }, (request) => {
-    seen.push(request.headers.get("authorization") ?? "");
-    return new Response("hello");
-  });
-  const other = await dashboard(root.path, "--hooks", String(stranger.addr.port));
-  await stranger.shutdown();
-  assertEquals([other.code, other.out], [1, ""]);
-  assertStringIncludes(other.err, "is not this host's Hook API");
-  assertEquals(seen, [""]);
-  // This host's Hook API: the URL, with its token.
+  await Deno.mkdir(`${root.path}/events`);
+  await Deno.writeTextFile(`${root.path}/events/a.txt`, "alpha\n");
   await using host = await launchWithHooks(root.path);
-  const port = new URL(host.hooksUrl).port;
-  const on = await dashboard(root.path, "--hooks", port);
-  assertEquals([on.code, on.out], [0, `${host.hooksUrl}#token=${encodeURIComponent(host.token)}`]);
-  // Another root's state directory holds another token: said, not printed.
-  const mismatch = await dashboard(elsewhere.path, "--hooks", port);
-  assertEquals([mismatch.code, mismatch.out], [1, ""]);
-  assertStringIncludes(mismatch.err, "another state directory");
+
+  await t.step(
+    "hook API: two event readers each see every event, in order, with cursors of their own",
+    async () => {
+      const mcp = await legacyClient(host.http, "events");
+      for (let i = 0; i < 5; i++) {
+        await mcp.callTool({
+          name: "get_file_slice",
+          arguments: { path: "events/a.txt", start_line: 1, end_line: 1 },
+        });
+      }
+      const readAll = async () => {
+        const seen: HookEvent[] = [];
+        let cursor = 0;
+        for (;;) {
+          const page = await host.hooks.events(cursor);
+          if (page.events.length === 0) return seen;
+          seen.push(...page.events);
+          cursor = page.cursor;
+        }
+      };
+      // Both read (interleaved), neither drains the other.
+      const [one, two] = await Promise.all([readAll(), readAll()]);
+      assertEquals(one.map((event) => event.seq), two.map((event) => event.seq));
+      const calls = one.filter((event) =>
+        event.type === "call_ended" && event.data.tool === "get_file_slice"
+      );
+      assertEquals(calls.length, 5);
+      assertEquals(calls.map((event) => event.data.outcome), ["ok", "ok", "ok", "ok", "ok"]);
+      // The sinks' and upstream servers' state, as the Hook API started.
+      const status = one.find((event) => event.type === "status_changed");
+      assertEquals((status?.data.efferent_copy as { state?: string }).state, "off");
+      assertEquals(status?.data.upstreams, []);
+      const started = one.filter((event) => event.type === "call_started");
+      assertEquals(started[0]?.data.args, { path: "events/a.txt", start_line: 1, end_line: 1 });
+      // A reader that waits gets the next event as it happens.
+      const last = one.at(-1)!.seq;
+      const waiting = host.hooks.events(last, 20);
+      await mcp.callTool({ name: "read_file", arguments: { path: "events/a.txt" } });
+      const page = await waiting;
+      assertEquals(page.events[0]?.type, "call_started");
+      assertEquals(page.events[0]?.seq, last + 1);
+      const bad = await hookFetch(host, "/api/events?after=minus");
+      assertEquals(bad.status, 400);
+      await bad.body?.cancel();
+      await mcp.close();
+    },
+  );
+
+  await t.step(
+    "hook API: the dashboard's files hold no data and load nothing from elsewhere",
+    async () => {
+      const page = await hookFetch(host, "/", { token: null });
+      assertEquals(page.status, 200);
+      const html = await page.text();
+      assertMatch(
+        page.headers.get("content-security-policy") ?? "",
+        /default-src 'none'; script-src 'self'/,
+      );
+      for (const match of html.matchAll(/(?:src|href)="([^"]+)"/g)) {
+        // This server's files, or the empty icon (which keeps browsers from asking for /favicon.ico).
+        assert(match[1]!.startsWith("/") || match[1] === "data:,", `${match[1]} is this server's`);
+      }
+      assert(!html.includes(host.token), "the page holds no token");
+      const script = await hookFetch(host, "/dashboard.js", { token: null });
+      assertEquals(script.status, 200);
+      // Only the SVG namespace's name is a URL in it (a name, never fetched).
+      const urls = (await script.text()).match(/https?:\/\/[^\s"'`]+/g) ?? [];
+      assertEquals(urls, ["http://www.w3.org/2000/svg"], "the script reaches nothing elsewhere");
+      const foreign = await hookFetch(host, "/", {
+        token: null,
+        headers: { Origin: "http://evil.example" },
+      });
+      assertEquals(foreign.status, 403);
+      await foreign.body?.cancel();
+    },
+  );
+
+  await t.step(
+    "hook API: tools and the shell have no route to it, and cannot read its token",
+    async () => {
+      const mcp = await legacyClient(host.http, "reach");
+      const read = await mcp.callTool({
+        name: "read_file",
+        arguments: { path: ".toolhost/hooks-token" },
+      });
+      assert(read.isError);
+      const text = JSON.stringify(read.content);
+      assert(!text.includes(host.token), "the token is not in the answer");
+      const { port } = new URL(host.hooksUrl);
+      const tools = await mcp.listTools();
+      const shellListed = tools.tools.some((tool: { name: string }) => tool.name === "run_shell");
+      if (!missing("run_shell (bwrap), to try the Hook API from a command", shellListed)) {
+        const command =
+          `exec 3<>/dev/tcp/127.0.0.1/${port} && printf 'GET /status HTTP/1.0\\r\\n\\r\\n' >&3 && cat <&3 || echo unreachable; cat .toolhost/hooks-token 2>&1 | head -c 200`;
+        const shell = await mcp.callTool({ name: "run_shell", arguments: { command } });
+        const out = JSON.stringify(shell.content);
+        assertStringIncludes(out, "unreachable");
+        assert(!out.includes(host.token), "the shell cannot read the token");
+        assert(!out.includes('"status":"ok"'), "the shell cannot reach the Hook API");
+      }
+      await mcp.close();
+    },
+  );
+
+  await t.step(
+    "toolhost dashboard: prints the URL only where this host's Hook API answers, else says why and what works",
+    async () => {
+      // A root no host serves, for the cases without this host's Hook API.
+      await using unserved = await tempDir();
+      await using elsewhere = await tempDir();
+      const off = await dashboard(unserved.path);
+      assertEquals([off.code, off.out], [2, ""]);
+      assertStringIncludes(off.err, "the Hook API is off");
+      assertStringIncludes(off.err, '"toolhost mcp-config --hooks 8999"');
+      assertStringIncludes(off.err, "your own config file, outside the roots");
+      // A config inside the root asks in vain (it only tightens until trusted): the command says so.
+      await Deno.writeTextFile(
+        `${unserved.path}/toolhost.json`,
+        JSON.stringify({ hooks: { port: 8999 } }),
+      );
+      const inside = await dashboard(unserved.path);
+      assertEquals(inside.code, 2);
+      assertStringIncludes(inside.err, 'ignored "hooks"');
+      await Deno.remove(`${unserved.path}/toolhost.json`);
+      // A port nothing listens on (just freed).
+      const listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
+      const free = listener.addr.port;
+      listener.close();
+      const nothing = await dashboard(unserved.path, "--hooks", String(free));
+      assertEquals([nothing.code, nothing.out], [1, ""]);
+      assertStringIncludes(nothing.err, `nothing listens at http://127.0.0.1:${free}/ now`);
+      assertStringIncludes(nothing.err, `"toolhost mcp-config --hooks ${free}"`);
+      // Another program on the port: never taken for the Hook API (and never sent the token).
+      const seen: string[] = [];
+      const stranger = Deno.serve(
+        { hostname: "127.0.0.1", port: 0, onListen: () => {} },
+        (request) => {
+          seen.push(request.headers.get("authorization") ?? "");
+          return new Response("hello");
+        },
+      );
+      const other = await dashboard(unserved.path, "--hooks", String(stranger.addr.port));
+      await stranger.shutdown();
+      assertEquals([other.code, other.out], [1, ""]);
+      assertStringIncludes(other.err, "is not this host's Hook API");
+      assertEquals(seen, [""]);
+      // This host's Hook API: the URL, with its token.
+      const port = new URL(host.hooksUrl).port;
+      const on = await dashboard(root.path, "--hooks", port);
+      assertEquals([on.code, on.out], [
+        0,
+        `${host.hooksUrl}#token=${encodeURIComponent(host.token)}`,
+      ]);
+      // Another root's state directory holds another token: said, not printed.
+      const mismatch = await dashboard(elsewhere.path, "--hooks", port);
+      assertEquals([mismatch.code, mismatch.out], [1, ""]);
+      assertStringIncludes(mismatch.err, "another state directory");
+    },
+  );
 });
 
 Deno.test("hook API: a config file inside the roots cannot turn it on (a cloned repository's could)", async () => {

@@ -3,6 +3,8 @@
  * messages land in `comms.jsonl` in order and redacted, under the id the
  * interaction log records as `session`; ripgrep's runs in the confined
  * tool workers land in `subprocess.jsonl`; `read_interactions` shows them.
+ * Each test starts a host of its own: its checks read the one session's
+ * logs (every call, every record), which another test's calls would add to.
  */
 
 import { assert, assertEquals, assertFalse, assertMatch } from "../../_assert.ts";

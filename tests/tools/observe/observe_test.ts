@@ -228,58 +228,114 @@ Deno.test("read_interactions: filters, limit, order, missing and corrupt files, 
   });
 });
 
-Deno.test("bootstrap_body_state shows today's counts, paths, anchors and every open todo, never file contents", async () => {
+// The cases that need no clock, config or log of their own share one host (a host costs its
+// workers' start). The time-limit case calls through a provider of its own, and comes after the
+// case that counts today's calls, so that the count is that case's alone.
+Deno.test("bootstrap_body_state and host-side time limits on one host", async (t) => {
   await using root = await tempDir();
-  await Deno.writeTextFile(`${root.path}/secret.txt`, "TOP-SECRET-CONTENT\n");
-  await using host = await createHost({
-    roots: [root.path],
-    ripgrep: "off",
-    logger: { log: () => {} },
-  });
-  await host.call("read_file", { path: "secret.txt" });
-  await host.call("read_file", { path: "secret.txt" });
-  await host.call("read_file", { path: "/etc/passwd" });
-  await host.call("todo_write", {
-    todos: [
-      { content: "ship it", status: "in_progress" },
-      { content: "old chore", status: "completed" },
-      { content: "next step", status: "pending" },
-    ],
-  });
-  const result = await host.call("bootstrap_body_state", {});
-  const state = result.structuredContent as {
-    today: { total: number; by_tool: Record<string, number>; by_outcome: Record<string, number> };
-    top_paths: Array<{ path: string; calls: number }>;
-    anchors: Array<{ key: string }>;
-    open_todos: Array<{ number: number; content: string; status: string }>;
-    roots: string[];
-  };
-  assertEquals(state.today.total, 4);
-  assertEquals(state.today.by_tool, { read_file: 3, todo_write: 1 });
-  assertEquals(state.today.by_outcome, { ok: 3, path_denied: 1 });
-  assertEquals(state.top_paths[0], { path: "secret.txt", calls: 2 });
-  assertEquals(state.anchors.map((anchor) => anchor.key), ["todo_state"]);
-  assertEquals(state.roots, [root.path]);
-  assertEquals(state.open_todos, [
-    { number: 1, content: "ship it", status: "in_progress" },
-    { number: 3, content: "next step", status: "pending" },
-  ]);
-  assertStringIncludes(textOf(result), "open todos: 2\n[>] 1. ship it\n[ ] 3. next step");
-  const everything = JSON.stringify(result);
-  assertFalse(everything.includes("TOP-SECRET-CONTENT"), "no file contents");
-  assertFalse(everything.includes("old chore"), "no anchor bodies, no completed todos");
+  await using host = await createHost({ roots: [root.path], ripgrep: "off", logger: QUIET });
 
-  const perf = await host.call("get_host_performance", {});
-  const tools =
-    (perf.structuredContent as { tools: Record<string, { count: number; error_rate: number }> })
-      .tools;
-  assertEquals(tools.read_file!.count, 3);
-  assertEquals(Math.round(tools.read_file!.error_rate * 3), 1);
-  assert((perf.structuredContent as { memory: { rss_bytes: number } }).memory.rss_bytes > 0);
-  const log = (perf.structuredContent as { log: { bytes: number; max_day_bytes: number } }).log;
-  assertEquals(log.max_day_bytes, 64 * 1024 * 1024, "the default day cap");
-  assert(log.bytes > 0);
-  assertStringIncludes(textOf(perf), "interaction log ");
+  await t.step(
+    "bootstrap_body_state shows today's counts, paths, anchors and every open todo, never file contents",
+    async () => {
+      await Deno.mkdir(`${root.path}/bootstrap`);
+      await Deno.writeTextFile(`${root.path}/bootstrap/secret.txt`, "TOP-SECRET-CONTENT\n");
+      await host.call("read_file", { path: "bootstrap/secret.txt" });
+      await host.call("read_file", { path: "bootstrap/secret.txt" });
+      await host.call("read_file", { path: "/etc/passwd" });
+      await host.call("todo_write", {
+        todos: [
+          { content: "ship it", status: "in_progress" },
+          { content: "old chore", status: "completed" },
+          { content: "next step", status: "pending" },
+        ],
+      });
+      const result = await host.call("bootstrap_body_state", {});
+      const state = result.structuredContent as {
+        today: {
+          total: number;
+          by_tool: Record<string, number>;
+          by_outcome: Record<string, number>;
+        };
+        top_paths: Array<{ path: string; calls: number }>;
+        anchors: Array<{ key: string }>;
+        open_todos: Array<{ number: number; content: string; status: string }>;
+        roots: string[];
+      };
+      assertEquals(state.today.total, 4);
+      assertEquals(state.today.by_tool, { read_file: 3, todo_write: 1 });
+      assertEquals(state.today.by_outcome, { ok: 3, path_denied: 1 });
+      assertEquals(state.top_paths[0], { path: "bootstrap/secret.txt", calls: 2 });
+      assertEquals(state.anchors.map((anchor) => anchor.key), ["todo_state"]);
+      assertEquals(state.roots, [root.path]);
+      assertEquals(state.open_todos, [
+        { number: 1, content: "ship it", status: "in_progress" },
+        { number: 3, content: "next step", status: "pending" },
+      ]);
+      assertStringIncludes(textOf(result), "open todos: 2\n[>] 1. ship it\n[ ] 3. next step");
+      const everything = JSON.stringify(result);
+      assertFalse(everything.includes("TOP-SECRET-CONTENT"), "no file contents");
+      assertFalse(everything.includes("old chore"), "no anchor bodies, no completed todos");
+
+      const perf = await host.call("get_host_performance", {});
+      const tools =
+        (perf.structuredContent as { tools: Record<string, { count: number; error_rate: number }> })
+          .tools;
+      assertEquals(tools.read_file!.count, 3);
+      assertEquals(Math.round(tools.read_file!.error_rate * 3), 1);
+      assert((perf.structuredContent as { memory: { rss_bytes: number } }).memory.rss_bytes > 0);
+      const log = (perf.structuredContent as { log: { bytes: number; max_day_bytes: number } }).log;
+      assertEquals(log.max_day_bytes, 64 * 1024 * 1024, "the default day cap");
+      assert(log.bytes > 0);
+      assertStringIncludes(textOf(perf), "interaction log ");
+    },
+  );
+
+  await t.step(
+    "a host-side call past the time limit is answered `timeout`, while other calls are answered meanwhile",
+    async () => {
+      let seen: unknown;
+      const hang = defineTool({
+        name: "hang",
+        description: "Wait until stopped.",
+        input: z.object({}),
+        annotations: { readOnlyHint: true },
+        run: (_input, ctx) =>
+          new Promise<ToolResult>((resolve) => {
+            ctx.signal.addEventListener("abort", () => {
+              seen = ctx.signal.reason;
+              resolve({ content: [{ type: "text", text: "stopped late" }] });
+            });
+          }),
+      });
+      const echo = defineTool({
+        name: "echo",
+        description: "Say it back.",
+        input: z.object({ text: z.string() }),
+        annotations: { readOnlyHint: true },
+        run: ({ text }) => text,
+      });
+      const provider = new HostToolProvider([hang, echo], {
+        policy: host.policy,
+        logger: QUIET,
+        callTimeoutMs: 200,
+        services: {},
+      });
+      const hanging = provider.call("hang", {}, { session: "s", client: "c" });
+      const other = await provider.call("echo", { text: "meanwhile" }, {
+        session: "s",
+        client: "c",
+      });
+      assertEquals(textOf(other.result), "meanwhile");
+      const { result } = await hanging;
+      assertEquals(textOf(result), "timeout: hang ran past its 0.2 s limit and was stopped");
+      assertEquals(
+        (seen as { code?: string }).code,
+        "timeout",
+        "the tool's own signal was aborted",
+      );
+    },
+  );
 });
 
 Deno.test("over the log's cap, bootstrap_body_state counts the dropped calls and read_interactions still finds the write", async () => {
@@ -370,42 +426,4 @@ Deno.test("a host-side call is answered `cancelled` when the client cancels it, 
   // The host goes on answering (reading the same file through), and the cancelled read stays stopped.
   assertFalse((await host.call("read_interactions", { limit: 1 })).isError);
   assertEquals(progress, [0], "it was stopped as it started, and read nothing more");
-});
-
-Deno.test("a host-side call past the time limit is answered `timeout`, while other calls are answered meanwhile", async () => {
-  await using root = await tempDir();
-  await using host = await createHost({ roots: [root.path], ripgrep: "off", logger: QUIET });
-  let seen: unknown;
-  const hang = defineTool({
-    name: "hang",
-    description: "Wait until stopped.",
-    input: z.object({}),
-    annotations: { readOnlyHint: true },
-    run: (_input, ctx) =>
-      new Promise<ToolResult>((resolve) => {
-        ctx.signal.addEventListener("abort", () => {
-          seen = ctx.signal.reason;
-          resolve({ content: [{ type: "text", text: "stopped late" }] });
-        });
-      }),
-  });
-  const echo = defineTool({
-    name: "echo",
-    description: "Say it back.",
-    input: z.object({ text: z.string() }),
-    annotations: { readOnlyHint: true },
-    run: ({ text }) => text,
-  });
-  const provider = new HostToolProvider([hang, echo], {
-    policy: host.policy,
-    logger: QUIET,
-    callTimeoutMs: 200,
-    services: {},
-  });
-  const hanging = provider.call("hang", {}, { session: "s", client: "c" });
-  const other = await provider.call("echo", { text: "meanwhile" }, { session: "s", client: "c" });
-  assertEquals(textOf(other.result), "meanwhile");
-  const { result } = await hanging;
-  assertEquals(textOf(result), "timeout: hang ran past its 0.2 s limit and was stopped");
-  assertEquals((seen as { code?: string }).code, "timeout", "the tool's own signal was aborted");
 });
