@@ -49,13 +49,18 @@ export async function startSandbox(start: SandboxStart): Promise<BwrapSandbox> {
   };
   const status = baseStatus(config, plan);
   if (!status.active || status.mode !== "bwrap") return new BwrapSandbox(parts, status);
+  // The probes run at once, their guard calls one at a time: none waits behind another in the
+  // pool, which would start a second worker for a few milliseconds' work.
+  const probing = { ...parts, guard: oneAtATime(start.guard) };
+  const programs = programsThatRun(new BwrapSandbox(probing, status));
   // One writing `true` over overlays answers both questions when it runs (the usual case).
   const writes = status.writes.mode === "overlay"
-    ? await probeOverlay(new BwrapSandbox(parts, status))
+    ? await probeOverlay(new BwrapSandbox(probing, status))
     : status.writes;
-  const probe = new BwrapSandbox(parts, { ...status, writes });
+  const probe = new BwrapSandbox(probing, { ...status, writes });
   const why = writes.mode === "overlay" ? undefined : await probeRun(probe);
   if (why !== undefined) {
+    await programs;
     const off = { mode: "direct", reason: "the sandbox is off" } as const;
     return new BwrapSandbox(parts, {
       ...status,
@@ -65,7 +70,17 @@ export async function startSandbox(start: SandboxStart): Promise<BwrapSandbox> {
       writes: off,
     });
   }
-  return new BwrapSandbox(parts, { ...status, writes, ...await programsThatRun(probe) });
+  return new BwrapSandbox(parts, { ...status, writes, ...await programs });
+}
+
+/** A guard whose calls run one after another, each when the one before it has ended. */
+function oneAtATime(guard: GuardCall): GuardCall {
+  let last: Promise<unknown> = Promise.resolve();
+  return (args) => {
+    const next = last.then(() => guard(args));
+    last = next.catch(() => {}); // Safe: the caller of `next` gets its error.
+    return next;
+  };
 }
 
 /**
@@ -91,11 +106,13 @@ async function programsThatRun(
 ): Promise<Pick<SandboxStatus, "programs" | "broken">> {
   const programs: Record<string, string> = {};
   const broken: Record<string, string> = {};
-  for (const [name, path] of Object.entries(sandbox.status.programs)) {
-    const why = await probeRun(sandbox, [name, "--version"]);
+  const found = Object.entries(sandbox.status.programs);
+  const whys = await Promise.all(found.map(([name]) => probeRun(sandbox, [name, "--version"])));
+  found.forEach(([name, path], i) => {
+    const why = whys[i];
     if (why === undefined) programs[name] = path;
     else broken[name] = why;
-  }
+  });
   return { programs, broken };
 }
 
