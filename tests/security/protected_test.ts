@@ -110,55 +110,107 @@ async function layout(root: string): Promise<void> {
   await Deno.symlink(".git", `${root}/g`);
 }
 
-Deno.test("protected paths: every writing tool, every spelling, refused with protected_path and nothing changes", async () => {
+Deno.test("protected paths: one host over every protected path and a folder of names in other cases", async (t) => {
+  // Both cases launch the same host (one root, no options); the names in other cases live in
+  // `case/`, as a rule matches at any depth, and each case snapshots the whole root around its calls.
   await using dir = await tempDir("toolhost-protected-");
   const root = dir.path;
   await layout(root);
+  await Deno.mkdir(`${root}/case/sub/.Vscode`, { recursive: true });
+  await Deno.writeTextFile(`${root}/case/sub/.Vscode/tasks.json`, "{}\n");
+  await Deno.writeTextFile(`${root}/case/.ENVRC`, "export A=1\n");
   await using session = await connectStdio([root]);
-  // The server made its state directory; a file in it is protected too.
-  await Deno.writeTextFile(`${root}/.toolhost/item`, CONTENT);
-  const before = await snapshot(root);
 
-  const spellings = (target: string) => [
-    target,
-    `src/../${target}`,
-    `alias/${target}`,
-    ...(target.startsWith(".git/") ? [`g/${target.slice(5)}`] : []),
-  ];
-  const calls: Array<[string, Record<string, unknown>]> = targets().flatMap((target) =>
-    spellings(target).flatMap(writes)
+  await t.step(
+    "protected paths: every writing tool, every spelling, refused with protected_path and nothing changes",
+    async () => {
+      // The server made its state directory; a file in it is protected too.
+      await Deno.writeTextFile(`${root}/.toolhost/item`, CONTENT);
+      const before = await snapshot(root);
+
+      const spellings = (target: string) => [
+        target,
+        `src/../${target}`,
+        `alias/${target}`,
+        ...(target.startsWith(".git/") ? [`g/${target.slice(5)}`] : []),
+      ];
+      const calls: Array<[string, Record<string, unknown>]> = targets().flatMap((target) =>
+        spellings(target).flatMap(writes)
+      );
+      const wrong: string[] = [];
+      let next = 0;
+      await Promise.all(Array.from({ length: 8 }, async () => {
+        while (next < calls.length) {
+          const [tool, args] = calls[next++]!;
+          const result = await session.call(tool, args);
+          const text = resultText(result);
+          if (
+            !result.isError ||
+            !/^protected_path: "[^"]+" is protected: /.test(text)
+          ) {
+            wrong.push(`${tool} ${JSON.stringify(args)}: ${text.slice(0, 200)}`);
+          }
+        }
+      }));
+      assertEquals(wrong, [], "calls not refused with protected_path");
+      assert(calls.length > 1_500, `${calls.length} calls`);
+      assertEquals(await snapshot(root), before, "nothing changed on disk");
+
+      // Reading stays allowed.
+      assertEquals(resultText(await session.call("read_file", { path: ".git/config" })), CONTENT);
+      assertEquals(resultText(await session.call("read_file", { path: "g/hooks/item" })), CONTENT);
+      // A directory that holds a protected path is not moved either.
+      await Deno.mkdir(`${root}/pkg/.vscode`, { recursive: true });
+      await Deno.writeTextFile(`${root}/pkg/.vscode/settings.json`, "{}\n");
+      const moved = await session.call("move_file", { source: "pkg", destination: "pkg2" });
+      assertMatch(
+        resultText(moved),
+        /^protected_path: "pkg" is protected: it holds "pkg\/\.vscode"/,
+      );
+      assertEquals(await Deno.readTextFile(`${root}/pkg/.vscode/settings.json`), "{}\n");
+      // Ordinary files are written as ever.
+      const ok = await session.call("write_file", { path: "src/new.py", content: "y = 1\n" });
+      assertFalse(ok.isError, resultText(ok));
+    },
   );
-  const wrong: string[] = [];
-  let next = 0;
-  await Promise.all(Array.from({ length: 8 }, async () => {
-    while (next < calls.length) {
-      const [tool, args] = calls[next++]!;
-      const result = await session.call(tool, args);
-      const text = resultText(result);
-      if (
-        !result.isError ||
-        !/^protected_path: "[^"]+" is protected: /.test(text)
-      ) {
-        wrong.push(`${tool} ${JSON.stringify(args)}: ${text.slice(0, 200)}`);
-      }
-    }
-  }));
-  assertEquals(wrong, [], "calls not refused with protected_path");
-  assert(calls.length > 1_500, `${calls.length} calls`);
-  assertEquals(await snapshot(root), before, "nothing changed on disk");
 
-  // Reading stays allowed.
-  assertEquals(resultText(await session.call("read_file", { path: ".git/config" })), CONTENT);
-  assertEquals(resultText(await session.call("read_file", { path: "g/hooks/item" })), CONTENT);
-  // A directory that holds a protected path is not moved either.
-  await Deno.mkdir(`${root}/pkg/.vscode`, { recursive: true });
-  await Deno.writeTextFile(`${root}/pkg/.vscode/settings.json`, "{}\n");
-  const moved = await session.call("move_file", { source: "pkg", destination: "pkg2" });
-  assertMatch(resultText(moved), /^protected_path: "pkg" is protected: it holds "pkg\/\.vscode"/);
-  assertEquals(await Deno.readTextFile(`${root}/pkg/.vscode/settings.json`), "{}\n");
-  // Ordinary files are written as ever.
-  const ok = await session.call("write_file", { path: "src/new.py", content: "y = 1\n" });
-  assertFalse(ok.isError, resultText(ok));
+  await t.step(
+    "protected paths: names are protected without regard to case, as a case-insensitive file system would open them",
+    async () => {
+      const before = await snapshot(root);
+      const refused: Array<[string, Record<string, unknown>]> = [
+        ["write_file", { path: "case/.Vscode/tasks.json", content: "{}", create_parents: true }],
+        ["write_file", { path: "case/sub/.Vscode/tasks.json", content: "{}" }],
+        ["edit_file", { path: "case/.ENVRC", old_string: "A=1", new_string: "A=2" }],
+        ["write_file", { path: "case/.GIT/hooks/pre-commit", content: "x", create_parents: true }],
+        ["write_file", {
+          path: "case/sub/.Idea/workspace.xml",
+          content: "x",
+          create_parents: true,
+        }],
+        ["write_file", { path: "case/TOOLHOST.JSON", content: "{}" }],
+        ["write_file", { path: "case/.Mcp.Json", content: "{}" }],
+        ["create_directory", { path: "case/.Husky" }],
+        ["move_file", { source: "case/sub/.Vscode", destination: "case/elsewhere" }],
+      ];
+      for (const [tool, args] of refused) {
+        const text = resultText(await session.call(tool, args));
+        assertMatch(
+          text,
+          /^protected_path: "[^"]+" is protected: /,
+          `${tool} ${JSON.stringify(args)}`,
+        );
+      }
+      assertEquals(await snapshot(root), before, "nothing was made or changed");
+      // A name that differs by more than case is an ordinary file.
+      const ok = await session.call("write_file", {
+        path: "case/vscode/tasks.json",
+        content: "{}",
+        create_parents: true,
+      });
+      assertFalse(ok.isError, resultText(ok));
+    },
+  );
 });
 
 Deno.test("protected paths: missing protected directories are not made, links and core.hooksPath lead to protected places, and the programs configured servers run are protected", async () => {
@@ -303,37 +355,4 @@ Deno.test("protected paths: what an agent plants in toolhost.json and .mcp.json 
   for (const name of ["toolhost.json", ".mcp.json"]) {
     assertFalse([...Deno.readDirSync(root)].some((entry) => entry.name === name), name);
   }
-});
-
-Deno.test("protected paths: names are protected without regard to case, as a case-insensitive file system would open them", async () => {
-  await using dir = await tempDir("toolhost-protected-");
-  const root = dir.path;
-  await Deno.mkdir(`${root}/sub/.Vscode`, { recursive: true });
-  await Deno.writeTextFile(`${root}/sub/.Vscode/tasks.json`, "{}\n");
-  await Deno.writeTextFile(`${root}/.ENVRC`, "export A=1\n");
-  await using session = await connectStdio([root]);
-  const before = await snapshot(root);
-  const refused: Array<[string, Record<string, unknown>]> = [
-    ["write_file", { path: ".Vscode/tasks.json", content: "{}", create_parents: true }],
-    ["write_file", { path: "sub/.Vscode/tasks.json", content: "{}" }],
-    ["edit_file", { path: ".ENVRC", old_string: "A=1", new_string: "A=2" }],
-    ["write_file", { path: ".GIT/hooks/pre-commit", content: "x", create_parents: true }],
-    ["write_file", { path: "sub/.Idea/workspace.xml", content: "x", create_parents: true }],
-    ["write_file", { path: "TOOLHOST.JSON", content: "{}" }],
-    ["write_file", { path: ".Mcp.Json", content: "{}" }],
-    ["create_directory", { path: ".Husky" }],
-    ["move_file", { source: "sub/.Vscode", destination: "elsewhere" }],
-  ];
-  for (const [tool, args] of refused) {
-    const text = resultText(await session.call(tool, args));
-    assertMatch(text, /^protected_path: "[^"]+" is protected: /, `${tool} ${JSON.stringify(args)}`);
-  }
-  assertEquals(await snapshot(root), before, "nothing was made or changed");
-  // A name that differs by more than case is an ordinary file.
-  const ok = await session.call("write_file", {
-    path: "vscode/tasks.json",
-    content: "{}",
-    create_parents: true,
-  });
-  assertFalse(ok.isError, resultText(ok));
 });

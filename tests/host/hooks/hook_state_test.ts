@@ -101,106 +101,192 @@ Deno.test("hook API: every request is in the session's apihooks.jsonl with its c
   assertEquals(await Deno.readTextFile(path), full);
 });
 
-Deno.test("hook API: errors are plain JSON; the 401 names hooks-token and its file; seed 001's GUI paths name their replacements", async () => {
+Deno.test("hook API: one host with the default settings, each case in turn", async (t) => {
+  // These cases launch the same host (the Hook API on, nothing else set) and count nothing another
+  // case adds to; the tightening case comes last, as what it switches off stays off.
   await using root = await tempDir();
+  await Deno.writeTextFile(`${root.path}/a.txt`, "alpha\n");
   await using host = await launchWithHooks(root.path);
-  const tokenFile = `${await Deno.realPath(root.path)}/.toolhost/hooks-token`;
-  const refused = await hookFetch(host, "/api/overview", { token: null });
-  assertEquals(refused.status, 401);
-  const body401 = await bodyOf(refused);
-  assertEquals(body401.token_file, tokenFile);
-  assertStringIncludes(String(body401.error), "hooks-token");
-  assertStringIncludes(String(body401.error), "not the MCP clients' http-token");
-  // The file it names holds the token that opens the API.
-  assertEquals((await Deno.readTextFile(tokenFile)).trim(), host.token);
-  const errors = [
-    await hookFetch(host, "/api/overview", { token: null }),
-    await hookFetch(host, "/api/overview", { headers: { Origin: "http://evil.example" } }),
-    await hookFetch(host, "/api/none"),
-    await hookFetch(host, "/api/overview", { method: "DELETE" }),
-  ];
-  assertEquals(errors.map((each) => each.status), [401, 403, 404, 405]);
-  for (const response of errors) {
-    const body = await bodyOf(response);
-    assertEquals(typeof body.error, "string", JSON.stringify(body));
-    assert(!("jsonrpc" in body), `no JSON-RPC envelope: ${JSON.stringify(body)}`);
-  }
-  const seed: Array<[string, string, string | string[]]> = [
-    ["GET", "/api/gui/value", "GET /api/values"],
-    ["GET", "/api/gui/value/todos", "GET /api/values/todos"],
-    ["GET", "/api/gui/mma_status", "GET /api/overview"],
-    ["GET", "/api/gui/diagnostics", "GET /api/diagnostics"],
-    ["POST", "/api/gui", [
-      "POST /api/approvals/<id>",
-      "POST /api/ask/respond",
-      "POST /api/session",
-      "POST /api/project",
-    ]],
-  ];
-  for (const [method, path, replacement] of seed) {
-    // The token is asked for here too.
-    const body = method === "POST" ? {} : undefined;
-    const anonymous = await hookFetch(host, path, { method, token: null, body });
-    assertEquals(anonymous.status, 401, `${method} ${path} without the token`);
-    await anonymous.body?.cancel();
-    const moved = await hookFetch(host, path, { method, body });
-    assertEquals(moved.status, 404, `${method} ${path}`);
-    const answer = await bodyOf(moved);
-    assertEquals(answer.replacement, replacement);
-    assertStringIncludes(String(answer.error), "seed 001's; toolhost serves");
-  }
-});
 
-Deno.test("hook API: named values, and a human's note reaches the session log and bootstrap_body_state", async () => {
-  await using root = await tempDir();
-  await using host = await launchWithHooks(root.path);
-  const mcp = await legacyClient(host.http, "values");
-  const todos = [
-    { content: "ship it", status: "in_progress" },
-    { content: "old chore", status: "completed" },
-  ];
-  await mcp.callTool({ name: "todo_write", arguments: { todos } });
-  const names = await bodyOf(await hookFetch(host, "/api/values"));
-  assertEquals(
-    (names.values as Array<{ name: string }>).map((each) => each.name).sort(),
-    ["anchors", "notes", "status", "todos", "tools"],
+  await t.step(
+    "hook API: errors are plain JSON; the 401 names hooks-token and its file; seed 001's GUI paths name their replacements",
+    async () => {
+      const tokenFile = `${await Deno.realPath(root.path)}/.toolhost/hooks-token`;
+      const refused = await hookFetch(host, "/api/overview", { token: null });
+      assertEquals(refused.status, 401);
+      const body401 = await bodyOf(refused);
+      assertEquals(body401.token_file, tokenFile);
+      assertStringIncludes(String(body401.error), "hooks-token");
+      assertStringIncludes(String(body401.error), "not the MCP clients' http-token");
+      // The file it names holds the token that opens the API.
+      assertEquals((await Deno.readTextFile(tokenFile)).trim(), host.token);
+      const errors = [
+        await hookFetch(host, "/api/overview", { token: null }),
+        await hookFetch(host, "/api/overview", { headers: { Origin: "http://evil.example" } }),
+        await hookFetch(host, "/api/none"),
+        await hookFetch(host, "/api/overview", { method: "DELETE" }),
+      ];
+      assertEquals(errors.map((each) => each.status), [401, 403, 404, 405]);
+      for (const response of errors) {
+        const body = await bodyOf(response);
+        assertEquals(typeof body.error, "string", JSON.stringify(body));
+        assert(!("jsonrpc" in body), `no JSON-RPC envelope: ${JSON.stringify(body)}`);
+      }
+      const seed: Array<[string, string, string | string[]]> = [
+        ["GET", "/api/gui/value", "GET /api/values"],
+        ["GET", "/api/gui/value/todos", "GET /api/values/todos"],
+        ["GET", "/api/gui/mma_status", "GET /api/overview"],
+        ["GET", "/api/gui/diagnostics", "GET /api/diagnostics"],
+        ["POST", "/api/gui", [
+          "POST /api/approvals/<id>",
+          "POST /api/ask/respond",
+          "POST /api/session",
+          "POST /api/project",
+        ]],
+      ];
+      for (const [method, path, replacement] of seed) {
+        // The token is asked for here too.
+        const body = method === "POST" ? {} : undefined;
+        const anonymous = await hookFetch(host, path, { method, token: null, body });
+        assertEquals(anonymous.status, 401, `${method} ${path} without the token`);
+        await anonymous.body?.cancel();
+        const moved = await hookFetch(host, path, { method, body });
+        assertEquals(moved.status, 404, `${method} ${path}`);
+        const answer = await bodyOf(moved);
+        assertEquals(answer.replacement, replacement);
+        assertStringIncludes(String(answer.error), "seed 001's; toolhost serves");
+      }
+    },
   );
-  assertEquals(
-    await host.hooks.value("todos"),
-    todos.map((item, i) => ({ number: i + 1, ...item })),
-  );
-  const tools = await host.hooks.value("tools") as { listed: string[]; disabled: string[] };
-  assert(tools.listed.includes("read_file"));
-  assertEquals(tools.disabled, []);
-  const status = await host.hooks.value("status") as Record<string, unknown>;
-  assert("landlock" in status && "sandbox" in status, JSON.stringify(status));
-  const anchors = await host.hooks.value("anchors") as Array<{ key: string; chars: number }>;
-  for (const { key, chars } of anchors) {
-    const one = await host.hooks.value(`anchors/${key}`) as { content: string };
-    assertEquals(one.content.length, chars);
-  }
-  const missing = await hookFetch(host, "/api/values/nope");
-  assertEquals(missing.status, 404);
-  assertEquals((await bodyOf(missing)).values, ["anchors", "todos", "notes", "status", "tools"]);
 
-  const seedShaped = await hookFetch(host, "/api/session", {
-    method: "POST",
-    body: { session: { entries: [] } },
-  });
-  assertEquals(seedShaped.status, 400);
-  assertStringIncludes(String((await bodyOf(seedShaped)).error), '{"note"');
-  const note = "Stop after the tests pass; do not touch deploy/";
-  await host.hooks.note(note, "ana");
-  const notes = await host.hooks.value("notes") as Array<{ ts: string; text: string; by: string }>;
-  assertEquals(notes.map((each) => [each.text, each.by]), [[note, "ana"]]);
-  assert(!Number.isNaN(Date.parse(notes[0]!.ts)));
-  const logged = await sessionLines(root.path, host, "notes.jsonl");
-  assertEquals(logged.map((line) => [line.note, line.by]), [[note, "ana"]]);
-  const state = await mcp.callTool({ name: "bootstrap_body_state", arguments: {} });
-  const packet = state.structuredContent as { human_notes: Array<{ text: string; by?: string }> };
-  assertEquals(packet.human_notes.map((each) => [each.text, each.by]), [[note, "ana"]]);
-  assertStringIncludes(resultText(state as CallToolResult), `ana: ${note}`);
-  await mcp.close();
+  await t.step(
+    "hook API: named values, and a human's note reaches the session log and bootstrap_body_state",
+    async () => {
+      const mcp = await legacyClient(host.http, "values");
+      const todos = [
+        { content: "ship it", status: "in_progress" },
+        { content: "old chore", status: "completed" },
+      ];
+      await mcp.callTool({ name: "todo_write", arguments: { todos } });
+      const names = await bodyOf(await hookFetch(host, "/api/values"));
+      assertEquals(
+        (names.values as Array<{ name: string }>).map((each) => each.name).sort(),
+        ["anchors", "notes", "status", "todos", "tools"],
+      );
+      assertEquals(
+        await host.hooks.value("todos"),
+        todos.map((item, i) => ({ number: i + 1, ...item })),
+      );
+      const tools = await host.hooks.value("tools") as { listed: string[]; disabled: string[] };
+      assert(tools.listed.includes("read_file"));
+      assertEquals(tools.disabled, []);
+      const status = await host.hooks.value("status") as Record<string, unknown>;
+      assert("landlock" in status && "sandbox" in status, JSON.stringify(status));
+      const anchors = await host.hooks.value("anchors") as Array<{ key: string; chars: number }>;
+      for (const { key, chars } of anchors) {
+        const one = await host.hooks.value(`anchors/${key}`) as { content: string };
+        assertEquals(one.content.length, chars);
+      }
+      const missing = await hookFetch(host, "/api/values/nope");
+      assertEquals(missing.status, 404);
+      assertEquals((await bodyOf(missing)).values, [
+        "anchors",
+        "todos",
+        "notes",
+        "status",
+        "tools",
+      ]);
+
+      const seedShaped = await hookFetch(host, "/api/session", {
+        method: "POST",
+        body: { session: { entries: [] } },
+      });
+      assertEquals(seedShaped.status, 400);
+      assertStringIncludes(String((await bodyOf(seedShaped)).error), '{"note"');
+      const note = "Stop after the tests pass; do not touch deploy/";
+      await host.hooks.note(note, "ana");
+      const notes = await host.hooks.value("notes") as Array<
+        { ts: string; text: string; by: string }
+      >;
+      assertEquals(notes.map((each) => [each.text, each.by]), [[note, "ana"]]);
+      assert(!Number.isNaN(Date.parse(notes[0]!.ts)));
+      const logged = await sessionLines(root.path, host, "notes.jsonl");
+      assertEquals(logged.map((line) => [line.note, line.by]), [[note, "ana"]]);
+      const state = await mcp.callTool({ name: "bootstrap_body_state", arguments: {} });
+      const packet = state.structuredContent as {
+        human_notes: Array<{ text: string; by?: string }>;
+      };
+      assertEquals(packet.human_notes.map((each) => [each.text, each.by]), [[note, "ana"]]);
+      assertStringIncludes(resultText(state as CallToolResult), `ana: ${note}`);
+      await mcp.close();
+    },
+  );
+
+  await t.step(
+    "hook API: POST /api/project only tightens — a tool switched off is refused, an added rule holds calls, both audited",
+    async () => {
+      const mcp = await legacyClient(host.http, "tighten");
+      const refusals: Array<[unknown, string]> = [
+        [{ project: { tools: {} } }, "only tightens the running host"],
+        [{ enable_tools: ["read_file"] }, 'Cannot tighten with "enable_tools"'],
+        [{ disable_tools: ["no_such_tool"] }, 'Cannot switch off "no_such_tool"'],
+        [{ approvals: [{ scope: "call" }] }, "an approval rule names tools or classes"],
+        [{}, "Cannot tighten with nothing"],
+      ];
+      for (const [body, message] of refusals) {
+        const response = await hookFetch(host, "/api/project", { method: "POST", body });
+        assertEquals(response.status, 400, JSON.stringify(body));
+        assertStringIncludes(String((await bodyOf(response)).error), message);
+      }
+      // Before any change, the tool runs.
+      const before = await mcp.callTool({ name: "read_file", arguments: { path: "a.txt" } });
+      assertStringIncludes(resultText(before as CallToolResult), "alpha");
+      await host.hooks.tighten({ disable_tools: ["read_file"], by: "ana", reason: "audit" });
+      const off = await mcp.callTool({ name: "read_file", arguments: { path: "a.txt" } });
+      assert(off.isError);
+      assertMatch(
+        resultText(off as CallToolResult),
+        /^approval_denied: "read_file" was switched off/,
+      );
+      assert(!resultText(off as CallToolResult).includes("alpha"));
+      // A rule by class: create_directory is not read-only, so it writes.
+      await host.hooks.tighten({ approvals: [{ classes: ["write"] }] });
+      const cursor = (await host.hooks.events()).cursor;
+      const made = mcp.callTool({ name: "create_directory", arguments: { path: "made" } });
+      const asked = await host.hooks.waitForEvent("approval_asked", { after: cursor });
+      assertEquals([asked.data.tool, asked.data.matched], ["create_directory", ["write"]]);
+      assertEquals(await exists(`${root.path}/made`), false);
+      const [waiting] = await host.hooks.approvals();
+      assertEquals(waiting?.id, asked.data.id);
+      await host.hooks.approve(String(asked.data.id), { by: "ana" });
+      assert(!(await made).isError);
+      assert((await Deno.stat(`${root.path}/made`)).isDirectory);
+      const project = await host.hooks.project() as {
+        tightened: {
+          disabled_tools: Array<{ tool: string; by: string }>;
+          approval_rules: unknown[];
+        };
+      };
+      assertEquals(project.tightened.disabled_tools.map((each) => [each.tool, each.by]), [
+        ["read_file", "ana"],
+      ]);
+      assertEquals(project.tightened.approval_rules.length, 1);
+      await mcp.close();
+      await host.http.stop();
+      const audit = await auditLines(root.path);
+      assertEquals(
+        audit.map((line) => [line.change ?? line.decision, line.tool ?? null]),
+        [
+          ["tightened", null],
+          ["denied", "read_file"],
+          ["tightened", null],
+          ["approved", "create_directory"],
+        ],
+      );
+      assertEquals(audit[0]!.disable_tools, ["read_file"]);
+      assertMatch(String(audit[0]!.caller), /^127\.0\.0\.1:\d+$/);
+    },
+  );
 });
 
 Deno.test({
@@ -277,64 +363,4 @@ Deno.test({
     assertEquals([after.busy, after.calls], [false, []]);
     await mcp.close();
   },
-});
-
-Deno.test("hook API: POST /api/project only tightens — a tool switched off is refused, an added rule holds calls, both audited", async () => {
-  await using root = await tempDir();
-  await Deno.writeTextFile(`${root.path}/a.txt`, "alpha\n");
-  await using host = await launchWithHooks(root.path);
-  const mcp = await legacyClient(host.http, "tighten");
-  const refusals: Array<[unknown, string]> = [
-    [{ project: { tools: {} } }, "only tightens the running host"],
-    [{ enable_tools: ["read_file"] }, 'Cannot tighten with "enable_tools"'],
-    [{ disable_tools: ["no_such_tool"] }, 'Cannot switch off "no_such_tool"'],
-    [{ approvals: [{ scope: "call" }] }, "an approval rule names tools or classes"],
-    [{}, "Cannot tighten with nothing"],
-  ];
-  for (const [body, message] of refusals) {
-    const response = await hookFetch(host, "/api/project", { method: "POST", body });
-    assertEquals(response.status, 400, JSON.stringify(body));
-    assertStringIncludes(String((await bodyOf(response)).error), message);
-  }
-  // Before any change, the tool runs.
-  const before = await mcp.callTool({ name: "read_file", arguments: { path: "a.txt" } });
-  assertStringIncludes(resultText(before as CallToolResult), "alpha");
-  await host.hooks.tighten({ disable_tools: ["read_file"], by: "ana", reason: "audit" });
-  const off = await mcp.callTool({ name: "read_file", arguments: { path: "a.txt" } });
-  assert(off.isError);
-  assertMatch(resultText(off as CallToolResult), /^approval_denied: "read_file" was switched off/);
-  assert(!resultText(off as CallToolResult).includes("alpha"));
-  // A rule by class: create_directory is not read-only, so it writes.
-  await host.hooks.tighten({ approvals: [{ classes: ["write"] }] });
-  const cursor = (await host.hooks.events()).cursor;
-  const made = mcp.callTool({ name: "create_directory", arguments: { path: "made" } });
-  const asked = await host.hooks.waitForEvent("approval_asked", { after: cursor });
-  assertEquals([asked.data.tool, asked.data.matched], ["create_directory", ["write"]]);
-  assertEquals(await exists(`${root.path}/made`), false);
-  const [waiting] = await host.hooks.approvals();
-  assertEquals(waiting?.id, asked.data.id);
-  await host.hooks.approve(String(asked.data.id), { by: "ana" });
-  assert(!(await made).isError);
-  assert((await Deno.stat(`${root.path}/made`)).isDirectory);
-  const project = await host.hooks.project() as {
-    tightened: { disabled_tools: Array<{ tool: string; by: string }>; approval_rules: unknown[] };
-  };
-  assertEquals(project.tightened.disabled_tools.map((each) => [each.tool, each.by]), [
-    ["read_file", "ana"],
-  ]);
-  assertEquals(project.tightened.approval_rules.length, 1);
-  await mcp.close();
-  await host.http.stop();
-  const audit = await auditLines(root.path);
-  assertEquals(
-    audit.map((line) => [line.change ?? line.decision, line.tool ?? null]),
-    [
-      ["tightened", null],
-      ["denied", "read_file"],
-      ["tightened", null],
-      ["approved", "create_directory"],
-    ],
-  );
-  assertEquals(audit[0]!.disable_tools, ["read_file"]);
-  assertMatch(String(audit[0]!.caller), /^127\.0\.0\.1:\d+$/);
 });

@@ -4,7 +4,10 @@
  * same raw messages go to the launch `mcp-config` prints and to
  * `toolhost start --http`, each over a root of its own with the same files,
  * and HTTP's answers are the oracle (stdio answers a refused request with
- * its id where HTTP, which has a status to say it, gives `null`).
+ * its id where HTTP, which has a status to say it, gives `null`). One HTTP
+ * host answers every case (each opens its own HTTP session, and a request
+ * with no session is answered alone); each case starts a stdio host of its
+ * own, as a stdio host serves one session for its whole life.
  */
 
 import { assert, assertEquals } from "../../_assert.ts";
@@ -79,110 +82,118 @@ async function stdioSession(server: RawServer): Promise<void> {
   await server.send({ jsonrpc: "2.0", method: "notifications/initialized" });
 }
 
-/** The two hosts, each over its own copy of the files. */
-async function bothHosts(): Promise<
-  AsyncDisposable & { http: HttpHost; stdio: RawServer }
-> {
-  const httpRoot = await projectWith(FILES);
-  const stdioRoot = await projectWith(FILES);
-  const http = await launchHttp([httpRoot.path]);
-  const stdio = await startRaw([stdioRoot.path], "off");
+/** A stdio host over its own copy of the files, its input ended and its exit awaited when disposed. */
+async function stdioHost(): Promise<AsyncDisposable & { stdio: RawServer }> {
+  const root = await projectWith(FILES);
+  const stdio = await startRaw([root.path], "off");
   return {
-    http,
     stdio,
     async [Symbol.asyncDispose]() {
       await stdio.closeInput().catch(() => {});
       await stdio.child.status;
-      await http[Symbol.asyncDispose]();
-      await stdioRoot[Symbol.asyncDispose]();
-      await httpRoot[Symbol.asyncDispose]();
+      await root[Symbol.asyncDispose]();
     },
   };
 }
 
-Deno.test("stdio refuses a 2025-era request before initialize, and a second initialize, as HTTP does", async () => {
-  await using hosts = await bothHosts();
-  const { http, stdio } = hosts;
-  const early = await overHttp(http, readOf(5, "a.txt"));
-  assertEquals(early.status, 400);
-  const [refused] = early.messages;
-  assertEquals(refused?.id, null);
-  assertEquals(await overStdio(stdio, readOf(5, "a.txt")), [{ ...refused, id: 5 }]);
+Deno.test("stdio answers as HTTP does, case by case", async (t) => {
+  await using httpRoot = await projectWith(FILES);
+  await using http = await launchHttp([httpRoot.path]);
 
-  const headers = await httpSession(http);
-  await stdioSession(stdio);
-  const [read] = (await overHttp(http, readOf(6, "a.txt"), headers)).messages;
-  assertEquals((read?.result as { content: unknown }).content, [{ type: "text", text: "alpha\n" }]);
-  assertEquals(await overStdio(stdio, readOf(6, "a.txt")), [read]);
+  await t.step(
+    "stdio refuses a 2025-era request before initialize, and a second initialize, as HTTP does",
+    async () => {
+      await using hosts = await stdioHost();
+      const { stdio } = hosts;
+      const early = await overHttp(http, readOf(5, "a.txt"));
+      assertEquals(early.status, 400);
+      const [refused] = early.messages;
+      assertEquals(refused?.id, null);
+      assertEquals(await overStdio(stdio, readOf(5, "a.txt")), [{ ...refused, id: 5 }]);
 
-  const again = await overHttp(http, { ...INITIALIZE("2025-11-25"), id: 7 }, headers);
-  assertEquals(again.status, 400);
-  const [twice] = again.messages;
-  assertEquals(await overStdio(stdio, { ...INITIALIZE("2025-11-25"), id: 7 }), [{
-    ...twice,
-    id: 7,
-  }]);
-});
+      const headers = await httpSession(http);
+      await stdioSession(stdio);
+      const [read] = (await overHttp(http, readOf(6, "a.txt"), headers)).messages;
+      assertEquals((read?.result as { content: unknown }).content, [{
+        type: "text",
+        text: "alpha\n",
+      }]);
+      assertEquals(await overStdio(stdio, readOf(6, "a.txt")), [read]);
 
-Deno.test("stdio serves a 2026-07-28 request with no initialize, as HTTP does", async () => {
-  await using hosts = await bothHosts();
-  const { http, stdio } = hosts;
-  const [overHttpRead] = (await overHttp(http, readOf(1, "b.txt", ENVELOPE), {
-    "mcp-protocol-version": "2026-07-28",
-    "mcp-method": "tools/call",
-    "mcp-name": "read_file",
-  })).messages;
-  const [overStdioRead] = await overStdio(stdio, readOf(1, "b.txt", ENVELOPE));
-  assertEquals((overStdioRead?.result as { content: unknown }).content, [
-    { type: "text", text: "beta\n" },
-  ]);
-  assertEquals(overStdioRead, overHttpRead);
-});
+      const again = await overHttp(http, { ...INITIALIZE("2025-11-25"), id: 7 }, headers);
+      assertEquals(again.status, 400);
+      const [twice] = again.messages;
+      assertEquals(await overStdio(stdio, { ...INITIALIZE("2025-11-25"), id: 7 }), [{
+        ...twice,
+        id: 7,
+      }]);
+    },
+  );
 
-Deno.test("stdio answers a JSON-RPC batch as HTTP does, before and after initialize", async (t) => {
-  await using hosts = await bothHosts();
-  const { http, stdio } = hosts;
-  const before: Array<[string, unknown[]]> = [
-    ["an empty batch", []],
-    ["a batch with a 2026-07-28 request", [readOf(21, "a.txt", ENVELOPE)]],
-    ["a batch with an invalid message", [{ jsonrpc: "2.0", id: 22 }]],
-    ["initialize with another request", [INITIALIZE("2025-11-25"), ping(23)]],
-    ["a batch before initialize", [readOf(24, "a.txt"), ping(25)]],
-  ];
-  for (const [what, batch] of before) {
-    await t.step(`refused: ${what}`, async () => {
-      const answer = await overHttp(http, batch);
-      assertEquals(answer.status, 400);
-      assertEquals(answer.messages.length, 1);
-      assertEquals(answer.messages[0]?.id, null);
-      assertEquals(await overStdio(stdio, batch), answer.messages);
-    });
-  }
-
-  const headers = await httpSession(http);
-  await stdioSession(stdio);
-  await t.step("answered: two calls, each on its own", async () => {
-    const batch = [readOf(31, "a.txt"), readOf(32, "b.txt")];
-    const answer = await overHttp(http, batch, headers);
-    assertEquals(answer.status, 200);
-    const byId = (messages: Message[]) => messages.toSorted((a, b) => Number(a.id) - Number(b.id));
-    const overHttpAnswers = byId(answer.messages);
-    assertEquals(
-      overHttpAnswers.map((message) => (message.result as { content: unknown }).content),
-      [[{ type: "text", text: "alpha\n" }], [{ type: "text", text: "beta\n" }]],
-    );
-    assertEquals(byId(await overStdio(stdio, batch, 2)), overHttpAnswers);
+  await t.step("stdio serves a 2026-07-28 request with no initialize, as HTTP does", async () => {
+    await using hosts = await stdioHost();
+    const { stdio } = hosts;
+    const [overHttpRead] = (await overHttp(http, readOf(1, "b.txt", ENVELOPE), {
+      "mcp-protocol-version": "2026-07-28",
+      "mcp-method": "tools/call",
+      "mcp-name": "read_file",
+    })).messages;
+    const [overStdioRead] = await overStdio(stdio, readOf(1, "b.txt", ENVELOPE));
+    assertEquals((overStdioRead?.result as { content: unknown }).content, [
+      { type: "text", text: "beta\n" },
+    ]);
+    assertEquals(overStdioRead, overHttpRead);
   });
-  const after: Array<[string, unknown[]]> = [
-    ["101 messages", Array.from({ length: 101 }, (_, i) => ping(100 + i))],
-    ["initialize once initialized", [INITIALIZE("2025-11-25")]],
-  ];
-  for (const [what, batch] of after) {
-    await t.step(`refused: ${what}`, async () => {
-      const answer = await overHttp(http, batch, headers);
-      assertEquals(answer.status, 400);
-      assertEquals(answer.messages.length, 1);
-      assertEquals(await overStdio(stdio, batch), answer.messages);
-    });
-  }
+
+  await t.step(
+    "stdio answers a JSON-RPC batch as HTTP does, before and after initialize",
+    async (t) => {
+      await using hosts = await stdioHost();
+      const { stdio } = hosts;
+      const before: Array<[string, unknown[]]> = [
+        ["an empty batch", []],
+        ["a batch with a 2026-07-28 request", [readOf(21, "a.txt", ENVELOPE)]],
+        ["a batch with an invalid message", [{ jsonrpc: "2.0", id: 22 }]],
+        ["initialize with another request", [INITIALIZE("2025-11-25"), ping(23)]],
+        ["a batch before initialize", [readOf(24, "a.txt"), ping(25)]],
+      ];
+      for (const [what, batch] of before) {
+        await t.step(`refused: ${what}`, async () => {
+          const answer = await overHttp(http, batch);
+          assertEquals(answer.status, 400);
+          assertEquals(answer.messages.length, 1);
+          assertEquals(answer.messages[0]?.id, null);
+          assertEquals(await overStdio(stdio, batch), answer.messages);
+        });
+      }
+
+      const headers = await httpSession(http);
+      await stdioSession(stdio);
+      await t.step("answered: two calls, each on its own", async () => {
+        const batch = [readOf(31, "a.txt"), readOf(32, "b.txt")];
+        const answer = await overHttp(http, batch, headers);
+        assertEquals(answer.status, 200);
+        const byId = (messages: Message[]) =>
+          messages.toSorted((a, b) => Number(a.id) - Number(b.id));
+        const overHttpAnswers = byId(answer.messages);
+        assertEquals(
+          overHttpAnswers.map((message) => (message.result as { content: unknown }).content),
+          [[{ type: "text", text: "alpha\n" }], [{ type: "text", text: "beta\n" }]],
+        );
+        assertEquals(byId(await overStdio(stdio, batch, 2)), overHttpAnswers);
+      });
+      const after: Array<[string, unknown[]]> = [
+        ["101 messages", Array.from({ length: 101 }, (_, i) => ping(100 + i))],
+        ["initialize once initialized", [INITIALIZE("2025-11-25")]],
+      ];
+      for (const [what, batch] of after) {
+        await t.step(`refused: ${what}`, async () => {
+          const answer = await overHttp(http, batch, headers);
+          assertEquals(answer.status, 400);
+          assertEquals(answer.messages.length, 1);
+          assertEquals(await overStdio(stdio, batch), answer.messages);
+        });
+      }
+    },
+  );
 });

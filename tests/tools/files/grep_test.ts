@@ -169,30 +169,6 @@ Deno.test("grep skips binary and oversized files, cuts long lines, honours .giti
   assertMatch(textOf(big), /^too_large: /);
 });
 
-Deno.test("grep never searches through a symlink to outside the root", async () => {
-  await using root = await tempDir();
-  await using outside = await tempDir();
-  await write(`${outside.path}/secret.txt`, "s3cret needle\n");
-  await Deno.symlink(outside.path, `${root.path}/out`);
-  await Deno.symlink(`${outside.path}/secret.txt`, `${root.path}/secret_link.txt`);
-  await write(`${root.path}/in.txt`, "needle\n");
-  for (const ripgrep of ["off", "auto"]) {
-    await using host = await launchHost({ roots: [root.path], ripgrep });
-    const result = await host.call("grep", { pattern: "needle" });
-    // The walker counts the links it does not follow; ripgrep's walk leaves them out unsaid.
-    assertEquals(
-      textOf(result),
-      ripgrep === "off"
-        ? "in.txt:1: needle\nskipped: 2 (first: out: symlink (never followed))"
-        : "in.txt:1: needle",
-      ripgrep,
-    );
-    const direct = await host.call("grep", { path: "secret_link.txt", pattern: "needle" });
-    assertMatch(textOf(direct), /^path_denied: /);
-    assertFalse(textOf(direct).includes("s3cret"));
-  }
-});
-
 /** Files whose bytes make JS and Rust regular expressions disagree unless translated. */
 async function trickyTexts(root: string): Promise<void> {
   const utf16 = new Uint8Array([
@@ -234,72 +210,104 @@ async function trickyTexts(root: string): Promise<void> {
   for (const [path, content] of Object.entries(files)) await write(`${root}/${path}`, content);
 }
 
-Deno.test(
-  "grep gives the same results with ripgrep and with the walker",
-  { ignore: !canRun("rg") },
-  async () => {
-    await using root = await tempDir();
-    await trickyTexts(root.path);
+/**
+ * The launch users run, once with the walker and once with ripgrep, shared by the tests below:
+ * each has its own directory of the root and searches only there.
+ */
+Deno.test("grep in the launch users run, with the walker and with ripgrep", async (t) => {
+  await using root = await tempDir();
+  await using outside = await tempDir();
+  await trickyTexts(`${root.path}/tricky`);
+  await write(`${outside.path}/secret.txt`, "s3cret needle\n");
+  await write(`${root.path}/links/in.txt`, "needle\n");
+  await Deno.symlink(outside.path, `${root.path}/links/out`);
+  await Deno.symlink(`${outside.path}/secret.txt`, `${root.path}/links/secret_link.txt`);
+  await using js = await launchHost({ roots: [root.path], ripgrep: "off" });
+  // `--ripgrep=auto` is the default: the launch users run, which says ripgrep is in use.
+  await using rg = await rgHost(root.path);
 
-    await using js = await launchHost({ roots: [root.path], ripgrep: "off" });
-    await using rg = await rgHost(root.path);
-    const cases: Array<Record<string, unknown>> = [
-      { pattern: "foo" },
-      { pattern: "\\bfoo\\b" },
-      { pattern: "f.o" },
-      { pattern: "caf.\\s" },
-      { pattern: "a.b" },
-      { pattern: "x.x" },
-      { pattern: "^\\s*def " },
-      { pattern: "foo$" },
-      { pattern: "[^a-z ]foo" },
-      { pattern: "\\W\\w" },
-      { pattern: "\\d{3,}" },
-      { pattern: "\\D\\S\\s" },
-      { pattern: "\\ba" },
-      { pattern: "x\\sy" },
-      { pattern: "(?<word>fo+)|bar" },
-      { pattern: "\\p{Lu}" },
-      { pattern: "[\\w-]+\\(" },
-      { pattern: "^$" },
-      { pattern: "K", ignore_case: true },
-      { pattern: "S", ignore_case: true },
-      { pattern: "FOO", ignore_case: true, context: 1 },
-      { pattern: "a.b", literal: true },
-      { pattern: "foo", glob: "*.txt" },
-      { pattern: "foo", glob: "sub/**/*.rs" },
-      { pattern: "foo", include_ignored: true },
-      { pattern: "foo", path: "sub" },
-      { pattern: "foo", limit: 3, offset: 3 },
-      { pattern: "é" },
-    ];
-    for (const args of cases) {
-      const a = await js.call("grep", args);
-      const b = await rg.call("grep", args);
-      assertEquals(textOf(b), textOf(a), JSON.stringify(args));
-      const { engine: viaRg, ...fromRg } = b.structuredContent ?? {};
-      const { engine: viaWalker, ...fromWalker } = a.structuredContent ?? {};
-      assertEquals(fromRg, fromWalker, JSON.stringify(args));
-      // Non-ASCII patterns, and a start below a .gitignore, are the walker's by design.
-      const walks = args.pattern === "é" || "path" in args;
-      assertEquals(
-        [viaRg, viaWalker],
-        [walks ? "walker" : "ripgrep", "walker"],
-        JSON.stringify(args),
+  // First, so that the warnings it reads are those of its own searches and the start.
+  await t.step({
+    name: "grep gives the same results with ripgrep and with the walker",
+    ignore: !canRun("rg"),
+    fn: async () => {
+      const cases: Array<Record<string, unknown>> = [
+        { pattern: "foo" },
+        { pattern: "\\bfoo\\b" },
+        { pattern: "f.o" },
+        { pattern: "caf.\\s" },
+        { pattern: "a.b" },
+        { pattern: "x.x" },
+        { pattern: "^\\s*def " },
+        { pattern: "foo$" },
+        { pattern: "[^a-z ]foo" },
+        { pattern: "\\W\\w" },
+        { pattern: "\\d{3,}" },
+        { pattern: "\\D\\S\\s" },
+        { pattern: "\\ba" },
+        { pattern: "x\\sy" },
+        { pattern: "(?<word>fo+)|bar" },
+        { pattern: "\\p{Lu}" },
+        { pattern: "[\\w-]+\\(" },
+        { pattern: "^$" },
+        { pattern: "K", ignore_case: true },
+        { pattern: "S", ignore_case: true },
+        { pattern: "FOO", ignore_case: true, context: 1 },
+        { pattern: "a.b", literal: true },
+        { pattern: "foo", glob: "*.txt" },
+        { pattern: "foo", glob: "sub/**/*.rs" },
+        { pattern: "foo", include_ignored: true },
+        { pattern: "foo", path: "sub" },
+        { pattern: "foo", limit: 3, offset: 3 },
+        { pattern: "é" },
+      ];
+      for (const args of cases) {
+        // Paths are under this test's directory, which holds the .gitignore.
+        const call = { ...args, path: "path" in args ? `tricky/${args.path}` : "tricky" };
+        const a = await js.call("grep", call);
+        const b = await rg.call("grep", call);
+        assertEquals(textOf(b), textOf(a), JSON.stringify(args));
+        const { engine: viaRg, ...fromRg } = b.structuredContent ?? {};
+        const { engine: viaWalker, ...fromWalker } = a.structuredContent ?? {};
+        assertEquals(fromRg, fromWalker, JSON.stringify(args));
+        // Non-ASCII patterns, and a start below a .gitignore, are the walker's by design.
+        const walks = args.pattern === "é" || "path" in args;
+        assertEquals(
+          [viaRg, viaWalker],
+          [walks ? "walker" : "ripgrep", "walker"],
+          JSON.stringify(args),
+        );
+      }
+      assertEquals(rgWarnings(rg), [], "ripgrep ran for every search (no fallback)");
+      const late = await js.call("grep", { path: "tricky", pattern: "after nul" });
+      assertStringIncludes(textOf(late), "tricky/nul_late.bin:3: foo after nul");
+      // A binary file with a match is said, its lines never shown.
+      const foo = textOf(await js.call("grep", { path: "tricky", pattern: "foo" }));
+      assertFalse(/^tricky\/nul_early\.bin:/m.test(foo), foo);
+      assertStringIncludes(
+        foo,
+        "\nskipped: 1 (first: tricky/nul_early.bin: binary file (unknown binary data))",
       );
+    },
+  });
+
+  await t.step("grep never searches through a symlink to outside the root", async () => {
+    for (const [ripgrep, host] of [["off", js], ["auto", rg]] as const) {
+      const result = await host.call("grep", { path: "links", pattern: "needle" });
+      // The walker counts the links it does not follow; ripgrep's walk leaves them out unsaid.
+      assertEquals(
+        textOf(result),
+        ripgrep === "off"
+          ? "links/in.txt:1: needle\nskipped: 2 (first: links/out: symlink (never followed))"
+          : "links/in.txt:1: needle",
+        ripgrep,
+      );
+      const direct = await host.call("grep", { path: "links/secret_link.txt", pattern: "needle" });
+      assertMatch(textOf(direct), /^path_denied: /);
+      assertFalse(textOf(direct).includes("s3cret"));
     }
-    assertEquals(rgWarnings(rg), [], "ripgrep ran for every search (no fallback)");
-    const late = await js.call("grep", { pattern: "after nul" });
-    assertStringIncludes(textOf(late), "nul_late.bin:3: foo after nul");
-    // A binary file with a match is said, its lines never shown.
-    const foo = textOf(await js.call("grep", { pattern: "foo" }));
-    assertFalse(/^nul_early\.bin:/m.test(foo), foo);
-    assertStringIncludes(
-      foo,
-      "\nskipped: 1 (first: nul_early.bin: binary file (unknown binary data))",
-    );
-  },
-);
+  });
+});
 
 Deno.test("grep honours cancellation", async () => {
   await using root = await tempDir();
