@@ -10,7 +10,7 @@
  */
 
 /** Texts shorter than this are redacted each time (looking them up costs about as much). */
-export const MIN_REMEMBERED_CHARS = 256;
+const MIN_REMEMBERED_CHARS = 256;
 /** How many texts are remembered, for all redactors. */
 const MAX_TEXTS = 64;
 /** How many characters of texts and their forms are kept alive, at most. */
@@ -46,17 +46,16 @@ export class RecentTexts {
    */
   formOf(text: string, redact: (text: string) => string): string {
     if (text.length < MIN_REMEMBERED_CHARS || text.length > MAX_CHARS / 4) return redact(text);
-    const key = text;
-    const known = this.#forms.get(key);
+    const known = this.#forms.get(text);
     if (known !== undefined) {
       // Most recently used last.
-      this.#forms.delete(key);
-      this.#forms.set(key, known);
+      this.#forms.delete(text);
+      this.#forms.set(text, known);
       return known;
     }
     const form = redact(text);
-    this.#forms.set(key, form);
-    this.#chars += key.length + form.length;
+    this.#forms.set(text, form);
+    this.#chars += text.length + form.length;
     for (const [oldest, oldForm] of this.#forms) {
       if (this.#forms.size <= MAX_TEXTS && this.#chars <= MAX_CHARS) break;
       this.#forms.delete(oldest);

@@ -8,6 +8,7 @@
  * @module
  */
 
+import { Backoff } from "../../sinks/backoff.ts";
 import { UnknownToolError } from "../../tools/registry.ts";
 import type { SubprocessLog, SubprocessRecord } from "../../tools/sandbox.ts";
 import type { HostLogger } from "../logger.ts";
@@ -122,7 +123,8 @@ export function awaitBriefly(
  */
 export class BriefWaits {
   #misses = 0;
-  #skipped = 0;
+  /** How many calls each further miss skips (counted in calls, not ms). */
+  #skips = new Backoff(1, MOST_SKIPPED);
   #toSkip = 0;
 
   /** Whether to wait briefly for this call's answer. */
@@ -140,11 +142,9 @@ export class BriefWaits {
   ended(answered: boolean): void {
     if (answered) {
       this.#misses = 0;
-      this.#skipped = 0;
+      this.#skips.reset();
       return;
     }
-    if (++this.#misses < MISSES_BEFORE_SKIPPING) return;
-    this.#skipped = Math.min(Math.max(1, this.#skipped * 2), MOST_SKIPPED);
-    this.#toSkip = this.#skipped;
+    if (++this.#misses >= MISSES_BEFORE_SKIPPING) this.#toSkip = this.#skips.fail();
   }
 }
