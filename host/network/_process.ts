@@ -66,6 +66,8 @@ export function workerCommand(settings: NetSettings): { command: string; args: s
       "--no-prompt",
       "--no-remote",
       `--config=${fileURLToPath(DENO_JSON)}`,
+      // The packages as installed (bin/toolhost installed them): "auto" checks them all again.
+      "--node-modules-dir=manual",
       `--allow-net=${settings.permissions.join(",")}`,
       ...(settings.denials.length > 0 ? [`--deny-net=${settings.denials.join(",")}`] : []),
       `--v8-flags=--max-old-space-size=${HEAP_MB}`,
