@@ -23,14 +23,37 @@ const IN_FLIGHT = 10;
 /** The log's size on disk is sampled every this many calls. */
 const SAMPLE_EVERY = 5_000;
 
-/** Bytes of the log's files on disk, in all and by day (files that go meanwhile count 0). */
+/** The log's files as a listing sees them: name → inode and size (files gone meanwhile left out). */
+async function listing(dir: string): Promise<Map<string, { ino: number | null; size: number }>> {
+  const files = new Map<string, { ino: number | null; size: number }>();
+  for await (const entry of Deno.readDir(dir)) {
+    const info = await Deno.stat(`${dir}/${entry.name}`).catch(() => undefined);
+    if (info) files.set(entry.name, { ino: info.ino, size: info.size });
+  }
+  return files;
+}
+
+/**
+ * Bytes of the log's files on disk, in all and by day. The files are listed and measured one
+ * after another while the host writes, so a listing that a compaction crossed (a rewrite renamed
+ * over a segment, or removed one) could add a segment's size from before it to the others' from
+ * after it. Listed again until no file was replaced or removed in between: sealed segments do not
+ * change, and the files that grow were measured earlier than the second listing, so a sample is
+ * never more than was on disk at its end.
+ */
 async function logBytes(dir: string): Promise<{ total: number; days: Map<string, number> }> {
+  let files = await listing(dir);
+  for (;;) {
+    const again = await listing(dir);
+    const same = [...files].every(([name, { ino }]) => again.get(name)?.ino === ino);
+    if (same) break;
+    files = again;
+  }
   const days = new Map<string, number>();
   let total = 0;
-  for await (const entry of Deno.readDir(dir)) {
-    const size = (await Deno.stat(`${dir}/${entry.name}`).catch(() => ({ size: 0 }))).size;
+  for (const [name, { size }] of files) {
     total += size;
-    const day = entry.name.slice(0, 10);
+    const day = name.slice(0, 10);
     days.set(day, (days.get(day) ?? 0) + size);
   }
   return { total, days };
