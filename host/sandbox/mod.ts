@@ -9,7 +9,7 @@ import type { SandboxPlan } from "../../security/sandbox.ts";
 import type { SandboxStatus, SubprocessLog } from "../../tools/sandbox.ts";
 import type { HostConfig } from "../config/mod.ts";
 import type { WorkerPool } from "../workers/mod.ts";
-import { BwrapSandbox, type GuardCall } from "./sandbox.ts";
+import { BwrapSandbox, type GuardCall, oneAtATime } from "./sandbox.ts";
 import { loadPlan } from "./plan.ts";
 
 export { BwrapSandbox, type GuardCall } from "./sandbox.ts";
@@ -71,16 +71,6 @@ export async function startSandbox(start: SandboxStart): Promise<BwrapSandbox> {
     });
   }
   return new BwrapSandbox(parts, { ...status, writes, ...await programs });
-}
-
-/** A guard whose calls run one after another, each when the one before it has ended. */
-function oneAtATime(guard: GuardCall): GuardCall {
-  let last: Promise<unknown> = Promise.resolve();
-  return (args) => {
-    const next = last.then(() => guard(args));
-    last = next.catch(() => {}); // Safe: the caller of `next` gets its error.
-    return next;
-  };
 }
 
 /**

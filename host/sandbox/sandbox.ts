@@ -32,6 +32,21 @@ import { overlayArgs, type OverlayRoot } from "../../security/sandbox_overlay.ts
 /** Runs an internal tool in a confined tool worker (`sandbox_guard`). */
 export type GuardCall = (args: Record<string, unknown>) => Promise<ToolResult>;
 
+/**
+ * A function whose calls run one after another, each when the one before it has ended.
+ *
+ * @param call The function.
+ * @returns The same function, its calls in order.
+ */
+export function oneAtATime<A, R>(call: (args: A) => Promise<R>): (args: A) => Promise<R> {
+  let last: Promise<unknown> = Promise.resolve();
+  return (args) => {
+    const next = last.then(() => call(args));
+    last = next.catch(() => {}); // Safe: the caller of `next` gets its error.
+    return next;
+  };
+}
+
 /** What a sandbox is made with. */
 export interface SandboxParts {
   /** What the launcher found. */
@@ -67,8 +82,8 @@ const BWRAP_FAILED = /^bwrap: (.*)/m;
 /** The sandbox: bubblewrap, or (the user's choice) the host's shell unconfined. */
 export class BwrapSandbox implements Sandbox {
   #parts: SandboxParts;
-  /** The merge under way: the next waits for it. */
-  #merging: Promise<void> = Promise.resolve();
+  /** The guard's merges, one at a time (two runs' writes never interleave). */
+  #merge = oneAtATime((args: Record<string, unknown>) => this.#guard(args));
   /** Whether it runs programs, and how. */
   readonly status: SandboxStatus;
 
@@ -184,9 +199,7 @@ export class BwrapSandbox implements Sandbox {
     const args = before.overlays
       ? { mode: "after", overlays: before.overlays, stamp }
       : { mode: "after", seen: before.seen, stamp };
-    const merged = this.#merging.then(() => this.#guard(args));
-    this.#merging = merged.then(() => {}, () => {});
-    return merged.then((data) => ({
+    return this.#merge(args).then((data) => ({
       setAside: data.set_aside as string[],
       kept: (data.kept as string[] | undefined) ?? [],
     }));
