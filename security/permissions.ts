@@ -69,6 +69,8 @@ export interface ProcessNeeds extends Needs {
   net?: readonly string[];
   /** Environment variables the process reads (to start upstream servers and sinks). */
   env?: readonly string[];
+  /** Environment variables whose reads give `undefined` instead of failing (`--ignore-env`). */
+  ignoreEnv?: readonly string[];
 }
 
 /**
@@ -88,6 +90,9 @@ export function processFlags(policy: Policy, needs: ProcessNeeds = {}): string[]
   if (needs.run && needs.run.length > 0) flags.push(`--allow-run=${unique(needs.run).join(",")}`);
   if (needs.net && needs.net.length > 0) flags.push(`--allow-net=${unique(needs.net).join(",")}`);
   if (needs.env && needs.env.length > 0) flags.push(`--allow-env=${unique(needs.env).join(",")}`);
+  if (needs.ignoreEnv && needs.ignoreEnv.length > 0) {
+    flags.push(`--ignore-env=${unique(needs.ignoreEnv).join(",")}`);
+  }
   if (needs.libc) flags.push(`--allow-ffi=${needs.libc}`);
   flags.push("--unstable-worker-options", "--unstable-no-legacy-abort", "--no-prompt");
   return flags;

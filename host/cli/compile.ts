@@ -9,7 +9,7 @@
  */
 
 import { fileURLToPath } from "node:url";
-import { TOOL_ASSETS } from "../../tools/assets.ts";
+import { IGNORED_ENV, TOOL_ASSETS } from "../../tools/assets.ts";
 import { V8_FLAGS } from "./scoped_command.ts";
 import { LOADED_LATER } from "./commands.ts";
 
@@ -39,6 +39,7 @@ export function compileArgs(output = "toolhost"): string[] {
     "--allow-write",
     "--allow-run",
     "--allow-ffi",
+    `--ignore-env=${IGNORED_ENV.join(",")}`,
     "--unstable-worker-options",
     "--unstable-no-legacy-abort",
     ...includes,

@@ -21,6 +21,7 @@ import {
 import { bracketed, type HostConfig, hostPort, RIPGREP_NOT_FOUND } from "../config/mod.ts";
 import { HOSTS_FILE, RESOLV_CONF } from "../config/mod.ts";
 import { assetPaths } from "../workers/asset_paths.ts";
+import { IGNORED_ENV } from "../../tools/assets.ts";
 import { computePlan, PLAN_ENV } from "../sandbox/plan.ts";
 
 /** The `toolhost` command (`bin/toolhost`): what `mcp-config` prints. */
@@ -283,6 +284,7 @@ export async function scopedCommand(
     net: [...upstream.net, ...sinks.net, ...listenNet(config)],
     // The MCP client code reads these when it loads (for upstreams, and for sink discovery).
     env: [...EFFERENT_ENV, PLAN_ENV, ...USER_DIRS_ENV, ...(clients ? CLIENT_ENV : [])],
+    ignoreEnv: IGNORED_ENV,
     libc: config.landlock ? findLibc() : null,
   });
   // --quiet: Deno's own download lines (a cleared Deno cache) would only be noise in the client's log.

@@ -19,6 +19,7 @@ import { createHost, type Host } from "../host.ts";
 import type { FirstWorker } from "../first_worker.ts";
 import type { HostLogger } from "../logger.ts";
 import { assetPaths } from "../workers/mod.ts";
+import { IGNORED_ENV } from "../../tools/assets.ts";
 import { shellQuote } from "./mcp_config.ts";
 import { startHooks } from "./serve_hooks.ts";
 import type { HooksServing } from "../hooks/mod.ts";
@@ -137,6 +138,7 @@ async function refusal(config: HostConfig): Promise<string> {
     config: config.configFile ? [config.configFile] : [],
     read: await assetPaths(),
     run: config.ripgrep.path !== null ? [config.ripgrep.path] : [],
+    ignoreEnv: IGNORED_ENV,
   });
   return `toolhost: refusing to serve with permissions broader than the roots. Run it scoped:\n  ${
     printable(shellQuote(await scopedCommand(config)))

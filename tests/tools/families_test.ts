@@ -2,7 +2,12 @@ import { assert, assertEquals } from "../_assert.ts";
 import { FAMILIES } from "../../tools/families.ts";
 import { TOOL_FAMILIES, TOOLS } from "../../tools/mod.ts";
 import { HOST_TOOL_FAMILIES, HOST_TOOLS } from "../../tools/host_tools.ts";
-import { RUNTIME_WASM, TOOL_ASSETS } from "../../tools/assets.ts";
+import {
+  RUNTIME_WASM,
+  TOOL_ASSETS,
+  TYPESCRIPT_LIB,
+  TYPESCRIPT_MANIFEST,
+} from "../../tools/assets.ts";
 import { grammarForPath } from "../../tools/_treesitter.ts";
 import { compileArgs } from "../../host/cli/compile.ts";
 import { LOADED_LATER } from "../../host/cli/commands.ts";
@@ -36,9 +41,18 @@ Deno.test("tool families: every tool belongs to one family, and what they declar
       assert(grammars.length >= 5, "python, c, cpp, typescript and tsx are declared");
       assertEquals(
         TOOL_ASSETS.map(String).sort(),
-        // A grammar two families parse with (the symbol tools share the languages' ones) is one asset.
-        [...new Set([RUNTIME_WASM, ...grammars.map((g) => g.wasm)].map(String))].sort(),
+        // A grammar two families parse with (the symbol tools share the languages' ones) is one
+        // asset; the TypeScript compiler's folder and manifest are the TS/JS symbol tools'.
+        [
+          ...new Set(
+            [RUNTIME_WASM, ...grammars.map((g) => g.wasm), TYPESCRIPT_LIB, TYPESCRIPT_MANIFEST]
+              .map(String),
+          ),
+        ].sort(),
       );
+      for (const file of ["typescript.js", "lib.es5.d.ts", "lib.esnext.full.d.ts"]) {
+        assert((await Deno.stat(new URL(file, TYPESCRIPT_LIB))).isFile, `${file} is installed`);
+      }
       for (const grammar of grammars) {
         assert((await Deno.stat(grammar.wasm)).isFile, `${grammar.wasm} is installed`);
         for (const extension of grammar.extensions) {

@@ -74,8 +74,10 @@ export async function planRename(
   newName: string,
 ): Promise<RenamePlan> {
   const sites = located.found.sites;
-  const renamed = sites.filter((site) => site.certainty === "exact" && site.via === undefined);
-  const left = sites.filter((site) => !renamed.includes(site));
+  const renamed = located.found.renameSites?.() ??
+    sites.filter((site) => site.certainty === "exact" && site.via === undefined);
+  const changed = new Set(renamed.map((site) => `${site.path}:${site.start}`));
+  const left = sites.filter((site) => !changed.has(`${site.path}:${site.start}`));
   const byPath = new Map<string, SymbolSite[]>();
   for (const site of renamed) byPath.set(site.path, [...(byPath.get(site.path) ?? []), site]);
   const edits: FileEdit[] = [];
@@ -116,7 +118,7 @@ function renameIn(
         `"${loaded.resolved.display}" changed while the rename was being prepared; call rename_symbol again`,
       );
     }
-    out += text.slice(at, site.start) + newName;
+    out += text.slice(at, site.start) + (site.prefix ?? "") + newName + (site.suffix ?? "");
     at = site.end;
   }
   return out + text.slice(at);

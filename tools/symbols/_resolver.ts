@@ -58,6 +58,10 @@ export interface SymbolSite {
   via?: string;
   /** The line's text, trimmed. */
   text: string;
+  /** What a rename writes before the new name (`greet: ` where a shorthand `{ greet }` keeps its key). */
+  prefix?: string;
+  /** What a rename writes after the new name. */
+  suffix?: string;
 }
 
 /** What a resolver found. */
@@ -84,6 +88,15 @@ export interface SymbolSites {
    * @returns The conflicts.
    */
   renameConflicts?(newName: string): string[];
+  /**
+   * The sites a rename changes, with what it writes around the new name,
+   * from a resolver that knows them better than "every exact site not
+   * reached through an alias" (the compiler's rename locations). Without
+   * it, a rename changes those.
+   *
+   * @returns The sites, in path and position order.
+   */
+  renameSites?(): SymbolSite[];
 }
 
 /** One language's resolver. */

@@ -9,14 +9,14 @@
 import { ToolError } from "../../security/errors.ts";
 import { extensionOf } from "../family.ts";
 import { PYTHON_RESOLVER } from "../python/_resolve.ts";
-import { TYPESCRIPT_RESOLVER } from "../typescript/_resolve.ts";
+import { TS_SERVICE_RESOLVER } from "../typescript/_service.ts";
 import { CFAMILY_RESOLVER } from "../cfamily/_resolve.ts";
 import type { LanguageResolver } from "./_resolver.ts";
 
 /** Every resolver. */
 export const RESOLVERS: readonly LanguageResolver[] = Object.freeze([
   PYTHON_RESOLVER,
-  TYPESCRIPT_RESOLVER,
+  TS_SERVICE_RESOLVER,
   CFAMILY_RESOLVER,
 ]);
 

@@ -247,7 +247,8 @@ export function applyRename(
     let text = files[path]!;
     for (const site of exact.filter((s) => s.path === path).sort((a, b) => b.start - a.start)) {
       assertEquals(text.slice(site.start, site.end), names.from);
-      text = text.slice(0, site.start) + names.to + text.slice(site.end);
+      text = text.slice(0, site.start) + (site.prefix ?? "") + names.to + (site.suffix ?? "") +
+        text.slice(site.end);
     }
     out[path] = text;
   }
