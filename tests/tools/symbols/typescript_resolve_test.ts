@@ -479,3 +479,28 @@ Deno.test("the resolvers' index keeps unchanged files by version and stays withi
   assert(index.stats().bytes <= 1_000, `over budget: ${index.stats().bytes}`);
   assertEquals(index.stats().files, 2);
 });
+
+Deno.test("the compiler reads nothing outside the roots: imports, references and a tsconfig's extends that point out are not followed", async () => {
+  await using outside = await tempDir();
+  await using root = await tempDir();
+  await writeTree(outside.path, {
+    "secret.ts": "export const secret = 42;\n",
+    "base.json": `{ "compilerOptions": { "paths": { "x": ["${outside.path}/secret.ts"] } } }\n`,
+  });
+  await writeTree(root.path, {
+    "tsconfig.json": JSON.stringify({ extends: `${outside.path}/base.json` }),
+    "a.ts": `/// <reference path="${outside.path}/secret.ts" />
+import { secret } from "${outside.path}/secret";
+import { secret as again } from "../${outside.path.split("/").at(-1)}/secret";
+export const v = secret + again;
+`,
+  });
+  const ctx = await toolContext(root.path);
+  const found = await find(ctx, "a.ts", "v");
+  assertEquals(found.sites.map((s) => `${s.path}:${s.line}`), ["a.ts:4"]);
+  const { scopeService } = await import("../../../tools/typescript/_service_host.ts");
+  const scoped = await scopeService(ctx, ".", new Skipped());
+  const read = scoped.service.getProgram()!.getSourceFiles().map((file) => file.fileName)
+    .filter((name) => !name.includes("/node_modules/typescript/lib/"));
+  assertEquals(read, [`${await Deno.realPath(root.path)}/a.ts`]);
+});
