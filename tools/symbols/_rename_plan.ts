@@ -89,14 +89,10 @@ export async function planRename(
       sites: fileSites.length,
     });
   }
-  const conflicts = located.found.renameConflicts?.(newName) ?? wordConflicts(edits, newName);
-  if (conflicts.length > 0) {
-    const shown = conflicts.slice(0, MAX_CONFLICTS_SHOWN).join("; ");
-    const more = conflicts.length > MAX_CONFLICTS_SHOWN
-      ? ` (and ${conflicts.length - MAX_CONFLICTS_SHOWN} more)`
-      : "";
-    throw new ToolError("conflict", `Cannot rename "${oldName}" to "${newName}": ${shown}${more}`);
-  }
+  const names = { oldName, newName };
+  refuseConflicts(located.found.renameConflicts?.(newName) ?? wordConflicts(edits, newName), names);
+  const after = edits.map((edit) => ({ path: edit.loaded.resolved.path, after: edit.after }));
+  refuseConflicts(located.found.renameBreaks?.(after) ?? [], names);
   for (const edit of edits) await checkParses(ctx, edit);
   return { edits, renamed, left };
 }
@@ -122,6 +118,19 @@ function renameIn(
     at = site.end;
   }
   return out + text.slice(at);
+}
+
+/** A `conflict` error listing the first few problems, when there are any. */
+function refuseConflicts(
+  conflicts: readonly string[],
+  { oldName, newName }: { oldName: string; newName: string },
+): void {
+  if (conflicts.length === 0) return;
+  const shown = conflicts.slice(0, MAX_CONFLICTS_SHOWN).join("; ");
+  const more = conflicts.length > MAX_CONFLICTS_SHOWN
+    ? ` (and ${conflicts.length - MAX_CONFLICTS_SHOWN} more)`
+    : "";
+  throw new ToolError("conflict", `Cannot rename "${oldName}" to "${newName}": ${shown}${more}`);
 }
 
 /** Without a resolver's check: the new name must not occur as a word in any file the rename touches. */

@@ -97,6 +97,15 @@ export interface SymbolSites {
    * @returns The sites, in path and position order.
    */
   renameSites?(): SymbolSite[];
+  /**
+   * What a rename would break, by a resolver that can tell (the compiler's
+   * new errors in the files the rename touches or that name the symbol),
+   * one message per error; empty when nothing breaks.
+   *
+   * @param edits Each changed file's real path and new text.
+   * @returns The problems.
+   */
+  renameBreaks?(edits: ReadonlyArray<{ path: string; after: string }>): string[];
 }
 
 /** One language's resolver. */

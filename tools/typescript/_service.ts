@@ -18,6 +18,7 @@ import type { ToolContext } from "../tool.ts";
 import { JS_EXTENSIONS, scopeService, TS_SOURCE } from "./_service_host.ts";
 import { findDeclarations, spanned, topLevelNames } from "./_service_lookup.ts";
 import { lineOf, referenceSites, renameSites } from "./_service_sites.ts";
+import { renameBreaks } from "./_service_check.ts";
 
 /** The TS/JS resolver. */
 export const TS_SERVICE_RESOLVER: LanguageResolver = Object.freeze({
@@ -83,6 +84,7 @@ async function findServiceSites(
     sites,
     filesSearched: scoped.files.size,
     renameSites: () => renameSites(scoped, program, names, sites),
+    renameBreaks: (edits) => renameBreaks(scoped, target.name.split(".").at(-1)!, edits),
   };
 }
 

@@ -31,6 +31,15 @@ export interface ScopeService {
   files: ReadonlyMap<string, SourceFile<unknown>>;
   /** The scope's real path. */
   root: string;
+  /**
+   * Run something against the program with some files' texts replaced (a
+   * rename's edits, not yet written); the files' own texts come back after.
+   *
+   * @param texts New texts by real path.
+   * @param run What to run.
+   * @returns What it returned.
+   */
+  withTexts<T>(texts: ReadonlyMap<string, string>, run: () => T): T;
 }
 
 /** The extensions the TS/JS symbol tools read, lower case with the dot. */
@@ -70,6 +79,8 @@ interface HostState {
   ctx: ToolContext;
   files: ReadonlyMap<string, SourceFile<unknown>>;
   options: tsModule.CompilerOptions;
+  /** Texts that stand in for some files' own for a while ({@linkcode ScopeService.withTexts}). */
+  overrides: ReadonlyMap<string, string>;
 }
 
 /**
@@ -97,7 +108,7 @@ export async function scopeService(
     kept.scopes.delete(scan.root);
     Object.assign(entry.state, { ctx, files: scan.files });
   } else {
-    const state: HostState = { ctx, files: scan.files, options: {} };
+    const state: HostState = { ctx, files: scan.files, options: {}, overrides: new Map() };
     state.options = compilerOptions(ts, state, root);
     entry = {
       service: ts.createLanguageService(serviceHost(ts, state), ts.createDocumentRegistry()),
@@ -110,7 +121,16 @@ export async function scopeService(
     }
   }
   kept.scopes.set(scan.root, entry);
-  return { ts, service: entry.service, files: scan.files, root };
+  const { state } = entry;
+  const withTexts = <T>(texts: ReadonlyMap<string, string>, run: () => T): T => {
+    state.overrides = texts;
+    try {
+      return run();
+    } finally {
+      state.overrides = new Map();
+    }
+  };
+  return { ts, service: entry.service, files: scan.files, root, withTexts };
 }
 
 /**
@@ -119,8 +139,10 @@ export async function scopeService(
  * taken in unasked.
  */
 function compilerOptions(ts: TS, state: HostState, root: string): tsModule.CompilerOptions {
+  // JavaScript is checked too: a rename's check compares the compiler's errors before and after.
   const fixed: tsModule.CompilerOptions = {
     allowJs: true,
+    checkJs: true,
     noEmit: true,
     skipLibCheck: true,
     types: [],
@@ -152,10 +174,12 @@ function serviceHost(ts: TS, state: HostState): tsModule.LanguageServiceHost {
     getScriptFileNames: () => [...state.files.keys()],
     getScriptVersion: (name) => {
       const file = state.files.get(name);
-      return file ? `${file.mtime}:${file.size}` : "0";
+      const edited = state.overrides.has(name) ? ":edited" : "";
+      return file ? `${file.mtime}:${file.size}${edited}` : "0";
     },
     getScriptSnapshot: (name) => {
-      const text = state.files.get(name)?.text ?? readAny(state, libDir, name);
+      const text = state.overrides.get(name) ?? state.files.get(name)?.text ??
+        readAny(state, libDir, name);
       return text === undefined ? undefined : ts.ScriptSnapshot.fromString(text);
     },
     getCurrentDirectory: () => "/",
