@@ -2,8 +2,10 @@
  * TypeScript and JavaScript symbols from a tree-sitter tree: functions,
  * classes and their methods and fields, interfaces, type aliases, enums,
  * namespaces, `const f = () => …` functions and objects with methods
- * (`const api = { get() {…} }`), with dotted names
- * (`Class.method`, `ns.f`). An `export` in front is part of the range.
+ * (`const api = { get() {…} }`), exported variables, and CommonJS's
+ * definitions (`exports.x = …`; `proto.x = function …` as `proto.x`), with
+ * dotted names (`Class.method`, `ns.f`). An `export` in front is part of the
+ * range.
  *
  * @module
  */
@@ -39,7 +41,29 @@ const FUNCTION_VALUES = new Set([
  * @throws {ToolError} `unsupported` when declarations nest deeper than {@linkcode MAX_NESTING}.
  */
 export function jsSymbols(tree: Tree): JsSymbol[] {
-  return collect(tree.rootNode, [], 0);
+  return nestMembers(collect(tree.rootNode, [], 0));
+}
+
+/**
+ * Members put on a file's function, class or object after it
+ * (`Route.prototype.dispatch = function …`) nest under it; those put on
+ * anything else stay at the top, named in full (`req.get`).
+ */
+function nestMembers(symbols: JsSymbol[]): JsSymbol[] {
+  const owners = new Map(
+    symbols.filter((symbol) => symbol.qualified === symbol.name).map((s) => [s.name, s]),
+  );
+  const out: JsSymbol[] = [];
+  for (const symbol of symbols) {
+    const owner = symbol.qualified === symbol.name
+      ? undefined
+      : owners.get(symbol.qualified.split(".")[0]!);
+    if (owner) owner.children.push(symbol);
+    else {out.push(
+        symbol.qualified === symbol.name ? symbol : { ...symbol, name: symbol.qualified },
+      );}
+  }
+  return out;
 }
 
 function collect(node: Node, scope: string[], depth: number): JsSymbol[] {
@@ -83,7 +107,10 @@ function symbolsOf(node: Node, outer: Node, at: Place): JsSymbol[] {
   const kind = DECLARATIONS.get(node.type);
   if (kind === undefined) {
     const variables = node.type === "lexical_declaration" || node.type === "variable_declaration";
-    return variables ? variableSymbols(site) : [];
+    if (variables) return variableSymbols(site);
+    return node.type === "assignment_expression" && at.scope.length === 0
+      ? assignedSymbols(site)
+      : [];
   }
   const name = node.childForFieldName("name");
   const body = node.childForFieldName("body");
@@ -113,14 +140,74 @@ function unwrapped(node: Node): Node | null | undefined {
       return node.namedChildren.find((each) => each && each.type !== "comment") ?? null;
     case "expression_statement": {
       const inner = node.namedChildren[0];
-      return inner && (inner.type === "internal_module" || inner.type === "module") ? inner : null;
+      const wraps = inner?.type === "internal_module" || inner?.type === "module" ||
+        inner?.type === "assignment_expression";
+      return wraps ? inner : null;
     }
     default:
       return undefined;
   }
 }
 
-/** `const f = () => …`, `const C = class {…}`, `const api = { get() {…} }`. */
+/**
+ * A top-level assignment that defines something, CommonJS style: an export
+ * (`exports.x = …`, `module.exports.x = …`, whatever its value), and a
+ * function or class put on a file's object or its prototype
+ * (`proto.handle = function …` as `proto.handle`, `Route.prototype.dispatch
+ * = function …` as `Route.dispatch`). In a chain (`req.get = req.header =
+ * function …`) each name is a symbol with the one body.
+ */
+function assignedSymbols(site: Site): JsSymbol[] {
+  const targets: Node[] = [];
+  let value: Node | null = site.node;
+  while (value?.type === "assignment_expression") {
+    const left = value.childForFieldName("left");
+    if (left) targets.push(left);
+    value = value.childForFieldName("right");
+  }
+  if (!value) return [];
+  return targets.flatMap((left) => assignedTo(left, value, site));
+}
+
+/** The symbol an assignment of a value to one member expression defines, if any. */
+function assignedTo(left: Node, value: Node, site: Site): JsSymbol[] {
+  if (left.type !== "member_expression") return [];
+  const object = left.childForFieldName("object");
+  const property = left.childForFieldName("property");
+  if (!object || property?.type !== "property_identifier") return [];
+  const exported = object.text === "exports" || object.text === "module.exports";
+  const scope = exported ? [] : ownerOf(object);
+  if (scope === undefined) return [];
+  const at = { ...site, scope };
+  if (FUNCTION_VALUES.has(value.type)) {
+    return one("function", property, at, { body: value.childForFieldName("body") });
+  }
+  if (value.type === "class") {
+    return one("class", property, at, {
+      children: members(value.childForFieldName("body")!, [...scope, property.text]),
+    });
+  }
+  return exported ? one("variable", property, at) : [];
+}
+
+/** The dotted scope a member is put on: `proto` for `proto.x`, `Route` for `Route.prototype.x`. */
+function ownerOf(object: Node): string[] | undefined {
+  if (object.type === "identifier") return [object.text];
+  const inner = object.childForFieldName("object");
+  const property = object.childForFieldName("property");
+  if (
+    object.type === "member_expression" && inner?.type === "identifier" &&
+    property?.text === "prototype"
+  ) {
+    return [inner.text];
+  }
+  return undefined;
+}
+
+/**
+ * `const f = () => …`, `const C = class {…}`, `const api = { get() {…} }`;
+ * and any exported variable (`export const parse: Parser = make()`).
+ */
 function variableSymbols(site: Site): JsSymbol[] {
   const out: JsSymbol[] = [];
   for (const declarator of site.node.namedChildren) {
@@ -139,6 +226,9 @@ function variableSymbols(site: Site): JsSymbol[] {
       // `const api = { get() {…}, put: async () => {…} }`: a module object with methods.
       const methods = objectMethods(value, inner);
       if (methods.length) out.push(...one("object", name, site, { children: methods }));
+      else if (site.outer !== site.node) out.push(...one("variable", name, site));
+    } else if (site.outer !== site.node) {
+      out.push(...one("variable", name, site));
     }
   }
   return out;

@@ -61,7 +61,7 @@ async function parseErrors(
 export const tsJsGetCodeOutline: Tool = defineTool({
   name: "ts_js_get_code_outline",
   description:
-    "Outline a TypeScript or JavaScript file: functions, classes and their members, interfaces, types, enums, namespaces, nested, each with path:start-end.",
+    "Outline a TypeScript or JavaScript file: functions, classes and their members, interfaces, types, enums, namespaces, exports (CommonJS too), nested, each with path:start-end.",
   input: z.object({ path: PATH }),
   output: OUTLINE_OUTPUT,
   annotations: { title: "TS/JS outline", readOnlyHint: true, idempotentHint: true },
@@ -110,7 +110,7 @@ export const tsJsGetSkeleton: Tool = defineTool({
 export const tsJsGetDefinition: Tool = defineTool({
   name: "ts_js_get_definition",
   description:
-    "The source of one TypeScript/JavaScript function, class, method, interface, type, enum or namespace, whole lines, after a path:start-end line.",
+    "The source of one TypeScript/JavaScript function, class, method, interface, type, enum, namespace or export, whole lines, after a path:start-end line.",
   input: z.object({ path: PATH, name: NAME }),
   output: DEFINITION_OUTPUT,
   annotations: { title: "TS/JS definition", readOnlyHint: true, idempotentHint: true },
