@@ -13,6 +13,7 @@ import { grammarForPath, treeSitter } from "../_treesitter.ts";
 import type { ToolContext } from "../tool.ts";
 import type { LanguageResolver, SymbolSite } from "./_resolver.ts";
 import type { Located } from "./_locate.ts";
+import { chosenSites, mentionsLeft } from "./_rename_sites.ts";
 
 /** One file's change. */
 export interface FileEdit {
@@ -32,7 +33,16 @@ export interface RenamePlan {
   readonly renamed: SymbolSite[];
   /** The sites listed but left alone (unsure, or reached through an alias). */
   readonly left: SymbolSite[];
+  /** The old name where the changed files still have it in a comment or string: `path:line: text`. */
+  readonly mentions: string[];
 }
+
+/**
+ * Which unsure sites a rename takes: none without being told (it is refused
+ * while there are any), `all`, `none` (they stay as they are), or those at
+ * the given `path:line:column`s.
+ */
+export type IncludeUnsure = "all" | "none" | readonly string[] | undefined;
 
 /** The most conflicts an error names. */
 const MAX_CONFLICTS_SHOWN = 8;
@@ -70,12 +80,11 @@ export function checkNewName(resolver: LanguageResolver, oldName: string, newNam
 export async function planRename(
   ctx: ToolContext,
   located: Located,
-  oldName: string,
-  newName: string,
+  names: { oldName: string; newName: string; includeUnsure?: IncludeUnsure },
 ): Promise<RenamePlan> {
+  const { oldName, newName } = names;
   const sites = located.found.sites;
-  const renamed = located.found.renameSites?.() ??
-    sites.filter((site) => site.certainty === "exact" && site.via === undefined);
+  const renamed = chosenSites(located, names);
   const changed = new Set(renamed.map((site) => `${site.path}:${site.start}`));
   const left = sites.filter((site) => !changed.has(`${site.path}:${site.start}`));
   const byPath = new Map<string, SymbolSite[]>();
@@ -89,12 +98,11 @@ export async function planRename(
       sites: fileSites.length,
     });
   }
-  const names = { oldName, newName };
   refuseConflicts(located.found.renameConflicts?.(newName) ?? wordConflicts(edits, newName), names);
   const after = edits.map((edit) => ({ path: edit.loaded.resolved.path, after: edit.after }));
   refuseConflicts(located.found.renameBreaks?.(after) ?? [], names);
   for (const edit of edits) await checkParses(ctx, edit);
-  return { edits, renamed, left };
+  return { edits, renamed, left, mentions: await mentionsLeft(ctx, edits, oldName) };
 }
 
 /** A file's text with each site's old name replaced. */

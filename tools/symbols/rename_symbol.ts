@@ -9,7 +9,8 @@
 import { z } from "zod";
 import { ToolError } from "../../security/errors.ts";
 import { type EditDiff, editDiff, MAX_DIFF_CHARS } from "../_diff.ts";
-import { editResult, FORCE, saveText } from "../_edit.ts";
+import { editResult, FORCE, loadText, saveText } from "../_edit.ts";
+import { grammarForPath, treeSitter } from "../_treesitter.ts";
 import { defineTool, type ToolContext, type ToolResult } from "../tool.ts";
 import { locate, siteLine } from "./_locate.ts";
 import { checkNewName, type FileEdit, planRename, type RenamePlan } from "./_rename_plan.ts";
@@ -31,14 +32,21 @@ export const renameSymbol = defineTool({
     new_name: z.string().min(1),
     scope: z.string().min(1).optional().describe("Directory to search (default: its root)"),
     dry_run: z.boolean().default(false),
+    include_unsure: z.union([z.enum(["all", "none"]), z.array(z.string().min(1)).min(1)])
+      .optional()
+      .describe('Unsure sites refuse the rename unless "all", "none" or their path:line:column'),
     force: FORCE,
   }),
   annotations: { title: "Rename symbol", destructiveHint: true, idempotentHint: false },
-  async run({ path, name, new_name, scope, dry_run }, ctx) {
+  async run({ path, name, new_name, scope, dry_run, include_unsure }, ctx) {
     const oldName = name.split(/\.|::/).at(-1) ?? name;
     const located = await locate(ctx, path, name, scope);
     checkNewName(located.resolver, oldName, new_name);
-    const plan = await planRename(ctx, located, oldName, new_name);
+    const plan = await planRename(ctx, located, {
+      oldName,
+      newName: new_name,
+      includeUnsure: include_unsure,
+    });
     const bound = Math.max(MIN_FILE_DIFF_CHARS, Math.floor(MAX_DIFF_CHARS / plan.edits.length));
     const diffs = dry_run
       ? plan.edits.map((edit) => diffOf(edit, bound))
@@ -62,24 +70,70 @@ async function write(
   const order = [...plan.edits].sort((a, b) =>
     Number(b.loaded.resolved.path === named) - Number(a.loaded.resolved.path === named)
   );
-  const written: string[] = [];
+  const written: FileEdit[] = [];
   const diffs = new Map<FileEdit, EditDiff>();
-  for (const edit of order) {
-    try {
+  try {
+    for (const edit of order) {
       diffs.set(edit, saveText(ctx, edit.loaded, edit.after, bound));
-    } catch (error) {
-      if (!(error instanceof ToolError) || written.length === 0) throw error;
-      throw new ToolError(
-        error.code,
-        `${error.message} (already renamed in ${
-          written.join(", ")
-        }; the other files are unchanged)`,
-        { cause: error },
-      );
+      written.push(edit);
     }
-    written.push(edit.loaded.resolved.display);
+    await checkWritten(ctx, written);
+  } catch (error) {
+    if (!(error instanceof ToolError) || written.length === 0) throw error;
+    const back = await putBack(ctx, written);
+    throw new ToolError(error.code, `${error.message} (${back})`, { cause: error });
   }
   return plan.edits.map((edit) => diffs.get(edit)!);
+}
+
+/** Each written file, read back, is what was written and parses as well as before. */
+async function checkWritten(ctx: ToolContext, written: readonly FileEdit[]): Promise<void> {
+  for (const edit of written) {
+    const now = await loadText(ctx, edit.loaded.resolved.path);
+    const display = edit.loaded.resolved.display;
+    if (now.file.text !== edit.after) {
+      throw new ToolError("stale_read", `"${display}" changed while the rename was written`);
+    }
+    const grammar = grammarForPath(now.resolved.path);
+    if (!grammar) continue;
+    const before = await treeSitter(ctx).parseText(edit.loaded.file.text, grammar);
+    const after = await treeSitter(ctx).parseText(now.file.text, grammar);
+    const broken = after.rootNode.hasError && !before.rootNode.hasError;
+    before.delete();
+    after.delete();
+    if (broken) throw new ToolError("syntax_error", `"${display}" no longer parses as written`);
+  }
+}
+
+/**
+ * Write back what the written files held before the rename, where they still
+ * hold what the rename wrote (a file something else changed meanwhile is
+ * left as it is: putting it back would lose that change); say what was done.
+ */
+async function putBack(ctx: ToolContext, written: readonly FileEdit[]): Promise<string> {
+  const back: string[] = [];
+  const left: string[] = [];
+  for (const edit of written) {
+    const display = edit.loaded.resolved.display;
+    try {
+      const now = await loadText(ctx, edit.loaded.resolved.path);
+      if (now.file.text !== edit.after) {
+        left.push(display);
+        continue;
+      }
+      saveText(ctx, now, edit.loaded.file.text);
+      back.push(display);
+    } catch {
+      left.push(display);
+    }
+  }
+  const parts = [
+    ...(back.length > 0 ? [`put back as it was: ${back.join(", ")}`] : []),
+    ...(left.length > 0
+      ? [`changed by something else meanwhile, left as it is: ${left.join(", ")}`]
+      : []),
+  ];
+  return parts.join("; ");
 }
 
 function answer(
@@ -94,6 +148,15 @@ function answer(
     count === 1 ? "" : "s"
   } in ${files} file${files === 1 ? "" : "s"}${names.dryRun ? " (dry run: nothing written)" : ""}`;
   const result = editResult(summary, diffs);
+  if (plan.mentions.length > 0) {
+    result.content.push({
+      type: "text",
+      text:
+        `Still named "${names.oldName}" in comments or strings (not renamed; check them): ${plan.mentions.length}\n${
+          plan.mentions.join("\n")
+        }`,
+    });
+  }
   if (plan.left.length > 0) {
     const shown = plan.left.slice(0, MAX_LEFT_SHOWN).map(siteLine);
     if (plan.left.length > MAX_LEFT_SHOWN) {
@@ -110,6 +173,7 @@ function answer(
     files: plan.edits.map((edit) => edit.loaded.resolved.display),
     renamed: count,
     left_alone: plan.left.map(({ start: _start, end: _end, ...site }) => site),
+    mentions_left: plan.mentions,
   };
   return result;
 }

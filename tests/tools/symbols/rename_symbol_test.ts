@@ -192,27 +192,59 @@ Deno.test("rename_symbol leaves unsure sites and aliases alone and says so", asy
     },
   );
 
-  await t.step("a method: the override in a subclass is listed, not renamed", async () => {
-    const result = await rename(session, {
-      path: "pkg/core.py",
-      name: "Widget.draw",
-      new_name: "paint",
-    });
-    assert(!result.error, result.text);
-    assertStringIncludes(result.text, 'Renamed "draw" to "paint" at 5 sites in 2 files');
-    assertStringIncludes(result.text, "Left alone (unsure, or reached through an alias): 1");
-    assertStringIncludes(
-      result.text,
-      "[definition, unsure: overrides Widget.draw in subclass Button]",
-    );
-    const core = await Deno.readTextFile(`${root.path}/pkg/core.py`);
-    assertStringIncludes(core, "    def paint(self):\n        return self.render()");
-    assertStringIncludes(core, "return cls().paint()");
-    assertStringIncludes(core, "return self.draw(), super().paint()");
-    assertStringIncludes(core, "    def draw(self):\n        return 2");
-    const user = await Deno.readTextFile(`${root.path}/pkg/sub/user.py`);
-    assertStringIncludes(user, "    w.paint()\n    Widget.paint(w)\n");
-  });
+  await t.step(
+    "a method with an unsure site is refused until told what to do with it",
+    async () => {
+      const before = await snapshot(root.path);
+      const result = await rename(session, {
+        path: "pkg/core.py",
+        name: "Widget.draw",
+        new_name: "paint",
+      });
+      assert(result.error, result.text);
+      assertMatch(
+        result.text,
+        /^unsure_sites: Cannot rename "draw" yet: 1 site is unsure .*pkg\/core\.py:32:9 \(overrides Widget\.draw in subclass Button\)/,
+      );
+      const named = await rename(session, {
+        path: "pkg/core.py",
+        name: "Widget.draw",
+        new_name: "paint",
+        include_unsure: ["pkg/core.py:99:1"],
+      });
+      assertMatch(
+        named.text,
+        /^invalid_argument: include_unsure names no unsure site at pkg\/core\.py:99:1/,
+      );
+      assertEquals(changed(before, await snapshot(root.path)), []);
+    },
+  );
+
+  await t.step(
+    "a method: told to leave it, the override in a subclass is listed, not renamed",
+    async () => {
+      const result = await rename(session, {
+        path: "pkg/core.py",
+        name: "Widget.draw",
+        new_name: "paint",
+        include_unsure: "none",
+      });
+      assert(!result.error, result.text);
+      assertStringIncludes(result.text, 'Renamed "draw" to "paint" at 5 sites in 2 files');
+      assertStringIncludes(result.text, "Left alone (unsure, or reached through an alias): 1");
+      assertStringIncludes(
+        result.text,
+        "[definition, unsure: overrides Widget.draw in subclass Button]",
+      );
+      const core = await Deno.readTextFile(`${root.path}/pkg/core.py`);
+      assertStringIncludes(core, "    def paint(self):\n        return self.render()");
+      assertStringIncludes(core, "return cls().paint()");
+      assertStringIncludes(core, "return self.draw(), super().paint()");
+      assertStringIncludes(core, "    def draw(self):\n        return 2");
+      const user = await Deno.readTextFile(`${root.path}/pkg/sub/user.py`);
+      assertStringIncludes(user, "    w.paint()\n    Widget.paint(w)\n");
+    },
+  );
 
   await t.step(
     "a function: the import under an alias is renamed, the alias and dynamic uses are not",
@@ -222,8 +254,16 @@ Deno.test("rename_symbol leaves unsure sites and aliases alone and says so", asy
         path: "pkg/core.py",
         name: "helper",
         new_name: "assist",
+        include_unsure: "none",
       });
       assert(!result.error, result.text);
+      assertEquals(result.data.mentions_left, [
+        'pkg/core.py:1: """helper in a docstring."""',
+        "pkg/core.py:6: # helper in a comment",
+        'pkg/core.py:21: return "helper"',
+        'pkg/core.py:47: return "helper(1) # helper"',
+        'pkg/sub/user.py:18: getattr(core, "helper")',
+      ]);
       const left = result.data.left_alone as Array<
         { line: number; via?: string; certainty: string }
       >;

@@ -1,0 +1,122 @@
+/**
+ * What a rename takes and what it tells: the sites it changes (refusing
+ * while some are unsure, unless the model says which of those to take), and
+ * the mentions of the old name it leaves in comments and strings.
+ *
+ * @module
+ */
+
+import { ToolError } from "../../security/errors.ts";
+import type { LoadedText } from "../_edit.ts";
+import { grammarForPath, treeSitter } from "../_treesitter.ts";
+import type { ToolContext } from "../tool.ts";
+import type { Located } from "./_locate.ts";
+import type { SymbolSite } from "./_resolver.ts";
+import type { IncludeUnsure } from "./_rename_plan.ts";
+
+/** The most unsure sites a refusal lists, and the most mentions a plan keeps. */
+const MAX_LISTED = 20;
+
+/**
+ * The sites a rename changes: the resolver's rename sites (or every exact
+ * site not reached through an alias), and the unsure ones it is told to take.
+ *
+ * @param located The symbol and its sites.
+ * @param names The old name, and which unsure sites to take.
+ * @returns The sites.
+ * @throws {ToolError} `unsure_sites` while some are unsure and nothing was said of them;
+ *   `invalid_argument` for a listed site that is not an unsure one.
+ */
+export function chosenSites(
+  located: Located,
+  names: { oldName: string; includeUnsure?: IncludeUnsure },
+): SymbolSite[] {
+  const { sites } = located.found;
+  const exact = located.found.renameSites?.() ??
+    sites.filter((site) => site.certainty === "exact" && site.via === undefined);
+  const unsure = sites.filter((site) => site.certainty === "unsure" && site.via === undefined);
+  const include = names.includeUnsure;
+  if (unsure.length === 0 || include === "none") return exact;
+  if (include === undefined) {
+    const shown = unsure.slice(0, MAX_LISTED).map(where);
+    const more = unsure.length > MAX_LISTED ? `, and ${unsure.length - MAX_LISTED} more` : "";
+    throw new ToolError(
+      "unsure_sites",
+      `Cannot rename "${names.oldName}" yet: ${unsure.length} site${
+        unsure.length === 1 ? " is" : "s are"
+      } unsure (may or may not be this symbol; renaming one wrongly, or leaving one that is, breaks code): ${
+        shown.join("; ")
+      }${more}. Call again with include_unsure: "all" to rename them too, "none" to leave them, or the path:line:column of those to rename`,
+    );
+  }
+  if (include === "all") return [...exact, ...unsure];
+  const byKey = new Map(unsure.map((site) => [key(site), site]));
+  const unknown = include.filter((each) => !byKey.has(each));
+  if (unknown.length > 0) {
+    throw new ToolError(
+      "invalid_argument",
+      `include_unsure names no unsure site at ${unknown.join(", ")}; the unsure sites are ${
+        [...byKey.keys()].slice(0, MAX_LISTED).join(", ")
+      }`,
+    );
+  }
+  return [...exact, ...new Set(include.map((each) => byKey.get(each)!))];
+}
+
+/** `path:line:column`, as a model names an unsure site. */
+function key(site: SymbolSite): string {
+  return `${site.path}:${site.line}:${site.column}`;
+}
+
+/** `path:line:column (why)`. */
+function where(site: SymbolSite): string {
+  return `${key(site)}${site.reason ? ` (${site.reason})` : ""}`;
+}
+
+/**
+ * Where the changed files still have the old name, after the rename, in a
+ * comment or string (a docstring included): `path:line: text`, the first
+ * {@linkcode MAX_LISTED} and a count of the rest.
+ *
+ * @param ctx The tool context.
+ * @param edits Each changed file and its new text.
+ * @param oldName The old name.
+ * @returns The mentions.
+ */
+export async function mentionsLeft(
+  ctx: ToolContext,
+  edits: ReadonlyArray<{ loaded: LoadedText; after: string }>,
+  oldName: string,
+): Promise<string[]> {
+  const escaped = oldName.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+  const word = new RegExp(`(?<![\\p{L}\\p{N}_$])${escaped}(?![\\p{L}\\p{N}_$])`, "gu");
+  const out: string[] = [];
+  for (const { loaded, after } of edits) {
+    const grammar = grammarForPath(loaded.resolved.path);
+    if (!grammar || !word.test(after)) continue;
+    word.lastIndex = 0;
+    const tree = await treeSitter(ctx).parseText(after, grammar);
+    const lines = after.split("\n");
+    const starts = lines.reduce<number[]>((acc, text, i) => {
+      acc.push(i === 0 ? 0 : acc[i - 1]! + lines[i - 1]!.length + 1);
+      return acc;
+    }, []);
+    try {
+      for (const match of after.matchAll(word)) {
+        let inside: ReturnType<typeof tree.rootNode.descendantForIndex> = tree.rootNode
+          .descendantForIndex(match.index);
+        while (inside && !/comment|string/.test(inside.type)) inside = inside.parent;
+        if (!inside) continue;
+        const line = starts.findLastIndex((start) => start <= match.index);
+        const mention = `${loaded.resolved.display}:${line + 1}: ${
+          lines[line]!.trim().slice(0, 120)
+        }`;
+        if (out.at(-1) !== mention) out.push(mention);
+      }
+    } finally {
+      tree.delete();
+    }
+  }
+  if (out.length <= MAX_LISTED) return out;
+  return [...out.slice(0, MAX_LISTED), `… ${out.length - MAX_LISTED} more`];
+}
