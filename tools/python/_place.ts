@@ -159,9 +159,14 @@ export function placeFor(file: PyFile, type: AnchorType, anchor: string): Place 
     const blanks = target.parent || indent !== "" ? 1 : 2;
     const scope = target.parent;
     if (type === "after") return { at: target.endLine, indent, blanks, afterHeader: false, scope };
-    let at = target.startLine - 1;
-    while (at > 0 && /^[ \t\f]*#/.test(file.lines[at - 1]!)) at--; // keep its comments with it
-    return { at, indent, blanks, afterHeader: false, scope };
+    // Its comments stay with it.
+    return {
+      at: commentsAbove(file, target.startLine - 1),
+      indent,
+      blanks,
+      afterHeader: false,
+      scope,
+    };
   }
   if (!target) return modulePlace(file, type);
   if (target.kind !== "class") {
@@ -184,7 +189,13 @@ export function placeFor(file: PyFile, type: AnchorType, anchor: string): Place 
 }
 
 function modulePlace(file: PyFile, type: AnchorType): Place {
-  if (type === "end") return { at: file.lines.length, indent: "", blanks: 2, afterHeader: false };
+  if (type === "end") {
+    // The end of the module's definitions: before a trailing `if __name__ == "__main__":` block,
+    // which runs when the module runs and so must come after everything it may call.
+    const main = mainGuard(file);
+    const at = main ? commentsAbove(file, main.startPosition.row) : file.lines.length;
+    return { at, indent: "", blanks: 2, afterHeader: false };
+  }
   // The start of a module's code: after its docstring and its imports.
   let at = 0;
   const root = file.tree.rootNode;
@@ -201,6 +212,25 @@ function modulePlace(file: PyFile, type: AnchorType): Place {
     else break;
   }
   return { at, indent: "", blanks: 2, afterHeader: at === 0 };
+}
+
+/** The module's last statement when it is `if __name__ == "__main__":` (either quotes, either order). */
+function mainGuard(file: PyFile) {
+  const statements = file.tree.rootNode.namedChildren.filter((child) =>
+    child && child.type !== "comment"
+  );
+  const last = statements.at(-1);
+  if (last?.type !== "if_statement") return undefined;
+  const condition = last.childForFieldName("condition")?.text.replace(/\s+/g, "") ?? "";
+  const main = /^(__name__==(["'])__main__\2|(["'])__main__\3==__name__)$/;
+  return main.test(condition) ? last : undefined;
+}
+
+/** The row where a statement's comment lines above it begin (they stay with it). */
+function commentsAbove(file: PyFile, row: number): number {
+  let at = row;
+  while (at > 0 && /^[ \t\f]*#/.test(file.lines[at - 1]!)) at--;
+  return at;
 }
 
 /**

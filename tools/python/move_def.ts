@@ -11,7 +11,7 @@ import { splitLines } from "../_text.ts";
 import { treeSitter } from "../_treesitter.ts";
 import { defineTool, type ToolContext } from "../tool.ts";
 import { ALLOW_SYNTAX_ERRORS, editResult, FORCE, saveText } from "../_edit.ts";
-import { MAX_DIFF_CHARS } from "../_diff.ts";
+import { editDiff, MAX_DIFF_CHARS } from "../_diff.ts";
 import { location } from "../_symbols.ts";
 import { type AnchorType, withoutSymbol } from "./_place.ts";
 import { checkPython } from "./_syntax.ts";
@@ -22,7 +22,7 @@ import { addDefinition, ANCHOR } from "./add_def.ts";
 export const pyMoveDef = defineTool({
   name: "py_move_def",
   description:
-    "Move a Python class, function or method within its file or to another (placed as py_add_def does), optionally renamed. Imports and callers are not updated.",
+    "Move a Python class, function or method within its file or to another (placed as py_add_def does; a new module is created), optionally renamed. Imports and callers are not updated.",
   input: z.object({
     source: z.string().min(1),
     destination: z.string().min(1).describe("May be source"),
@@ -52,8 +52,11 @@ export const pyMoveDef = defineTool({
     const from = `"${symbol.qualified}" (was ${
       location(src.resolved.display, symbol.startLine, symbol.endLine)
     })`;
-    const dest = await ctx.fs.resolve(input.destination, "file");
+    const dest = await existingOrNone(ctx, input.destination);
     const moved: Moved = { removed, name: newName, code };
+    if (dest === undefined) {
+      return await intoNewModule(ctx, { src, moved, from, destination: input.destination, input });
+    }
     if (dest.path === src.resolved.path) {
       const added = await placeAgain(ctx, src, moved, input);
       await checkPython(ctx, added.text, src.resolved.display, input.allow_syntax_errors);
@@ -72,6 +75,58 @@ export const pyMoveDef = defineTool({
     return editResult(`Moved ${from} to "${added.qualified}" at ${at}`, [srcDiff, destDiff]);
   },
 });
+
+/** The destination's checked path, or `undefined` when no file is there yet (a new module). */
+async function existingOrNone(ctx: ToolContext, destination: string) {
+  try {
+    return await ctx.fs.resolve(destination, "file");
+  } catch (error) {
+    if (error instanceof ToolError && error.code === "not_found") return undefined;
+    throw error;
+  }
+}
+
+/** Move a definition into a module that does not exist yet: the module is the definition. */
+async function intoNewModule(
+  ctx: ToolContext,
+  move: {
+    src: PyFile;
+    moved: Moved;
+    from: string;
+    destination: string;
+    input: { allow_syntax_errors: boolean };
+  },
+) {
+  const { src, moved, from, destination } = move;
+  if (!destination.endsWith(".py")) {
+    throw new ToolError(
+      "invalid_argument",
+      `Cannot create "${destination}" for the definition: a new module's name ends in .py`,
+    );
+  }
+  const text = dedent(moved.code).replace(/\s*$/, "\n");
+  await checkPython(ctx, text, destination, move.input.allow_syntax_errors);
+  await checkPython(ctx, moved.removed, src.resolved.display, move.input.allow_syntax_errors);
+  const created = await ctx.fs.write(destination, new TextEncoder().encode(text));
+  const destDiff = editDiff(created.display, "", text, MAX_DIFF_CHARS / 2);
+  const srcDiff = saveText(ctx, src, moved.removed, MAX_DIFF_CHARS / 2);
+  const lines = text.split("\n").length - 1;
+  const at = location(created.display, 1, lines);
+  return editResult(`Moved ${from} to "${moved.name}" at ${at} (a new module)`, [
+    srcDiff,
+    destDiff,
+  ]);
+}
+
+/** A method's code at the top level: its common indentation taken off. */
+function dedent(code: string): string {
+  const lines = code.split(/(?<=\n)/);
+  const indents = lines.filter((line) => line.trim() !== "").map((line) =>
+    /^[ \t]*/.exec(line)![0].length
+  );
+  const cut = Math.min(...indents);
+  return lines.map((line) => line.slice(Math.min(cut, /^[ \t]*/.exec(line)![0].length))).join("");
+}
 
 /** A definition taken out of its file. */
 interface Moved {

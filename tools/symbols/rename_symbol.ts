@@ -34,7 +34,7 @@ export const renameSymbol = defineTool({
     dry_run: z.boolean().default(false),
     include_unsure: z.union([z.enum(["all", "none"]), z.array(z.string().min(1)).min(1)])
       .optional()
-      .describe('Unsure sites refuse the rename unless "all", "none" or their path:line:column'),
+      .describe('Unsure sites: "all", "none" or path:line:column list'),
     force: FORCE,
   }),
   annotations: { title: "Rename symbol", destructiveHint: true, idempotentHint: false },

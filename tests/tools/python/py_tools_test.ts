@@ -292,6 +292,23 @@ Deno.test("py tools read and edit real files, each case in a directory of its ow
     });
   });
 
+  await t.step("py_get_skeleton drops a licence header and cuts the module docstring", async () => {
+    await Deno.mkdir(`${root.path}/licensed`);
+    await Deno.writeTextFile(
+      `${root.path}/licensed/m.py`,
+      "#!/usr/bin/env python3\n# Copyright 2000 Someone\n# Licensed under the MIT License.\n\n" +
+        '"""Tools for m.\n\nA long second paragraph\nthat a skeleton does not need.\n"""\n\n' +
+        "def f(x):\n    return x\n",
+    );
+    const result = await host.call("py_get_skeleton", { path: "licensed/m.py" });
+    assertEquals(
+      textOf(result),
+      "#!/usr/bin/env python3\n# (licence header left out: licensed/m.py:2-3)\n\n" +
+        '"""Tools for m.\n"""\n# (the rest of the module docstring left out: licensed/m.py:5-9)\n\n' +
+        "def f(x):\n    ...  # licensed/m.py:11-12\n",
+    );
+  });
+
   await t.step("py_get_skeleton keeps signatures and docstrings, drops bodies", async () => {
     await sample(root.path, "skeleton");
     const text = textOf(await host.call("py_get_skeleton", { path: "skeleton/shapes.py" }));
@@ -496,6 +513,53 @@ Deno.test("py tools read and edit real files, each case in a directory of its ow
     assertEquals(
       await Deno.readTextFile(`${root.path}/move/m.py`),
       "class A:\n    def keep(self):\n        pass\n\n\ndef g():\n    pass\n\n\ndef helper_fn(self, x):\n    return x\n",
+    );
+  });
+
+  await t.step("py_move_def creates a destination module that does not exist yet", async () => {
+    await Deno.mkdir(`${root.path}/newmod`);
+    await Deno.writeTextFile(
+      `${root.path}/newmod/m.py`,
+      "import os\n\n\ndef keep():\n    pass\n\n\ndef helper(x):\n    return os.sep + x\n",
+    );
+    const r = await host.call("py_move_def", {
+      source: "newmod/m.py",
+      destination: "newmod/helpers.py",
+      name: "helper",
+    });
+    assertEquals(r.isError, undefined, textOf(r));
+    assertStringIncludes(textOf(r), 'to "helper" at newmod/helpers.py:1-2 (a new module)');
+    assertEquals(
+      await Deno.readTextFile(`${root.path}/newmod/helpers.py`),
+      "def helper(x):\n    return os.sep + x\n",
+    );
+    assertEquals(
+      await Deno.readTextFile(`${root.path}/newmod/m.py`),
+      "import os\n\n\ndef keep():\n    pass\n",
+    );
+    const bad = await host.call("py_move_def", {
+      source: "newmod/m.py",
+      destination: "newmod/helpers.txt",
+      name: "keep",
+    });
+    assertMatch(textOf(bad), /^invalid_argument: .*a new module's name ends in \.py/);
+  });
+
+  await t.step("py_add_def at the module's end goes before a trailing __main__ block", async () => {
+    await Deno.mkdir(`${root.path}/mainguard`);
+    await Deno.writeTextFile(
+      `${root.path}/mainguard/m.py`,
+      'def a():\n    pass\n\n\n# run it\nif __name__ == "__main__":\n    a()\n',
+    );
+    const r = await host.call("py_add_def", {
+      path: "mainguard/m.py",
+      name: "b",
+      content: "def b():\n    return a()\n",
+    });
+    assertEquals(r.isError, undefined, textOf(r));
+    assertEquals(
+      await Deno.readTextFile(`${root.path}/mainguard/m.py`),
+      'def a():\n    pass\n\n\ndef b():\n    return a()\n\n\n# run it\nif __name__ == "__main__":\n    a()\n',
     );
   });
 
