@@ -50,6 +50,10 @@ export interface PyScope {
   firstParam?: string;
   /** `from m import *` statements here (indices into `PyFacts.imports`). */
   stars?: number[];
+  /** A function's return annotation (`-> Cls`). */
+  returns?: PyExpr;
+  /** What a function's `return` statements return, each as written. */
+  returned?: PyExpr[];
 }
 
 /** What bound a name. */

@@ -131,6 +131,11 @@ class FileScan {
       if (imported.name !== name) continue;
       const found = lookup.importTarget(this.#file, imported);
       this.#push(out, found, imported.nameStart, name, "import", via);
+      // `from m import name as name` (the explicit re-export): the alias is the same symbol's
+      // name too, and a rename that left it would leave the file's uses bound to nothing.
+      if (imported.bound === name && imported.boundStart !== imported.nameStart) {
+        this.#push(out, found, imported.boundStart, name, "import", via);
+      }
     }
     for (const i of this.#facts.attrsByName.get(name) ?? []) this.#attribute(i, name, via, out);
   }

@@ -33,8 +33,12 @@ export type Value =
   | { readonly kind: "class"; readonly cls: ClassRef }
   | { readonly kind: "instance"; readonly cls: ClassRef }
   | { readonly kind: "super"; readonly cls: ClassRef }
-  /** A project function or value whose attributes are not symbols of the project. */
-  | { readonly kind: "opaque" }
+  /**
+   * A project function or value whose attributes are not symbols of the
+   * project; for one `def`, the scope it opens (its calls' results follow
+   * its return annotation or its `return`s).
+   */
+  | { readonly kind: "opaque"; readonly fn?: ClassRef }
   | { readonly kind: "external" }
   | { readonly kind: "unknown"; readonly reason: string };
 
@@ -121,7 +125,24 @@ export class PyValues {
     const value = callee ? this.valueOf(file, callee) : undefined;
     if (value?.kind === "class") return { kind: "instance", cls: value.cls };
     if (value?.kind === "external") return value;
+    if (value?.kind === "opaque" && value.fn) return this.#returnOf(value.fn);
     return { kind: "unknown", reason: "the result of a call" };
+  }
+
+  /**
+   * What calling a project function gives: an instance of the class its
+   * return annotation names, else of the one class all its `return`s give.
+   */
+  #returnOf(fn: ClassRef): Value {
+    const scope = fn.file.facts.scopes[fn.scope]!;
+    if (scope.returns) return this.#annotated(fn.file, scope.returns);
+    const values = (scope.returned ?? []).map((expr) => this.valueOf(fn.file, expr));
+    const first = values[0];
+    const same = first?.kind === "instance" &&
+      values.every((each) => each.kind === "instance" && sameClass(each.cls, first.cls));
+    return same
+      ? first
+      : { kind: "unknown", reason: `what "${scope.name}" returns is not one class` };
   }
 
   /**
@@ -163,9 +184,14 @@ export class PyValues {
 
   #symValue(sym: Sym, bindings: PyBinding[]): Value {
     const first = bindings[0];
-    if (!first) return { kind: "unknown", reason: `"${sym.name}" is bound elsewhere` };
+    if (!first) return this.#instanceAttr(sym);
     if (first.kind === "import") return this.valueOfDenoted(this.lookup.definitionOf(sym));
-    if (bindings.every((binding) => binding.kind === "def")) return { kind: "opaque" };
+    if (bindings.every((binding) => binding.kind === "def")) {
+      const only = bindings.length === 1 && first.opens !== undefined;
+      return only
+        ? { kind: "opaque", fn: { file: sym.file, scope: first.opens! } }
+        : { kind: "opaque" };
+    }
     if (bindings.length > 1) {
       return { kind: "unknown", reason: `"${sym.name}" is bound more than once` };
     }
@@ -176,6 +202,32 @@ export class PyValues {
     if (first.annotation) return this.#annotated(sym.file, first.annotation);
     if (first.kind === "assign" && first.value) return this.valueOf(sym.file, first.value);
     return { kind: "unknown", reason: `the type of "${sym.name}" is not known` };
+  }
+
+  /**
+   * An attribute the methods of a class assign on `self` (`self.x = Cls(…)` in
+   * `__init__`): what every assignment of it gives, when that is one thing.
+   */
+  #instanceAttr(sym: Sym): Value {
+    const facts = sym.file.facts;
+    const stores = facts.scopes[sym.scope]?.kind === "class"
+      ? instanceAttrs(facts, sym.scope).get(sym.name) ?? []
+      : [];
+    const values = stores.map((i) => facts.attrs[i]!.value);
+    if (values.length === 0 || values.some((value) => value === undefined)) {
+      return { kind: "unknown", reason: `"${sym.name}" is bound elsewhere` };
+    }
+    const found = values.map((value) => this.valueOf(sym.file, value!));
+    const first = found[0]!;
+    if (first.kind !== "instance" && first.kind !== "class" && first.kind !== "module") {
+      return first.kind === "unknown"
+        ? first
+        : { kind: "unknown", reason: `"self.${sym.name}" is ${describe(first)}` };
+    }
+    const same = found.every((each) => sameValue(each, first));
+    return same
+      ? first
+      : { kind: "unknown", reason: `"self.${sym.name}" is assigned different things` };
   }
 
   #parameter(sym: Sym, binding: PyBinding): Value {
@@ -291,4 +343,17 @@ export function classOfMethod(file: PyFile, scope: number): ClassRef | undefined
 
 function describe(value: Value): string {
   return value.kind === "unknown" ? value.reason : `a ${value.kind}`;
+}
+
+function sameClass(a: ClassRef, b: ClassRef): boolean {
+  return a.file.path === b.file.path && a.scope === b.scope;
+}
+
+/** Whether two values are the same instance's class, class or module. */
+function sameValue(a: Value, b: Value): boolean {
+  if (a.kind === "module" && b.kind === "module") return a.module === b.module;
+  if ((a.kind === "instance" || a.kind === "class") && a.kind === b.kind) {
+    return sameClass(a.cls, (b as { cls: ClassRef }).cls);
+  }
+  return false;
 }

@@ -146,6 +146,21 @@ class Collector {
   }
 
   #noteChild(parent: Frame, frame: Frame): void {
+    if (parent.type === "return_statement" && frame.type !== "return") {
+      // What a function returns: `return Cls(…)` makes its calls' results instances of Cls.
+      const scope = this.facts.scopes[frame.scope]!;
+      if (scope.kind === "function") {
+        scope.returned = [...(scope.returned ?? []), this.#facts.want(this.#expr(frame))];
+      }
+      return;
+    }
+    const owner = this.#frames.at(-3);
+    if (
+      parent.field === "return_type" && owner?.type === "function_definition" && owner.inner >= 0
+    ) {
+      this.facts.scopes[owner.inner]!.returns = this.#facts.want(this.#expr(frame));
+      return;
+    }
     if (parent.type === "attribute" && frame.field === "object") {
       parent.object = this.#facts.want(this.#expr(frame));
     } else if (parent.type === "call" && frame.field === "function") {
