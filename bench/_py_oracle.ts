@@ -138,6 +138,58 @@ export class Pyright implements AsyncDisposable {
   }
 
   /**
+   * The files as pyright's rename of a symbol leaves them (`textDocument/rename`).
+   *
+   * @param pick The symbol.
+   * @param newName The new name.
+   * @param texts The folder's files' texts, by relative path.
+   * @returns The changed files' new texts; `undefined` when pyright will not rename it.
+   */
+  async rename(
+    pick: PyPick,
+    newName: string,
+    texts: ReadonlyMap<string, string>,
+  ): Promise<Map<string, string> | undefined> {
+    type Edit = {
+      range: {
+        start: { line: number; character: number };
+        end: { line: number; character: number };
+      };
+      newText: string;
+    };
+    const edit = await this.request("textDocument/rename", {
+      textDocument: { uri: this.uri(pick.path) },
+      position: { line: pick.line, character: pick.character },
+      newName,
+    }) as {
+      changes?: Record<string, Edit[]>;
+      documentChanges?: Array<{ textDocument: { uri: string }; edits: Edit[] }>;
+    } | null;
+    if (!edit) return undefined;
+    const byUri = new Map<string, Edit[]>(Object.entries(edit.changes ?? {}));
+    for (const change of edit.documentChanges ?? []) {
+      byUri.set(change.textDocument.uri, change.edits);
+    }
+    const prefix = `file://${this.#root}/`;
+    const out = new Map<string, string>();
+    for (const [uri, edits] of byUri) {
+      const path = decodeURIComponent(uri.slice(prefix.length));
+      const text = texts.get(path);
+      if (!uri.startsWith(prefix) || text === undefined) return undefined;
+      const starts = [0];
+      for (let i = 0; i < text.length; i++) if (text[i] === "\n") starts.push(i + 1);
+      const offset = (at: { line: number; character: number }) => starts[at.line]! + at.character;
+      let next = text;
+      for (const each of [...edits].sort((a, b) => offset(b.range.start) - offset(a.range.start))) {
+        next = next.slice(0, offset(each.range.start)) + each.newText +
+          next.slice(offset(each.range.end));
+      }
+      out.set(path, next);
+    }
+    return out;
+  }
+
+  /**
    * The symbols a file defines at its top level and in its classes, with their dotted names.
    *
    * @param path The file (opened first).
