@@ -9,6 +9,7 @@
 import { writeMailkit } from "../tests/tools/symbols/_fixtures.ts";
 import type { PyPick } from "./_py_oracle.ts";
 import { filesUnder } from "./_corpora.ts";
+import { stratifiedSample } from "./_seeded.ts";
 
 /** `email` as `mailkit`, and `http` as `httpkit` (its imports of `email` as `mailkit` too). */
 export async function pyCorpus(root: string): Promise<string[]> {
@@ -37,27 +38,11 @@ export async function pyCorpus(root: string): Promise<string[]> {
 
 /** A seeded sample, a quarter from each kind of symbol. */
 export function samplePy(all: readonly PyPick[], n: number, seed: number): PyPick[] {
-  let state = seed >>> 0;
-  const random = () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-  const strata = [
-    (p: PyPick) => p.name.includes("."),
-    (p: PyPick) => p.kind === 12,
-    (p: PyPick) => p.kind === 5,
+  // LSP symbol kinds: 12 a function, 5 a class.
+  return stratifiedSample(all, n, seed, [
+    (pick) => pick.name.includes("."),
+    (pick) => pick.kind === 12,
+    (pick) => pick.kind === 5,
     () => true,
-  ];
-  const chosen = new Set<PyPick>();
-  for (const [i, inStratum] of strata.entries()) {
-    const pool = all.filter((p) => inStratum(p) && !chosen.has(p));
-    const want = i === strata.length - 1 ? n - chosen.size : Math.ceil(n / strata.length);
-    for (let k = 0; k < want && pool.length > 0; k++) {
-      chosen.add(pool.splice(Math.floor(random() * pool.length), 1)[0]!);
-    }
-  }
-  return all.filter((p) => chosen.has(p));
+  ]);
 }

@@ -9,6 +9,8 @@
  */
 
 import ts from "typescript";
+import { stratifiedSample } from "./_seeded.ts";
+import { type SiteKey, siteKey } from "./_oracle_score.ts";
 
 /** A project the language service reads: its folder, files and compiler options. */
 export interface OracleProject {
@@ -33,9 +35,6 @@ export interface Pick {
   /** Declared by several declarations in one scope (an interface and a const, say). */
   merged: boolean;
 }
-
-/** A site as both sides are compared: `path:line:column`, 1-based. */
-export type SiteKey = string;
 
 /**
  * A language service over a project, reading its files from disk.
@@ -241,23 +240,12 @@ const IDENTIFIER_PATH = /^[A-Za-z_$][\w$]*(\.[A-Za-z_$][\w$]*)?$/;
  * @returns The picks, in candidate order.
  */
 export function sample(all: readonly Pick[], count: number, seed: number): Pick[] {
-  const random = mulberry32(seed);
-  const strata: Array<(pick: Pick) => boolean> = [
+  return stratifiedSample(all, count, seed, [
     (pick) => pick.merged && !pick.name.includes("."),
     (pick) => pick.name.includes("."),
     (pick) => pick.kind === ts.ScriptElementKind.alias,
     () => true,
-  ];
-  const chosen = new Set<Pick>();
-  const share = Math.ceil(count / strata.length);
-  for (const [i, inStratum] of strata.entries()) {
-    const pool = all.filter((pick) => inStratum(pick) && !chosen.has(pick));
-    const want = i === strata.length - 1 ? count - chosen.size : share;
-    for (let n = 0; n < want && pool.length > 0; n++) {
-      chosen.add(pool.splice(Math.floor(random() * pool.length), 1)[0]!);
-    }
-  }
-  return all.filter((pick) => chosen.has(pick));
+  ]);
 }
 
 /**
@@ -292,85 +280,4 @@ export function oracleSites(
     }
   }
   return sites;
-}
-
-/**
- * A site's key.
- *
- * @param path The file, relative to the project.
- * @param line 1-based.
- * @param column 1-based, in UTF-16 code units.
- * @returns `path:line:column`.
- */
-export function siteKey(path: string, line: number, column: number): SiteKey {
-  return `${path}:${line}:${column}`;
-}
-
-/** Counts for precision and recall, summed over symbols. */
-export interface Tally {
-  /** Sites the oracle lists. */
-  oracle: number;
-  /** Sites the tool marks exact, and how many of them the oracle lists. */
-  exact: number;
-  exactRight: number;
-  /** All sites the tool lists (exact and unsure), and how many the oracle lists. */
-  listed: number;
-  listedRight: number;
-}
-
-/** An empty tally. */
-export function emptyTally(): Tally {
-  return { oracle: 0, exact: 0, exactRight: 0, listed: 0, listedRight: 0 };
-}
-
-/**
- * Add one symbol's sites to a tally.
- *
- * @param tally The running counts (changed).
- * @param oracle The oracle's sites.
- * @param ours The tool's sites with their certainty.
- */
-export function count(
-  tally: Tally,
-  oracle: ReadonlySet<SiteKey>,
-  ours: ReadonlyArray<{ key: SiteKey; exact: boolean }>,
-): void {
-  tally.oracle += oracle.size;
-  for (const site of ours) {
-    const right = oracle.has(site.key);
-    tally.listed++;
-    if (right) tally.listedRight++;
-    if (site.exact) {
-      tally.exact++;
-      if (right) tally.exactRight++;
-    }
-  }
-}
-
-/** Precision and recall of a tally: of the exact sites, and of all listed sites. */
-export function scores(tally: Tally): {
-  exactPrecision: number;
-  exactRecall: number;
-  listedPrecision: number;
-  listedRecall: number;
-} {
-  const ratio = (a: number, b: number) => (b === 0 ? 1 : a / b);
-  return {
-    exactPrecision: ratio(tally.exactRight, tally.exact),
-    exactRecall: ratio(tally.exactRight, tally.oracle),
-    listedPrecision: ratio(tally.listedRight, tally.listed),
-    listedRecall: ratio(tally.listedRight, tally.oracle),
-  };
-}
-
-/** A small seeded generator (mulberry32): the same picks on every machine. */
-function mulberry32(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }

@@ -17,12 +17,10 @@
 
 // deno-lint-ignore-file no-console
 
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
-import { clientEnv, mcpConfigFor } from "../tests/_mcp.ts";
-import { quantile, treeRss } from "./_measure.ts";
+import { connectStdio } from "../tests/_mcp.ts";
+import { treeRss } from "./_measure.ts";
 import { type PyPick, Pyright } from "./_py_oracle.ts";
-import { count, emptyTally, scores, siteKey } from "./_ts_oracle.ts";
+import { scoreFindUsages, scoreLines } from "./_oracle_score.ts";
 import { pyCorpus, samplePy } from "./_py_oracle_corpus.ts";
 
 const arg = (name: string, fallback: number) => {
@@ -39,68 +37,14 @@ async function main(): Promise<void> {
   const all: PyPick[] = [];
   for (const path of files) all.push(...await pyright.symbols(path));
   const picks = samplePy(all, SYMBOLS * 2, SEED);
-  const served = await mcpConfigFor([ROOT]);
-  const transport = new StdioClientTransport({
-    command: served.command,
-    args: served.args,
-    cwd: "/",
-    env: clientEnv(),
-    stderr: "ignore",
-  });
-  const client = new Client({ name: "py-oracle-bench", version: "1.0.0" });
-  await client.connect(transport);
-  const tally = emptyTally();
-  const times: number[] = [];
-  const misses: string[] = [];
-  let used = 0;
-  try {
-    for (const pick of picks) {
-      if (used >= SYMBOLS) break;
-      const oracle = await pyright.references(pick);
-      if (oracle.size === 0) continue;
-      used++;
-      const start = performance.now();
-      const result = await client.callTool({
-        name: "find_usages",
-        arguments: { path: pick.path, name: pick.name, limit: 2000 },
-      });
-      times.push(performance.now() - start);
-      const sites = result.isError ? [] : (result.structuredContent as {
-        sites: Array<{ path: string; line: number; column: number; certainty: string }>;
-      }).sites;
-      const ours = sites.map((site) => ({
-        key: siteKey(site.path, site.line, site.column),
-        exact: site.certainty === "exact",
-      }));
-      count(tally, oracle, ours);
-      const missed = [...oracle].filter((key) => !ours.some((site) => site.key === key));
-      const wrong = ours.filter((site) => site.exact && !oracle.has(site.key)).map((s) => s.key);
-      if (result.isError || missed.length > 0 || wrong.length > 0) {
-        misses.push(
-          `${pick.path} ${pick.name}: ${
-            result.isError ? JSON.stringify(result.content).slice(0, 160) : ""
-          } missed ${missed.slice(0, 3).join(" ")} wrong ${wrong.slice(0, 3).join(" ")}`,
-        );
-      }
-    }
-    const score = scores(tally);
-    console.log(
-      `${files.length} files, ${used} symbols, ${tally.oracle} oracle sites\n` +
-        `  exact sites: precision ${score.exactPrecision.toFixed(3)}, recall ${
-          score.exactRecall.toFixed(3)
-        }` +
-        ` (${tally.exactRight} of ${tally.exact} right)\n` +
-        `  all sites:   precision ${score.listedPrecision.toFixed(3)}, recall ${
-          score.listedRecall.toFixed(3)
-        }\n` +
-        `  first call ${times[0]!.toFixed(0)} ms; later calls: median ${
-          quantile(times.slice(1), 0.5).toFixed(0)
-        } ms; server RSS ${(treeRss(transport.pid!) / 2 ** 20).toFixed(0)} MB`,
-    );
-    for (const miss of misses) console.log(`  ${miss}`);
-  } finally {
-    await client.close();
-  }
+  await using session = await connectStdio([ROOT]);
+  const scored = await scoreFindUsages(
+    (args) => session.call("find_usages", args),
+    picks,
+    (pick) => pyright.references(pick),
+    SYMBOLS,
+  );
+  console.log(scoreLines(`email and http: ${files.length} files`, scored, treeRss(session.pid!)));
 }
 
 await main();

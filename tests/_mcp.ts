@@ -33,6 +33,8 @@ export interface StdioSession extends AsyncDisposable {
   readonly client: Client;
   /** What the server wrote to stderr. */
   stderr(): string;
+  /** The server's process id (a bench reads its memory). */
+  readonly pid: number | undefined;
   /**
    * Call a tool.
    *
@@ -116,6 +118,7 @@ export async function connectStdio(
   return {
     client,
     stderr: () => stderr,
+    pid: transport.pid ?? undefined,
     call: (name, args = {}) =>
       client.callTool({ name, arguments: args }) as Promise<CallToolResult>,
     async [Symbol.asyncDispose]() {

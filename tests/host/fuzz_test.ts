@@ -10,6 +10,7 @@ import type { Tool } from "@modelcontextprotocol/sdk/types.js";
 import { assert, assertEquals } from "../_assert.ts";
 import { tempDir } from "../_helpers.ts";
 import { connectStdio, resultText } from "../_mcp.ts";
+import { mulberry32 } from "../../bench/_seeded.ts";
 
 const BOUND = 200_000;
 const CALLS_PER_TOOL = 40;
@@ -17,17 +18,8 @@ const IN_FLIGHT = 6;
 /** The fuzzing stops making new calls after this long (the run stays bounded on a slow machine). */
 const BUDGET_MS = 90_000;
 
-/** mulberry32: a small seeded generator, so that a failure can be replayed. */
-function generator(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+/** A small seeded generator, so that a failure can be replayed. */
+const generator = mulberry32;
 
 const PATHS = [
   "",

@@ -10,8 +10,10 @@
  * @module
  */
 
-import { assertEquals } from "../../_assert.ts";
+import { applyPatch, parsePatch } from "diff";
+import { assert, assertEquals } from "../../_assert.ts";
 import type { SymbolSite } from "../../../tools/symbols/_resolver.ts";
+import { type Scored, scores } from "../../../bench/_oracle_score.ts";
 
 /** The package name of the copy. */
 export const PACKAGE = "mailkit";
@@ -253,4 +255,47 @@ export function applyRename(
     out[path] = text;
   }
   return out;
+}
+
+/**
+ * A multi-file unified diff (what an editing tool answers) applied to the old
+ * texts: the changed files' new texts.
+ *
+ * @param diff The diff (`--- a/path` / `+++ b/path` per file).
+ * @param before The old texts, by path.
+ * @returns The new texts of the files the diff changes.
+ */
+export function appliedDiff(
+  diff: string,
+  before: ReadonlyMap<string, string>,
+): Map<string, string> {
+  const out = new Map<string, string>();
+  for (const patch of parsePatch(diff)) {
+    const path = patch.oldFileName!.replace(/^a\//, "");
+    const result = applyPatch(before.get(path)!, patch);
+    assert(result !== false, `the diff applies to ${path}`);
+    out.set(path, result);
+  }
+  return out;
+}
+
+/**
+ * Hold a run of `find_usages` against an oracle to issue 32's targets: every
+ * symbol asked and answered, the exact sites' precision at least 0.99 and
+ * recall at least 0.97, all listed sites' recall at least as given.
+ *
+ * @param scored The run.
+ * @param want How many symbols, and the recall of all listed sites.
+ */
+export function assertMeetsTargets(
+  scored: Scored,
+  want: { used: number; listedRecall: number },
+): void {
+  assertEquals(scored.errors, []);
+  assertEquals(scored.used, want.used);
+  const score = scores(scored.tally);
+  const shown = JSON.stringify({ ...scored.tally, ...score, differences: scored.differences });
+  assert(score.exactPrecision >= 0.99, shown);
+  assert(score.exactRecall >= 0.97, shown);
+  assert(score.listedRecall >= want.listedRecall, shown);
 }

@@ -16,11 +16,11 @@
 
 import { assert, assertEquals } from "../../_assert.ts";
 import { tempDir } from "../../_helpers.ts";
-import { connectStdio, resultText, type StdioSession } from "../../_mcp.ts";
-import { applyPatch, parsePatch } from "diff";
+import { connectStdio, resultText } from "../../_mcp.ts";
 import { type PyPick, Pyright } from "../../../bench/_py_oracle.ts";
 import { pyCorpus, samplePy } from "../../../bench/_py_oracle_corpus.ts";
-import { count, emptyTally, scores, siteKey } from "../../../bench/_ts_oracle.ts";
+import { scoreFindUsages } from "../../../bench/_oracle_score.ts";
+import { appliedDiff, assertMeetsTargets } from "./_fixtures.ts";
 
 const SYMBOLS = 40;
 const RENAMES = 10;
@@ -36,7 +36,13 @@ Deno.test("Python find_usages and rename_symbol agree with pyright on email and 
   await using session = await connectStdio([root]);
   const picks = samplePy(all, SYMBOLS * 2, SEED);
   await t.step(`find_usages of ${SYMBOLS} symbols: pyright's sites`, async () => {
-    await findsAsPyright(session, pyright, picks);
+    const scored = await scoreFindUsages(
+      (args) => session.call("find_usages", args),
+      picks,
+      (pick) => pyright.references(pick),
+      SYMBOLS,
+    );
+    assertMeetsTargets(scored, { used: SYMBOLS, listedRecall: 0.99 });
   });
   await t.step(
     `${RENAMES} renames write pyright's rename and still compile and import`,
@@ -66,7 +72,7 @@ Deno.test("Python find_usages and rename_symbol agree with pyright on email and 
         }
         assertEquals(written, expected, `${pick.name}: the files written`);
         assertEquals(
-          applied((dry.structuredContent as { diff: string }).diff, originals),
+          appliedDiff((dry.structuredContent as { diff: string }).diff, originals),
           written,
           `${pick.name}: the dry run's diff`,
         );
@@ -100,54 +106,4 @@ for package in ("mailkit", "httpkit"):
     stderr: "piped",
   }).output();
   assert(run.success, new TextDecoder().decode(run.stderr));
-}
-
-/** A multi-file unified diff applied to the old texts: the changed files' new texts. */
-function applied(diff: string, before: Map<string, string>): Map<string, string> {
-  const out = new Map<string, string>();
-  for (const patch of parsePatch(diff)) {
-    const path = patch.oldFileName!.replace(/^a\//, "");
-    const result = applyPatch(before.get(path)!, patch);
-    assert(result !== false, `the diff applies to ${path}`);
-    out.set(path, result);
-  }
-  return out;
-}
-
-async function findsAsPyright(
-  session: StdioSession,
-  pyright: Pyright,
-  picks: readonly PyPick[],
-): Promise<void> {
-  const tally = emptyTally();
-  let used = 0;
-  for (const pick of picks) {
-    if (used >= SYMBOLS) break;
-    const oracle = await pyright.references(pick);
-    if (oracle.size === 0) continue;
-    used++;
-    const result = await session.call("find_usages", {
-      path: pick.path,
-      name: pick.name,
-      limit: 2000,
-    });
-    assert(!result.isError, `${pick.path} ${pick.name}: ${resultText(result)}`);
-    const sites = (result.structuredContent as {
-      sites: Array<{ path: string; line: number; column: number; certainty: string }>;
-    }).sites;
-    count(
-      tally,
-      oracle,
-      sites.map((site) => ({
-        key: siteKey(site.path, site.line, site.column),
-        exact: site.certainty === "exact",
-      })),
-    );
-  }
-  assertEquals(used, SYMBOLS);
-  const score = scores(tally);
-  const shown = JSON.stringify({ ...tally, ...score });
-  assert(score.exactPrecision >= 0.99, shown);
-  assert(score.exactRecall >= 0.97, shown);
-  assert(score.listedRecall >= 0.99, shown);
 }

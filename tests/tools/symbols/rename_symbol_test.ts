@@ -6,11 +6,10 @@
  * what it cannot do safely it refuses or leaves alone, saying so.
  */
 
-import { applyPatch, parsePatch } from "diff";
 import { assert, assertEquals, assertMatch, assertStringIncludes } from "../../_assert.ts";
 import { tempDir } from "../../_helpers.ts";
 import { connectStdio, resultText, type StdioSession } from "../../_mcp.ts";
-import { PKG, writeMailkit, writeTree } from "./_fixtures.ts";
+import { appliedDiff, PKG, writeMailkit, writeTree } from "./_fixtures.ts";
 
 /** Prints the tokens that differ between two versions of a Python file, as JSON. */
 const TOKEN_DIFF = `
@@ -60,18 +59,6 @@ async function rename(session: StdioSession, args: Record<string, unknown>) {
     text: resultText(result),
     data: (result.structuredContent ?? {}) as Record<string, unknown>,
   };
-}
-
-/** Apply a multi-file unified diff to the old texts. */
-function applied(diff: string, before: Map<string, string>): Map<string, string> {
-  const out = new Map<string, string>();
-  for (const patch of parsePatch(diff)) {
-    const path = patch.oldFileName!.replace(/^a\//, "");
-    const result = applyPatch(before.get(path)!, patch);
-    assert(result !== false, `the diff applies to ${path}`);
-    out.set(path, result);
-  }
-  return out;
 }
 
 Deno.test("rename_symbol renames a function across the email package and nothing else", async (t) => {
@@ -128,7 +115,9 @@ Deno.test("rename_symbol renames a function across the email package and nothing
       "mailkit/message.py",
       "mailkit/utils.py",
     ]);
-    for (const [path, text] of applied(dryDiff, original)) assertEquals(now.get(path), text, path);
+    for (const [path, text] of appliedDiff(dryDiff, original)) {
+      assertEquals(now.get(path), text, path);
+    }
   });
 
   await t.step("only the symbol's names changed, token by token", async () => {

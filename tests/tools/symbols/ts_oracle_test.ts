@@ -21,24 +21,21 @@
  */
 
 import ts from "typescript";
-import { applyPatch, parsePatch } from "diff";
 import { assert, assertEquals, assertMatch } from "../../_assert.ts";
 import { tempDir } from "../../_helpers.ts";
 import { connectStdio, resultText, type StdioSession } from "../../_mcp.ts";
 import {
   candidates,
-  count,
-  emptyTally,
   languageService,
   type OracleProject,
   oracleSites,
   type Pick,
   sample,
-  scores,
-  siteKey,
 } from "../../../bench/_ts_oracle.ts";
+import { scoreFindUsages } from "../../../bench/_oracle_score.ts";
 import { copyFiles } from "../../../bench/_corpora.ts";
 import { expressProject, zodProject } from "../../../bench/_ts_oracle_corpora.ts";
+import { appliedDiff, assertMeetsTargets } from "./_fixtures.ts";
 
 const SYMBOLS = 40;
 const RENAMES = 10;
@@ -57,37 +54,13 @@ for (
     await using session = await connectStdio([project.root]);
 
     await t.step(`find_usages of ${SYMBOLS} symbols: the oracle's sites, all exact`, async () => {
-      const tally = emptyTally();
-      let used = 0;
-      for (const pick of picks) {
-        if (used >= SYMBOLS) break;
-        const oracle = oracleSites(service, project, pick);
-        if (oracle.size === 0) continue;
-        used++;
-        const result = await session.call("find_usages", {
-          path: pick.path,
-          name: pick.name,
-          limit: 2000,
-        });
-        assert(!result.isError, `${pick.path} ${pick.name}: ${resultText(result)}`);
-        const sites = (result.structuredContent as {
-          sites: Array<{ path: string; line: number; column: number; certainty: string }>;
-        }).sites;
-        count(
-          tally,
-          oracle,
-          sites.map((site) => ({
-            key: siteKey(site.path, site.line, site.column),
-            exact: site.certainty === "exact",
-          })),
-        );
-      }
-      assertEquals(used, SYMBOLS);
-      const score = scores(tally);
-      const shown = JSON.stringify({ ...tally, ...score });
-      assert(score.exactPrecision >= 0.99, shown);
-      assert(score.exactRecall >= 0.97, shown);
-      assert(score.listedRecall >= 0.95, shown);
+      const scored = await scoreFindUsages(
+        (args) => session.call("find_usages", args),
+        picks,
+        (pick) => oracleSites(service, project, pick),
+        SYMBOLS,
+      );
+      assertMeetsTargets(scored, { used: SYMBOLS, listedRecall: 0.95 });
     });
 
     await t.step(`${RENAMES} renames write the oracle's rename locations and compile`, async () => {
@@ -151,7 +124,7 @@ async function renamesAsOracle(
   );
   assertEquals(changed, context.expected, `${pick.name}: the files written`);
   const diff = (dry.structuredContent as { diff: string }).diff;
-  assertEquals(applied(diff, context.originals), changed, `${pick.name}: the dry run's diff`);
+  assertEquals(appliedDiff(diff, context.originals), changed, `${pick.name}: the dry run's diff`);
 }
 
 /** Picks a rename can take: not an export alias (renaming one renames its target). */
@@ -274,16 +247,4 @@ function newErrors(before: Map<string, number>, after: Map<string, number>): str
   return [...after].filter(([key, n]) => n > (before.get(key) ?? 0)).map(([key, n]) =>
     `${key}: ${before.get(key) ?? 0} -> ${n}`
   );
-}
-
-/** A multi-file unified diff applied to the old texts: the changed files' new texts. */
-function applied(diff: string, before: Map<string, string>): Map<string, string> {
-  const out = new Map<string, string>();
-  for (const patch of parsePatch(diff)) {
-    const path = patch.oldFileName!.replace(/^a\//, "");
-    const result = applyPatch(before.get(path)!, patch);
-    assert(result !== false, `the diff applies to ${path}`);
-    out.set(path, result);
-  }
-  return out;
 }
