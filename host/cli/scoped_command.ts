@@ -47,18 +47,15 @@ export const CLIENT_ENV: readonly string[] = Object.freeze(
 );
 
 /**
- * V8 settings for the served process (all its isolates: the host and each
- * tool worker): a young generation of at most 2 MB per semi-space (V8 lets
- * it grow to 16 MB per isolate), and `gc()` for the tool workers, which
- * collect their garbage after each long call (`tool_worker.ts`). Measured
- * with `bench/python_bench.ts` (peak RSS over the whole run) and
- * `bench/read_file_compare.ts` (mean ratio to the bare server, 8 runs each,
- * alternated): V8's defaults 374-382 MB; the semi-space cap 292-312 MB,
- * 1.35x; with `--optimize-for-size` too 199-211 MB but 1.60-1.65x (it slows
- * the host's own code, the SDK's parsing and checking of each message); with
- * a lower `--heap-growing-percent` (50-100) 237-255 MB but 1.42-1.50x (more
- * full collections on the host's thread); with the collections after long
- * calls 239-258 MB and 1.33-1.41x.
+ * V8 settings for the served process (all its isolates: the host and each tool worker): a young
+ * generation of at most 2 MB per semi-space (V8 lets it grow to 16 MB per isolate), and `gc()` for
+ * the tool workers, which collect their garbage after each long call (`tool_worker.ts`). Measured
+ * with `bench/python_bench.ts` (peak RSS over the whole run) and `bench/read_file_compare.ts` (mean
+ * ratio to the bare server, 8 runs each, alternated): V8's defaults 374-382 MB; the semi-space cap
+ * 292-312 MB, 1.35x; with `--optimize-for-size` too 199-211 MB but 1.60-1.65x (it slows the host's
+ * own code, the SDK's parsing and checking of each message); with a lower
+ * `--heap-growing-percent` (50-100) 237-255 MB but 1.42-1.50x (more full collections on the host's
+ * thread); with the collections after long calls 239-258 MB and 1.33-1.41x.
  */
 export const V8_FLAGS = "--v8-flags=--max-semi-space-size=2,--expose-gc";
 

@@ -13,7 +13,7 @@ import { grammarForPath, treeSitter } from "../_treesitter.ts";
 import type { ToolContext } from "../tool.ts";
 import type { LanguageResolver, SymbolSite } from "./_resolver.ts";
 import type { Located } from "./_locate.ts";
-import { chosenSites, mentionsLeft } from "./_rename_sites.ts";
+import { chosenSites, type IncludeUnsure, mentionsLeft } from "./_rename_sites.ts";
 
 /** One file's change. */
 export interface FileEdit {
@@ -36,13 +36,6 @@ export interface RenamePlan {
   /** The old name where the changed files still have it in a comment or string: `path:line: text`. */
   readonly mentions: string[];
 }
-
-/**
- * Which unsure sites a rename takes: none without being told (it is refused
- * while there are any), `all`, `none` (they stay as they are), or those at
- * the given `path:line:column`s.
- */
-export type IncludeUnsure = "all" | "none" | readonly string[] | undefined;
 
 /** The most conflicts an error names. */
 const MAX_CONFLICTS_SHOWN = 8;

@@ -12,7 +12,13 @@ import { grammarForPath, treeSitter } from "../_treesitter.ts";
 import type { ToolContext } from "../tool.ts";
 import type { Located } from "./_locate.ts";
 import type { SymbolSite } from "./_resolver.ts";
-import type { IncludeUnsure } from "./_rename_plan.ts";
+
+/**
+ * Which unsure sites a rename takes: none without being told (it is refused
+ * while there are any), `all`, `none` (they stay as they are), or those at
+ * the given `path:line:column`s.
+ */
+export type IncludeUnsure = "all" | "none" | readonly string[] | undefined;
 
 /** The most unsure sites a refusal lists, and the most mentions a plan keeps. */
 const MAX_LISTED = 20;
@@ -97,10 +103,8 @@ export async function mentionsLeft(
     word.lastIndex = 0;
     const tree = await treeSitter(ctx).parseText(after, grammar);
     const lines = after.split("\n");
-    const starts = lines.reduce<number[]>((acc, text, i) => {
-      acc.push(i === 0 ? 0 : acc[i - 1]! + lines[i - 1]!.length + 1);
-      return acc;
-    }, []);
+    const starts: number[] = [];
+    for (let i = 0, at = 0; i < lines.length; at += lines[i]!.length + 1, i++) starts.push(at);
     try {
       for (const match of after.matchAll(word)) {
         let inside: ReturnType<typeof tree.rootNode.descendantForIndex> = tree.rootNode
