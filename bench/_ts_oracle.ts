@@ -160,8 +160,7 @@ function mergeByName(
     const key = `${pick.path}\0${pick.name}`;
     const symbol = symbolAt(pick);
     const file = program.getSourceFile(`${project.root}/${pick.path}`)!;
-    const module = checker.getSymbolAtLocation(file) ?? (file as { symbol?: ts.Symbol }).symbol;
-    const exports = module && !pick.name.includes(".") ? checker.getExportsOfModule(module) : [];
+    const exports = pick.name.includes(".") ? [] : moduleExports(checker, file);
     const exported = symbol !== undefined && exports.some((each) => each === symbol);
     const export_ = exports.find((each) => each.name === pick.name);
     if (!exported && export_) {
@@ -280,4 +279,18 @@ export function oracleSites(
     }
   }
   return sites;
+}
+
+/**
+ * What a file exports, as the compiler binds it: an ES module's exports, and
+ * a CommonJS module's (`exports.x`, `module.exports`), whose symbol is the
+ * file's own (the checker's public call gives none for it).
+ *
+ * @param checker The checker.
+ * @param file The file.
+ * @returns The exported symbols.
+ */
+export function moduleExports(checker: ts.TypeChecker, file: ts.SourceFile): ts.Symbol[] {
+  const module = checker.getSymbolAtLocation(file) ?? (file as { symbol?: ts.Symbol }).symbol;
+  return module ? checker.getExportsOfModule(module) : [];
 }

@@ -13,7 +13,7 @@ import { grammarForPath, treeSitter } from "../_treesitter.ts";
 import type { ToolContext } from "../tool.ts";
 import type { LanguageResolver, SymbolSite } from "./_resolver.ts";
 import type { Located } from "./_locate.ts";
-import { chosenSites, type IncludeUnsure, mentionsLeft } from "./_rename_sites.ts";
+import { chosenSites, type IncludeUnsure, mentionsIn, shownMentions } from "./_rename_sites.ts";
 
 /** One file's change. */
 export interface FileEdit {
@@ -94,8 +94,9 @@ export async function planRename(
   refuseConflicts(located.found.renameConflicts?.(newName) ?? wordConflicts(edits, newName), names);
   const after = edits.map((edit) => ({ path: edit.loaded.resolved.path, after: edit.after }));
   refuseConflicts(located.found.renameBreaks?.(after) ?? [], names);
-  for (const edit of edits) await checkParses(ctx, edit);
-  return { edits, renamed, left, mentions: await mentionsLeft(ctx, edits, oldName) };
+  const mentions: string[] = [];
+  for (const edit of edits) mentions.push(...await checkParses(ctx, edit, oldName));
+  return { edits, renamed, left, mentions: shownMentions(mentions) };
 }
 
 /** A file's text with each site's old name replaced. */
@@ -149,21 +150,27 @@ function wordConflicts(edits: readonly FileEdit[], newName: string): string[] {
   return out;
 }
 
-/** Refuse a change that would make a file that parsed cleanly no longer parse. */
-async function checkParses(ctx: ToolContext, edit: FileEdit): Promise<void> {
+/**
+ * Refuse a change that would make a file that parsed cleanly no longer
+ * parse; else say where the new text still has the old name in a comment or
+ * string (from the one parse of it).
+ */
+async function checkParses(ctx: ToolContext, edit: FileEdit, oldName: string): Promise<string[]> {
   const grammar = grammarForPath(edit.loaded.resolved.path);
-  if (!grammar) return;
+  if (!grammar) return [];
   const ts = treeSitter(ctx);
   // The file as loaded, from the worker's tree cache when another tool parsed it already.
   const before = await ts.parseFile(edit.loaded.resolved, edit.loaded.file.text, grammar);
-  if (before.tree.rootNode.hasError) return;
   const after = await ts.parseText(edit.after, grammar);
-  const broken = after.rootNode.hasError;
-  after.delete();
-  if (broken) {
-    throw new ToolError(
-      "syntax_error",
-      `Cannot rename: "${edit.loaded.resolved.display}" would no longer parse; nothing was written`,
-    );
+  try {
+    if (after.rootNode.hasError && !before.tree.rootNode.hasError) {
+      throw new ToolError(
+        "syntax_error",
+        `Cannot rename: "${edit.loaded.resolved.display}" would no longer parse; nothing was written`,
+      );
+    }
+    return mentionsIn(edit.loaded.resolved.display, edit.after, after, oldName);
+  } finally {
+    after.delete();
   }
 }

@@ -7,9 +7,7 @@
  */
 
 import { ToolError } from "../../security/errors.ts";
-import type { LoadedText } from "../_edit.ts";
-import { grammarForPath, treeSitter } from "../_treesitter.ts";
-import type { ToolContext } from "../tool.ts";
+import type { Node, Tree } from "web-tree-sitter";
 import type { Located } from "./_locate.ts";
 import type { SymbolSite } from "./_resolver.ts";
 
@@ -80,47 +78,40 @@ function where(site: SymbolSite): string {
 }
 
 /**
- * Where the changed files still have the old name, after the rename, in a
- * comment or string (a docstring included): `path:line: text`, the first
- * {@linkcode MAX_LISTED} and a count of the rest.
+ * Where a changed file still has the old name, after the rename, in a
+ * comment or string (a docstring included): `path:line: text`, once a line.
  *
- * @param ctx The tool context.
- * @param edits Each changed file and its new text.
+ * @param display The file as shown.
+ * @param after Its new text.
+ * @param tree The new text's tree (the caller's, parsed once for its check too).
  * @param oldName The old name.
  * @returns The mentions.
  */
-export async function mentionsLeft(
-  ctx: ToolContext,
-  edits: ReadonlyArray<{ loaded: LoadedText; after: string }>,
-  oldName: string,
-): Promise<string[]> {
+export function mentionsIn(display: string, after: string, tree: Tree, oldName: string): string[] {
   const escaped = oldName.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
   const word = new RegExp(`(?<![\\p{L}\\p{N}_$])${escaped}(?![\\p{L}\\p{N}_$])`, "gu");
+  const lines = after.split("\n");
+  const starts: number[] = [];
+  for (let i = 0, at = 0; i < lines.length; at += lines[i]!.length + 1, i++) starts.push(at);
   const out: string[] = [];
-  for (const { loaded, after } of edits) {
-    const grammar = grammarForPath(loaded.resolved.path);
-    if (!grammar || !word.test(after)) continue;
-    word.lastIndex = 0;
-    const tree = await treeSitter(ctx).parseText(after, grammar);
-    const lines = after.split("\n");
-    const starts: number[] = [];
-    for (let i = 0, at = 0; i < lines.length; at += lines[i]!.length + 1, i++) starts.push(at);
-    try {
-      for (const match of after.matchAll(word)) {
-        let inside: ReturnType<typeof tree.rootNode.descendantForIndex> = tree.rootNode
-          .descendantForIndex(match.index);
-        while (inside && !/comment|string/.test(inside.type)) inside = inside.parent;
-        if (!inside) continue;
-        const line = starts.findLastIndex((start) => start <= match.index);
-        const mention = `${loaded.resolved.display}:${line + 1}: ${
-          lines[line]!.trim().slice(0, 120)
-        }`;
-        if (out.at(-1) !== mention) out.push(mention);
-      }
-    } finally {
-      tree.delete();
-    }
+  for (const match of after.matchAll(word)) {
+    let inside: Node | null = tree.rootNode.descendantForIndex(match.index);
+    while (inside && !/comment|string/.test(inside.type)) inside = inside.parent;
+    if (!inside) continue;
+    const line = starts.findLastIndex((start) => start <= match.index);
+    const mention = `${display}:${line + 1}: ${lines[line]!.trim().slice(0, 120)}`;
+    if (out.at(-1) !== mention) out.push(mention);
   }
-  if (out.length <= MAX_LISTED) return out;
-  return [...out.slice(0, MAX_LISTED), `… ${out.length - MAX_LISTED} more`];
+  return out;
+}
+
+/**
+ * At most {@linkcode MAX_LISTED} mentions, and a count of the rest.
+ *
+ * @param mentions The mentions.
+ * @returns Those shown.
+ */
+export function shownMentions(mentions: readonly string[]): string[] {
+  if (mentions.length <= MAX_LISTED) return [...mentions];
+  return [...mentions.slice(0, MAX_LISTED), `… ${mentions.length - MAX_LISTED} more`];
 }

@@ -10,7 +10,6 @@ import { z } from "zod";
 import { ToolError } from "../../security/errors.ts";
 import { type EditDiff, editDiff, MAX_DIFF_CHARS } from "../_diff.ts";
 import { editResult, FORCE, loadText, saveText } from "../_edit.ts";
-import { grammarForPath, treeSitter } from "../_treesitter.ts";
 import { defineTool, type ToolContext, type ToolResult } from "../tool.ts";
 import { locate, siteLine } from "./_locate.ts";
 import { checkNewName, type FileEdit, planRename, type RenamePlan } from "./_rename_plan.ts";
@@ -86,22 +85,19 @@ async function write(
   return plan.edits.map((edit) => diffs.get(edit)!);
 }
 
-/** Each written file, read back, is what was written and parses as well as before. */
+/**
+ * Each written file, read back, is what was written: the text that was
+ * checked to parse as well as before (so it parses) before anything was written.
+ */
 async function checkWritten(ctx: ToolContext, written: readonly FileEdit[]): Promise<void> {
   for (const edit of written) {
     const now = await loadText(ctx, edit.loaded.resolved.path);
-    const display = edit.loaded.resolved.display;
     if (now.file.text !== edit.after) {
-      throw new ToolError("stale_read", `"${display}" changed while the rename was written`);
+      throw new ToolError(
+        "stale_read",
+        `"${edit.loaded.resolved.display}" changed while the rename was written`,
+      );
     }
-    const grammar = grammarForPath(now.resolved.path);
-    if (!grammar) continue;
-    const before = await treeSitter(ctx).parseText(edit.loaded.file.text, grammar);
-    const after = await treeSitter(ctx).parseText(now.file.text, grammar);
-    const broken = after.rootNode.hasError && !before.rootNode.hasError;
-    before.delete();
-    after.delete();
-    if (broken) throw new ToolError("syntax_error", `"${display}" no longer parses as written`);
   }
 }
 
