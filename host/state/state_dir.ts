@@ -25,6 +25,7 @@
  * @module
  */
 
+import { FACTS_DIR, WORD_INDEX_FILE } from "../../tools/symbols/mod.ts";
 import { type HostLogger, stderrLogger } from "../logger.ts";
 
 /** The marker file in the state directory. */
@@ -46,6 +47,9 @@ export const STATE_ENTRIES: readonly string[] = Object.freeze([
   "hooks-token",
   // Appended to, never loaded: set aside too, so that a shipped one (a symlink) is never written through.
   "approvals.jsonl",
+  // The symbol tools' word index and kept facts: forged ones could hide uses of a name from a rename.
+  WORD_INDEX_FILE,
+  FACTS_DIR,
 ]);
 
 /** What identifies a directory, as the marker records it. */

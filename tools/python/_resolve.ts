@@ -18,10 +18,9 @@ import type { Skipped } from "../_skipped.ts";
 import { comparePaths } from "../_walk.ts";
 import type { ToolContext } from "../tool.ts";
 import { lineIndexOf } from "./_resolve_facts.ts";
-import { pyIndex } from "./_resolve_index.ts";
 import { bindingsOf, PyLookup } from "./_resolve_lookup.ts";
 import { invalidPythonName, pythonConflicts } from "./_resolve_rename.ts";
-import { collectSites, type PySite } from "./_resolve_sites.ts";
+import { collectSites, type PySite, symbolNames } from "./_resolve_sites.ts";
 import { findTarget } from "./_resolve_target.ts";
 import { PyValues } from "./_resolve_values.ts";
 import { type PyFile, PyWorld } from "./_resolve_world.ts";
@@ -52,7 +51,7 @@ async function findPythonSites(
 ): Promise<SymbolSites> {
   const resolvedFile = await ctx.fs.resolve(target.path, "file");
   const resolvedScope = await ctx.fs.resolve(scope, "any");
-  const world = await PyWorld.open(ctx, pyIndex(ctx), resolvedScope, skipped);
+  const world = await PyWorld.open(ctx, resolvedScope, skipped, [target.name.split(".").at(-1)!]);
   const file = world.file(resolvedFile.path);
   if (!file) {
     throw new ToolError(
@@ -62,6 +61,10 @@ async function findPythonSites(
   }
   const values = new PyValues(new PyLookup(world));
   const found = findTarget(values, file, target.name);
+  // Sites spell the symbol's own name or an alias of it: take the files that hold one, until
+  // the aliases they hold bring in no more.
+  let more = world.widen([found.sym.name]);
+  while (more > 0) more = world.widen(symbolNames(values, found.sym, world.files));
   const files = [...world.files];
   if (!files.includes(found.sym.file)) files.push(found.sym.file);
   const sites = ordered(
@@ -73,11 +76,16 @@ async function findPythonSites(
   const out: SymbolSites = {
     definition: `${found.sym.file.display}:${found.lines[0]}-${found.lines[1]}`,
     sites: sites.map(shown),
-    filesSearched: world.files.length,
-    renameConflicts: (newName) =>
-      parameter ? [PARAMETER_NOTE] : pythonConflicts(values, found.sym, sites, newName),
+    filesSearched: world.searched,
+    renameConflicts: (newName) => {
+      if (parameter) return [PARAMETER_NOTE];
+      // A file can clash with the new name only by spelling it.
+      world.widen([newName]);
+      return pythonConflicts(values, found.sym, sites, newName);
+    },
   };
-  const note = [found.note, parameter ? PARAMETER_NOTE : undefined].filter(Boolean).join("; ");
+  const note = [found.note, parameter ? PARAMETER_NOTE : undefined, world.unkept]
+    .filter(Boolean).join("; ");
   if (note) out.note = note;
   return out;
 }

@@ -4,6 +4,9 @@
  * parsed once per version and warm calls only check what changed. The facts
  * are plain data; the tree each was collected from is deleted at once.
  *
+ * Facts are also kept on disk, in the state directory (`symbols/_facts_store.ts`):
+ * a file's facts not in memory are read back from there before it is parsed.
+ *
  * Past the budget, the least recently used files make room, but never files
  * the current call used: a scope larger than the budget keeps a stable part
  * cached (and parses the rest each time) instead of evicting each file just
@@ -13,13 +16,14 @@
  */
 
 import { Parser } from "web-tree-sitter";
+import { FACTS_DIR, FactsStore } from "../symbols/_facts_store.ts";
 import { treeSitter } from "../_treesitter.ts";
 import type { ToolContext } from "../tool.ts";
 import type { PyFacts } from "./_resolve_facts.ts";
 import { collectFacts } from "./_resolve_walk.ts";
 
 /** Source bytes whose facts are kept (facts cost about 6× their source). */
-export const DEFAULT_FACTS_BUDGET = 12 * 1024 * 1024;
+export const DEFAULT_FACTS_BUDGET = 16 * 1024 * 1024;
 
 interface Entry {
   readonly mtime: number;
@@ -36,10 +40,15 @@ export class PyIndex {
   #budget: number;
   #parser: Parser | undefined;
   #call = 0;
+  #store: FactsStore<PyFacts> | undefined;
 
-  /** @param budget Source bytes whose facts are kept. */
-  constructor(budget: number = DEFAULT_FACTS_BUDGET) {
+  /**
+   * @param budget Source bytes whose facts are kept in memory.
+   * @param store Where facts are kept between runs (none: in memory only).
+   */
+  constructor(budget: number = DEFAULT_FACTS_BUDGET, store?: FactsStore<PyFacts>) {
     this.#budget = budget;
+    this.#store = store;
   }
 
   /**
@@ -70,7 +79,11 @@ export class PyIndex {
    */
   cached(path: string, mtime: number, size: number): PyFacts | undefined {
     const entry = this.#entries.get(path);
-    if (!entry || entry.mtime !== mtime || entry.size !== size) return undefined;
+    if (!entry || entry.mtime !== mtime || entry.size !== size) {
+      const stored = this.#store?.load(path, mtime, size);
+      if (stored) this.#keep(path, mtime, size, stored);
+      return stored;
+    }
     this.#entries.delete(path);
     this.#entries.set(path, entry);
     entry.call = this.#call;
@@ -97,16 +110,23 @@ export class PyIndex {
     } finally {
       tree.delete();
     }
+    this.#store?.save(path, mtime, size, facts);
+    this.#keep(path, mtime, size, facts);
+    return facts;
+  }
+
+  /** Keep facts in memory, making room if the budget allows. */
+  #keep(path: string, mtime: number, size: number, facts: PyFacts): void {
+    const length = facts.text.length;
     this.#forget(path);
     for (const [key, entry] of this.#entries) {
-      if (this.#bytes + text.length <= this.#budget || entry.call === this.#call) break;
+      if (this.#bytes + length <= this.#budget || entry.call === this.#call) break;
       this.#forget(key, entry);
     }
-    if (this.#bytes + text.length <= this.#budget) {
+    if (this.#bytes + length <= this.#budget) {
       this.#entries.set(path, { mtime, size, facts, call: this.#call });
-      this.#bytes += text.length;
+      this.#bytes += length;
     }
-    return facts;
   }
 
   #forget(path: string, entry = this.#entries.get(path)): void {
@@ -123,5 +143,12 @@ export class PyIndex {
  * @returns The shared instance.
  */
 export function pyIndex(ctx: ToolContext): PyIndex {
-  return ctx.shared("python-symbol-index", () => new PyIndex());
+  return ctx.shared(
+    "python-symbol-index",
+    () =>
+      new PyIndex(
+        DEFAULT_FACTS_BUDGET,
+        new FactsStore(`${ctx.policy.stateDir}/${FACTS_DIR}`, "python"),
+      ),
+  );
 }

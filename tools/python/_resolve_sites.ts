@@ -79,6 +79,19 @@ export async function collectSites(
   return out;
 }
 
+/**
+ * The names a symbol goes by in a set of files: its own, and those it is
+ * imported as (`from m import f as g`), and those imported from them.
+ *
+ * @param values Values and look-ups for the call.
+ * @param target The symbol.
+ * @param files The files to search.
+ * @returns The names, its own first.
+ */
+export function symbolNames(values: PyValues, target: Sym, files: readonly PyFile[]): string[] {
+  return aliasNames(values, symKey(target), target.name, files);
+}
+
 /** The symbol's name and every alias an import gives it (`from m import quote as q`). */
 function aliasNames(
   values: PyValues,

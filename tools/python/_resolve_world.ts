@@ -1,8 +1,9 @@
 /**
- * The files one resolver call sees: every Python file under the scope (read
- * only when its (mtime, size) changed since the index last parsed it), and,
- * on demand, modules elsewhere in the roots that imports name. Directory
- * listings are kept for the call, for module resolution.
+ * The files one resolver call sees: the Python files under the scope that
+ * hold the words of the symbol's name (the word index says which, reading a
+ * file again only when its (mtime, size) moved; those taken are parsed once
+ * per version), and, on demand, modules anywhere in the roots that imports
+ * name. Directory listings are kept for the call, for module resolution.
  *
  * @module
  */
@@ -12,11 +13,13 @@ import type { ResolvedPath } from "../../security/resolver.ts";
 import type { DirEntry } from "../../security/safe_fs.ts";
 import type { Skipped } from "../_skipped.ts";
 import { readTexts } from "../_text.ts";
-import { walk } from "../_walk.ts";
 import { type ToolContext, yieldDue, yieldToWorker } from "../tool.ts";
 import type { PyFacts } from "./_resolve_facts.ts";
-import type { PyIndex } from "./_resolve_index.ts";
+import { type Listing, scopeListings } from "../symbols/_scope_listing.ts";
+import { type WordIndex, wordIndex } from "../symbols/_word_index.ts";
+import { type PyIndex, pyIndex } from "./_resolve_index.ts";
 import { PYTHON_FILE } from "./_scan.ts";
+import { pythonWords } from "./_words.ts";
 
 /** Files read (and parsed) between two chances to yield. */
 const BATCH = 16;
@@ -37,69 +40,133 @@ export class PyWorld {
   readonly ctx: ToolContext;
   /** The scope: a real directory (or the one file it names). */
   readonly scope: ResolvedPath;
-  /** The files under the scope, in walk order. */
+  /** The files under the scope that could name the call's symbol, in walk order. */
   readonly files: PyFile[] = [];
   #index: PyIndex;
+  #words: WordIndex;
   #skipped: Skipped;
+  /** The scope's Python files by directory (kept between calls: read, never changed, here). */
+  #listing: Listing = new Map();
+  #taken = new Set<string>();
+  /** Why the scope's listing is not kept between calls, when it is not. */
+  unkept: string | undefined;
   #byPath = new Map<string, PyFile | null>();
   #listings = new Map<string, Map<string, DirEntry> | null>();
 
-  private constructor(ctx: ToolContext, index: PyIndex, scope: ResolvedPath, skipped: Skipped) {
+  private constructor(ctx: ToolContext, scope: ResolvedPath, skipped: Skipped) {
     this.ctx = ctx;
-    this.#index = index;
+    this.#index = pyIndex(ctx);
+    this.#words = wordIndex(ctx);
     this.scope = scope;
     this.#skipped = skipped;
   }
 
+  /** How many Python files the scope holds (all of them were searched, through their words). */
+  get searched(): number {
+    if (!this.scope.info?.isDirectory) return this.files.length;
+    let count = 0;
+    for (const entries of this.#listing.values()) count += entries.length;
+    return count;
+  }
+
   /**
-   * Read (or find in the index) every Python file under a scope.
+   * List every Python file under a scope, learn the words of those new or
+   * changed since the word index last read them, and take as the call's
+   * files those that hold every word of one of `names` (parsed, or found in
+   * the index of facts).
    *
    * @param ctx The tool context.
-   * @param index The worker's index.
    * @param scope The checked scope (a directory or a file).
    * @param skipped Counts files that could not be walked, read or decoded.
+   * @param names The symbol's name (and its aliases).
    * @returns The world.
    */
   static async open(
     ctx: ToolContext,
-    index: PyIndex,
     scope: ResolvedPath,
     skipped: Skipped,
+    names: readonly string[],
   ): Promise<PyWorld> {
-    await index.ready(ctx);
-    const world = new PyWorld(ctx, index, scope, skipped);
+    await pyIndex(ctx).ready(ctx);
+    const world = new PyWorld(ctx, scope, skipped);
     if (!scope.info?.isDirectory) {
       const file = world.file(scope.path);
       if (file) world.files.push(file);
       return world;
     }
-    const dirs = new Map<string, string[]>();
-    const relevant = (name: string) => PYTHON_FILE.test(name);
-    for await (const entry of walk(ctx, scope, { filesOnly: true, skipped, relevant })) {
-      if (!PYTHON_FILE.test(entry.name)) continue;
-      const dir = posix.dirname(entry.path);
-      dirs.set(dir, [...(dirs.get(dir) ?? []), entry.name]);
+    const listings = scopeListings(ctx);
+    const listed = await listings.list(ctx, scope, (name) => PYTHON_FILE.test(name), skipped);
+    world.unkept = listings.unkept;
+    world.#listing = listed.dirs;
+    await world.#learnAll();
+    if (listed.walked) {
+      const seen = new Set<string>();
+      for (const entries of listed.dirs.values()) for (const entry of entries) seen.add(entry.path);
+      world.#words.prune(scope.path, seen);
     }
-    await world.#readAll(dirs);
+    world.#words.settle();
+    world.widen(names);
     return world;
   }
 
-  async #readAll(dirs: Map<string, string[]>): Promise<void> {
+  /**
+   * Take as the call's files those under the scope that hold every word of
+   * one of these names and are not taken yet.
+   *
+   * @param names Names (aliases of the symbol, a new name a rename would bring in).
+   * @returns How many files were added.
+   */
+  widen(names: readonly string[]): number {
+    const holds = this.#words.matcher(names);
+    let added = 0;
+    for (const [dir, entries] of this.#listing) {
+      const wanted = entries.filter((entry) => {
+        if (this.#taken.has(entry.path)) return false;
+        const words = this.#words.get(entry.path, entry.mtime?.getTime() ?? 0, entry.size);
+        return words !== undefined && holds(words);
+      });
+      if (wanted.length === 0) continue;
+      for (const entry of wanted) this.#taken.add(entry.path);
+      for (const file of this.#read(dir, wanted)) {
+        if (!file) continue;
+        this.files.push(file);
+        added++;
+      }
+    }
+    return added;
+  }
+
+  /** Learn the words of the files new or changed since the word index last read them. */
+  async #learnAll(): Promise<void> {
     let last = performance.now();
     let done = 0;
-    for (const [dir, names] of dirs) {
-      const listing = this.entries(dir);
-      const entries = names.map((name) => listing?.get(name)).filter((e): e is DirEntry => !!e);
-      for (let i = 0; i < entries.length; i += BATCH) {
-        for (const file of this.#read(dir, entries.slice(i, i + BATCH))) {
-          if (file) this.files.push(file);
-        }
-        done += Math.min(BATCH, entries.length - i);
+    for (const [dir, entries] of this.#listing) {
+      const stale = entries.filter((entry) =>
+        !this.#words.get(entry.path, entry.mtime?.getTime() ?? 0, entry.size)
+      );
+      for (let i = 0; i < stale.length; i += BATCH) {
+        this.#learn(dir, stale.slice(i, i + BATCH));
+        done += Math.min(BATCH, stale.length - i);
         if (!yieldDue(this.ctx, last)) continue;
-        this.ctx.progress(done, undefined, `Indexed ${done} Python files`);
+        this.ctx.progress(done, undefined, `Indexed the words of ${done} Python files`);
         await yieldToWorker(this.ctx.signal);
         last = performance.now();
       }
+    }
+  }
+
+  /** Read files of one directory and keep their words. */
+  #learn(dir: string, entries: readonly DirEntry[]): void {
+    const limit = this.ctx.policy.limits.maxSearchFileBytes;
+    const files = entries.map((entry) => ({
+      name: entry.name,
+      display: this.ctx.resolver.display(entry.path),
+    }));
+    const texts = readTexts(this.ctx, dir, files, { limit, skipped: this.#skipped });
+    for (const [i, entry] of entries.entries()) {
+      const text = texts[i];
+      if (text === undefined) continue;
+      this.#words.put(entry.path, entry.mtime?.getTime() ?? 0, entry.size, pythonWords(text));
     }
   }
 
@@ -130,7 +197,9 @@ export class PyWorld {
     const known = this.#listings.get(dir);
     if (known !== undefined) return known ?? undefined;
     let listing: Map<string, DirEntry> | null = null;
-    if (this.rootOf(dir) !== undefined) {
+    const kept = scopeListings(this.ctx).entries(this.scope.path, dir);
+    if (kept) listing = new Map(kept.map((e) => [e.name, e]));
+    else if (this.rootOf(dir) !== undefined) {
       try {
         listing = new Map(this.ctx.fs.list(dir, { sizes: true }).map((e) => [e.name, e]));
       } catch {

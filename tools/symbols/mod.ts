@@ -10,3 +10,7 @@ import { renameSymbol } from "./rename_symbol.ts";
 
 /** Every symbol tool. */
 export const SYMBOL_TOOLS: readonly Tool[] = Object.freeze([findUsages, renameSymbol]);
+
+/** The symbol tools' word index and kept facts in the state directory (the host sets untrusted ones aside). */
+export { WORD_INDEX_FILE } from "./_word_index.ts";
+export { FACTS_DIR } from "./_facts_store.ts";

@@ -1,0 +1,153 @@
+/**
+ * What a resolver derived from a file (its facts: scopes, bindings, imports,
+ * references), kept on disk in the state directory between runs, so that
+ * the first call after a restart reads back the facts of the files it needs
+ * instead of parsing them again: `node:v8`'s serializer reads the facts of
+ * CPython's `test_email.py` back in 18 ms where parsing them took 237.
+ *
+ * One file per source file, named by a hash of its real path, holding the
+ * path, the version (mtime, size) and the facts; a record whose path or
+ * version differs is a miss. The folder is bounded ({@linkcode FACTS_BYTES}):
+ * past it, the oldest records go. A state directory the host does not trust
+ * has the folder set aside with the rest of its state.
+ *
+ * @module
+ */
+
+import * as v8 from "node:v8";
+
+/** The folder in the state directory. */
+export const FACTS_DIR = "symbol-facts";
+
+/** The most bytes the folder keeps. */
+export const FACTS_BYTES = 256 * 1024 * 1024;
+
+/** What a record holds. */
+interface SavedFacts {
+  readonly format: number;
+  readonly path: string;
+  readonly mtime: number;
+  readonly size: number;
+  readonly facts: unknown;
+}
+
+/** Bump when the facts' shape changes: older records are then misses. */
+const FORMAT = 1;
+
+/** Facts on disk, by real path and version. */
+export class FactsStore<F> {
+  #dir: string;
+  #kind: string;
+  #budget: number;
+  /** Bytes of each record written or seen, oldest first (read from the folder at the first write). */
+  #records: Map<string, number> | undefined;
+  #bytes = 0;
+
+  /**
+   * @param dir The folder (made at the first write).
+   * @param kind Which resolver's facts (part of each record's name).
+   * @param budget The most bytes kept.
+   */
+  constructor(dir: string, kind: string, budget: number = FACTS_BYTES) {
+    this.#dir = dir;
+    this.#kind = kind;
+    this.#budget = budget;
+  }
+
+  /**
+   * A file's facts, when a record of this version is kept.
+   *
+   * @param path The real path.
+   * @param mtime Its modification time (ms).
+   * @param size Its size.
+   * @returns The facts, or `undefined`.
+   */
+  load(path: string, mtime: number, size: number): F | undefined {
+    let saved: SavedFacts;
+    try {
+      saved = v8.deserialize(Deno.readFileSync(this.#recordOf(path))) as SavedFacts;
+    } catch {
+      return undefined;
+    }
+    const same = saved?.format === FORMAT && saved.path === path && saved.mtime === mtime &&
+      saved.size === size;
+    return same ? saved.facts as F : undefined;
+  }
+
+  /**
+   * Keep a file's facts (atomically: a new record renamed over the old).
+   * A failure is not the call's: the facts are only not kept.
+   *
+   * @param path The real path.
+   * @param mtime Its modification time (ms).
+   * @param size Its size.
+   * @param facts Plain data (maps, arrays, strings, numbers).
+   */
+  save(path: string, mtime: number, size: number, facts: F): void {
+    const record = this.#recordOf(path);
+    const bytes = v8.serialize({ format: FORMAT, path, mtime, size, facts } satisfies SavedFacts);
+    const temporary = `${record}.${crypto.randomUUID()}.tmp`;
+    try {
+      const records = this.#scan();
+      Deno.writeFileSync(temporary, bytes, { mode: 0o600 });
+      Deno.renameSync(temporary, record);
+      this.#bytes += bytes.length - (records.get(record) ?? 0);
+      records.delete(record);
+      records.set(record, bytes.length);
+      this.#evict(records);
+    } catch {
+      Deno.remove(temporary).catch(() => {});
+    }
+  }
+
+  #recordOf(path: string): string {
+    return `${this.#dir}/${this.#kind}-${hashOf(path)}`;
+  }
+
+  /** The records there are, oldest first (made once, and the folder with them). */
+  #scan(): Map<string, number> {
+    if (this.#records) return this.#records;
+    Deno.mkdirSync(this.#dir, { recursive: true, mode: 0o700 });
+    const found: Array<[string, number, number]> = [];
+    for (const entry of Deno.readDirSync(this.#dir)) {
+      if (!entry.isFile) continue;
+      const path = `${this.#dir}/${entry.name}`;
+      try {
+        const info = Deno.statSync(path);
+        found.push([path, info.size, info.mtime?.getTime() ?? 0]);
+      } catch {
+        // Gone meanwhile.
+      }
+    }
+    found.sort((a, b) => a[2] - b[2]);
+    this.#records = new Map(found.map(([path, size]) => [path, size]));
+    this.#bytes = found.reduce((sum, [, size]) => sum + size, 0);
+    return this.#records;
+  }
+
+  #evict(records: Map<string, number>): void {
+    for (const [path, size] of records) {
+      if (this.#bytes <= this.#budget) return;
+      records.delete(path);
+      this.#bytes -= size;
+      try {
+        Deno.removeSync(path);
+      } catch {
+        // Already gone.
+      }
+    }
+  }
+}
+
+/** Two 32-bit FNV-1a hashes of a string (two offsets), in hex: a record's name (its path inside says whose it is). */
+function hashOf(text: string): string {
+  let a = 0x811c9dc5;
+  let b = 0x01000193 ^ 0x5bd1e995;
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    a = Math.imul(a ^ code, 0x01000193);
+    b = Math.imul(b ^ code, 0x01000193);
+  }
+  const hex = (n: number) => (n >>> 0).toString(16).padStart(8, "0");
+  return `${hex(a)}${hex(b)}`;
+}
