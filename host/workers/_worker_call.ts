@@ -11,6 +11,7 @@ import { UnknownToolError } from "../../tools/registry.ts";
 import type { ToolContext, ToolResult } from "../../tools/tool.ts";
 import { PROCESS_REPORT_SERVICE, type ProcessReport } from "../../tools/sessions.ts";
 import { OVERLAY_MARKS_SERVICE } from "../../tools/sandbox.ts";
+import { prepareSymbolIndexes } from "../../tools/symbols/mod.ts";
 import type {
   FileChange,
   FromWorker,
@@ -138,6 +139,38 @@ class CallRecord {
   }
 }
 
+/**
+ * Prepare the roots' symbol index in the background (`tools/symbols/_prepare.ts`),
+ * with a context of no call: no file hooks, no progress, stopped by nothing.
+ *
+ * @param state The worker's state.
+ * @returns Resolves when done; a failure is said as a warning, never thrown.
+ */
+export async function prepareInBackground(state: WorkerState): Promise<void> {
+  const ctx: ToolContext = {
+    policy: state.resolver.policy,
+    resolver: state.resolver,
+    fs: state.fs,
+    signal: new AbortController().signal,
+    messageWaiting: () => state.link.waiting(),
+    logger: state.link.logger,
+    binaries: state.binaries,
+    progress() {},
+    shared: (key, make) => sharedValue(state, key, make),
+  };
+  try {
+    await prepareSymbolIndexes(ctx);
+  } catch (error) {
+    state.link.logger.warn("The symbol index could not be prepared at start", error);
+  }
+}
+
+/** A value kept for the life of the worker. */
+function sharedValue<T>(state: WorkerState, key: string, make: () => T): T {
+  if (!state.shared.has(key)) state.shared.set(key, make());
+  return state.shared.get(key) as T;
+}
+
 /** The context a call's tool runs with. */
 function callContext(
   state: WorkerState,
@@ -176,8 +209,7 @@ function callContext(
     shared<T>(key: string, make: () => T): T {
       if (key === PROCESS_REPORT_SERVICE) return report as T;
       if (key === OVERLAY_MARKS_SERVICE) return state.marks as T;
-      if (!state.shared.has(key)) state.shared.set(key, make());
-      return state.shared.get(key) as T;
+      return sharedValue(state, key, make);
     },
   };
 }

@@ -30,6 +30,8 @@ export type ToWorker =
     landlock: LandlockPaths;
     /** A module exporting `TOOLS` to use instead of the built-in list (tests). */
     toolsModule: string | null;
+    /** Once ready, bring the roots' symbol index up to date in the background (the first worker). */
+    prepare: boolean;
   }
   | {
     type: "call";

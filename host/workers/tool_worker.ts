@@ -18,7 +18,7 @@ import { Mailbox, threadYielder } from "./mailbox.ts";
 import { checkWatched } from "./watch.ts";
 import { HostLink } from "./_host_link.ts";
 import { init, type InitMessage, type WorkerState } from "./_worker_setup.ts";
-import { pollAfterCall, runCall } from "./_worker_call.ts";
+import { pollAfterCall, prepareInBackground, runCall } from "./_worker_call.ts";
 import { probe } from "./_worker_probe.ts";
 
 /** The worker's messages from the host, and what it made of init. */
@@ -28,6 +28,8 @@ class ToolWorker {
   #state: WorkerState | undefined;
   /** Probes whose operation is still pending: the thread must not block on its mailbox meanwhile. */
   #probing = 0;
+  /** Work of no call under way (preparing the symbol index): nor then. */
+  #background = 0;
 
   /** Receive what comes by `postMessage`: init, and messages too large for the mailbox. */
   listen(): void {
@@ -54,12 +56,18 @@ class ToolWorker {
     const relax = threadYielder(message.libc);
     this.#link.sendThrough(new Mailbox(message.mailboxes.fromWorker));
     this.#ready = init(message, this.#link).then((made) => (this.#state = made));
+    if (message.prepare) {
+      this.#background++;
+      void this.#ready.then(prepareInBackground).finally(() => this.#background--);
+    }
     // Block while idle (no call in flight): the next call then wakes this thread at once.
     const inbox = new Mailbox(message.mailboxes.toWorker, relax);
     this.#link.receiveThrough(inbox);
     void inbox.listen(
       (each) => this.#receive(each as ToWorker),
-      () => this.#state !== undefined && this.#state.inflight.size === 0 && this.#probing === 0,
+      () =>
+        this.#state !== undefined && this.#state.inflight.size === 0 && this.#probing === 0 &&
+        this.#background === 0,
       () => pollAfterCall(this.#state),
     );
   }

@@ -14,7 +14,7 @@ import type {
   SymbolSites,
   SymbolTarget,
 } from "../symbols/_resolver.ts";
-import type { Skipped } from "../_skipped.ts";
+import { Skipped } from "../_skipped.ts";
 import { comparePaths } from "../_walk.ts";
 import type { ToolContext } from "../tool.ts";
 import { lineIndexOf } from "./_resolve_facts.ts";
@@ -31,7 +31,14 @@ export const PYTHON_RESOLVER: LanguageResolver = Object.freeze({
   extensions: Object.freeze([".py", ".pyi"]),
   invalidName: invalidPythonName,
   findSites: findPythonSites,
+  prepare: preparePython,
 });
+
+/** Bring a root's word index and kept facts into memory (`LanguageResolver.prepare`). */
+async function preparePython(ctx: ToolContext, root: string): Promise<number> {
+  const scope = await ctx.fs.resolve(root, "directory");
+  return await PyWorld.prepare(ctx, scope, new Skipped());
+}
 
 /**
  * Find a Python symbol and every site that refers to it under a scope.

@@ -18,7 +18,7 @@
 import { Parser } from "web-tree-sitter";
 import { FACTS_DIR, FactsStore } from "../symbols/_facts_store.ts";
 import { treeSitter } from "../_treesitter.ts";
-import type { ToolContext } from "../tool.ts";
+import { type ToolContext, yieldDue, yieldToWorker } from "../tool.ts";
 import type { PyFacts } from "./_resolve_facts.ts";
 import { collectFacts } from "./_resolve_walk.ts";
 
@@ -113,6 +113,32 @@ export class PyIndex {
     this.#store?.save(path, mtime, size, facts);
     this.#keep(path, mtime, size, facts);
     return facts;
+  }
+
+  /**
+   * Read kept facts back into memory, the most recently parsed first, while
+   * the budget has room: those of files whose version is still the one kept.
+   *
+   * @param ctx The tool context (the work yields to calls).
+   * @param current A file's version now (its listing entry), or `undefined` when it is not in scope.
+   */
+  async preload(
+    ctx: ToolContext,
+    current: (path: string) => { mtime: Date | null; size: number } | undefined,
+  ): Promise<void> {
+    let last = performance.now();
+    for (const saved of this.#store?.recent() ?? []) {
+      if (this.#bytes + saved.facts.text.length > this.#budget) return;
+      const now = current(saved.path);
+      const fresh = now && (now.mtime?.getTime() ?? 0) === saved.mtime && now.size === saved.size;
+      if (fresh && !this.#entries.has(saved.path)) {
+        this.#keep(saved.path, saved.mtime, saved.size, saved.facts);
+      }
+      if (yieldDue(ctx, last)) {
+        await yieldToWorker(ctx.signal);
+        last = performance.now();
+      }
+    }
   }
 
   /** Keep facts in memory, making room if the budget allows. */

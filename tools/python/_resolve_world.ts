@@ -34,6 +34,11 @@ export interface PyFile {
   readonly facts: PyFacts;
 }
 
+/** Scopes being prepared in the background, by real path (a call on one waits for it). */
+function preparing(ctx: ToolContext): Map<string, Promise<void>> {
+  return ctx.shared("python-preparing", () => new Map<string, Promise<void>>());
+}
+
 /** The Python files of one call. */
 export class PyWorld {
   /** The tool context. */
@@ -94,19 +99,59 @@ export class PyWorld {
       if (file) world.files.push(file);
       return world;
     }
-    const listings = scopeListings(ctx);
-    const listed = await listings.list(ctx, scope, (name) => PYTHON_FILE.test(name), skipped);
-    world.unkept = listings.unkept;
-    world.#listing = listed.dirs;
-    await world.#learnAll();
+    await preparing(ctx).get(scope.path)?.catch(() => {});
+    await world.#refresh();
+    world.widen(names);
+    return world;
+  }
+
+  /**
+   * Bring the word index of a scope up to date and watch it, then read back
+   * into memory the kept facts of its files (the most recently parsed
+   * first, as many as the memory budget holds): what the host does at start
+   * for a root whose index exists, so that the first call finds it warm. A
+   * call on the scope meanwhile waits for the first part, not the second.
+   *
+   * @param ctx The tool context.
+   * @param scope The checked directory.
+   * @param skipped Counts files that could not be walked, read or decoded.
+   * @returns How many Python files the scope holds.
+   */
+  static async prepare(ctx: ToolContext, scope: ResolvedPath, skipped: Skipped): Promise<number> {
+    const world = new PyWorld(ctx, scope, skipped);
+    const refreshed = world.#refresh();
+    preparing(ctx).set(scope.path, refreshed);
+    try {
+      await refreshed;
+    } finally {
+      preparing(ctx).delete(scope.path);
+    }
+    const versions = new Map<string, DirEntry>();
+    for (const entries of world.#listing.values()) {
+      for (const entry of entries) versions.set(entry.path, entry);
+    }
+    await pyIndex(ctx).preload(ctx, (path) => versions.get(path));
+    return world.searched;
+  }
+
+  /** List the scope, learn the words of new and changed files, and save the word index. */
+  async #refresh(): Promise<void> {
+    const listings = scopeListings(this.ctx);
+    const listed = await listings.list(
+      this.ctx,
+      this.scope,
+      (name) => PYTHON_FILE.test(name),
+      this.#skipped,
+    );
+    this.unkept = listings.unkept;
+    this.#listing = listed.dirs;
+    await this.#learnAll();
     if (listed.walked) {
       const seen = new Set<string>();
       for (const entries of listed.dirs.values()) for (const entry of entries) seen.add(entry.path);
-      world.#words.prune(scope.path, seen);
+      this.#words.prune(this.scope.path, seen);
     }
-    world.#words.settle();
-    world.widen(names);
-    return world;
+    this.#words.settle();
   }
 
   /**

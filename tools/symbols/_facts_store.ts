@@ -100,14 +100,42 @@ export class FactsStore<F> {
     }
   }
 
+  /**
+   * The kept records, the most recently written first, each read when asked for.
+   *
+   * @yields Each record's path, version and facts (records that do not read back are passed over).
+   */
+  *recent(): Generator<{ path: string; mtime: number; size: number; facts: F }> {
+    let records: Map<string, number>;
+    try {
+      records = this.#scan();
+    } catch {
+      return;
+    }
+    for (const record of [...records.keys()].reverse()) {
+      let saved: SavedFacts;
+      try {
+        saved = v8.deserialize(Deno.readFileSync(record)) as SavedFacts;
+      } catch {
+        continue;
+      }
+      if (saved?.format !== FORMAT || typeof saved.path !== "string") continue;
+      yield { path: saved.path, mtime: saved.mtime, size: saved.size, facts: saved.facts as F };
+    }
+  }
+
   #recordOf(path: string): string {
     return `${this.#dir}/${this.#kind}-${hashOf(path)}`;
   }
 
-  /** The records there are, oldest first (made once, and the folder with them). */
+  /** The records there are, oldest first (made once, and the folder, in a state directory that exists). */
   #scan(): Map<string, number> {
     if (this.#records) return this.#records;
-    Deno.mkdirSync(this.#dir, { recursive: true, mode: 0o700 });
+    try {
+      Deno.mkdirSync(this.#dir, { mode: 0o700 });
+    } catch (error) {
+      if (!(error instanceof Deno.errors.AlreadyExists)) throw error;
+    }
     const found: Array<[string, number, number]> = [];
     for (const entry of Deno.readDirSync(this.#dir)) {
       if (!entry.isFile) continue;

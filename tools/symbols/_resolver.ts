@@ -139,4 +139,13 @@ export interface LanguageResolver {
     scope: string,
     skipped: Skipped,
   ): Promise<SymbolSites>;
+  /**
+   * Bring what the resolver keeps of a root up to date ahead of any call
+   * (the host's start, in the background), for resolvers that keep an index.
+   *
+   * @param ctx The tool context.
+   * @param root A root's real path.
+   * @returns How many source files the root holds.
+   */
+  prepare?(ctx: ToolContext, root: string): Promise<number>;
 }

@@ -9,6 +9,7 @@ import { assert, assertEquals, assertMatch, assertRejects } from "../../_assert.
 import { tempDir } from "../../_helpers.ts";
 import { AnchorStore } from "../../../host/state/anchors.ts";
 import { TodoFileStore } from "../../../host/state/todos.ts";
+import { FACTS_DIR, WORD_INDEX_FILE } from "../../../tools/symbols/mod.ts";
 import {
   STATE_GITIGNORE,
   STATE_MARKER,
@@ -90,6 +91,24 @@ Deno.test("state dir: state shipped in a directory the host did not make is set 
   await Deno.writeTextFile(`${state}/todos.json`, "the host's own");
   assertEquals(await trustedStateFile(state, "todos.json", options), "the host's own");
   assertEquals(options.lines.length, 1);
+});
+
+Deno.test("state dir: a shipped symbol index and kept facts are set aside, never read by the symbol tools", async () => {
+  await using dir = await tempDir();
+  const state = `${dir.path}/.toolhost`;
+  await Deno.mkdir(`${state}/${FACTS_DIR}`, { recursive: true });
+  await Deno.writeTextFile(`${state}/${WORD_INDEX_FILE}`, "forged: no file uses anything");
+  await Deno.writeTextFile(`${state}/${FACTS_DIR}/python-0000000000000000`, "forged facts");
+  const options = recording();
+  assert(await trustStateDir(state, options), "the directory is made the host's own");
+  assertMatch(options.lines.join("\n"), /Set aside symbol-words\.bin, symbol-facts in the state/);
+  const suffix = "untrusted-20300102T030405678Z";
+  assertEquals(await names(state), [
+    STATE_GITIGNORE,
+    STATE_MARKER,
+    `${FACTS_DIR}.${suffix}`,
+    `${WORD_INDEX_FILE}.${suffix}`,
+  ].sort());
 });
 
 Deno.test("state dir: another directory carrying a copy of the real marker is not trusted", async (t) => {

@@ -18,15 +18,22 @@ const USE = "from pkg.core import helper\n\nhelper(1)\n";
 const PROSE = '"""The helper is documented here, never called."""\n';
 const TARGET = { path: "pkg/core.py", name: "helper" };
 
-/** The sites `find_usages` lists, as `path:line`, and the files it searched. */
+/** The sites `find_usages` lists (its first page), as `path:line`, and the files it searched. */
 function sitesOf(result: CallToolResult): { sites: string[]; searched: number } {
+  return { sites: pageOf(result).sites, searched: pageOf(result).searched };
+}
+
+/** The first page of sites, how many there are in all, and the files searched. */
+function pageOf(result: CallToolResult): { sites: string[]; total: number; searched: number } {
   assert(!result.isError, resultText(result));
   const data = result.structuredContent as {
     sites: Array<{ path: string; line: number }>;
+    total: number;
     files_searched: number;
   };
   return {
     sites: data.sites.map((site) => `${site.path}:${site.line}`).sort(),
+    total: data.total,
     searched: data.files_searched,
   };
 }
@@ -85,6 +92,22 @@ Deno.test("find_usages answers from its index and sees every change, in the laun
       for (const site of ["pkg/fresh.py:3", "pkg/sub/deep.py:3"]) {
         assert(found.sites.includes(site), `${site} in ${found.sites.join(", ")}`);
       }
+    });
+
+    await t.step("a burst of changes while the worker sleeps is seen whole", async () => {
+      // Thirty known files, each in a directory of its own (a report of one file marks only
+      // its directory), changed while the worker sleeps between calls.
+      for (let i = 0; i < 30; i++) {
+        await Deno.mkdir(at(`pkg/many/d${i}`), { recursive: true });
+        await Deno.writeTextFile(at(`pkg/many/d${i}/m.py`), USE);
+      }
+      const total = async () => pageOf(await session.call("find_usages", TARGET)).total;
+      const before = await total();
+      for (let i = 0; i < 30; i++) {
+        await Deno.writeTextFile(at(`pkg/many/d${i}/m.py`), `${USE}helper(${i})\n`);
+      }
+      assertEquals(await total(), before + 30);
+      await Deno.remove(at("pkg/many"), { recursive: true });
     });
 
     await t.step("a deleted file's sites are gone", async () => {
