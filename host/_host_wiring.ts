@@ -1,6 +1,7 @@
 /**
  * Small pieces `createHost` wires together: the log's write hints,
- * directives applied to the anchors, and name collisions said at start.
+ * directives applied to the anchors, and what the host does once started
+ * (name collisions said, the symbol index prepared).
  *
  * @module
  */
@@ -10,6 +11,7 @@ import type { Directive } from "../tools/directives.ts";
 import type { HostLogger } from "./logger.ts";
 import type { Dispatcher } from "./providers/mod.ts";
 import type { AnchorStore } from "./state/mod.ts";
+import type { WorkerPool } from "./workers/mod.ts";
 
 /**
  * Whether a tool may change things, for the log's caps (which keep such
@@ -50,7 +52,7 @@ export function applyDirectives(anchors: AnchorStore, directives: Directive[]): 
 }
 
 /** Two providers offering one name: the first wins; say so once at start-up. */
-export function reportCollisions(dispatcher: Dispatcher, logger: HostLogger): void {
+function reportCollisions(dispatcher: Dispatcher, logger: HostLogger): void {
   const seen = new Set<string>();
   for (const tool of dispatcher.list()) {
     if (seen.has(tool.name)) {
@@ -58,4 +60,18 @@ export function reportCollisions(dispatcher: Dispatcher, logger: HostLogger): vo
     }
     seen.add(tool.name);
   }
+}
+
+/**
+ * Once the host's parts are made: say which tool names collide, and have the
+ * first worker bring the symbol index up to date in the background (after
+ * the start, never delaying it).
+ *
+ * @param dispatcher The dispatcher.
+ * @param pool The worker pool.
+ * @param logger Where to say it.
+ */
+export function started(dispatcher: Dispatcher, pool: WorkerPool, logger: HostLogger): void {
+  reportCollisions(dispatcher, logger);
+  pool.prepareSymbols();
 }

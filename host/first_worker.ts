@@ -45,8 +45,7 @@ export async function spawnOptions(config: HostConfig): Promise<SpawnOptions> {
  * @returns The worker, loading.
  */
 export async function startFirstWorker(config: HostConfig): Promise<FirstWorker> {
-  // It also prepares the roots' symbol index, in the background: the first call goes to it.
-  const spawned = spawnWorker(config.policy, await spawnOptions(config), true);
+  const spawned = spawnWorker(config.policy, await spawnOptions(config));
   // Marked as handled here: the pool that takes the worker awaits `ready` and gets its error.
   spawned.ready.catch(() => {});
   return { config, spawned };

@@ -15,7 +15,7 @@ import type { ToolFamily } from "../tools/family.ts";
 import { HOST_TOOL_FAMILIES } from "../tools/host_tools.ts";
 import type { HostStatus } from "../tools/observe/observation.ts";
 import { hostCalls } from "./call.ts";
-import { applyDirectives, reportCollisions, writeHints } from "./_host_wiring.ts";
+import { applyDirectives, started, writeHints } from "./_host_wiring.ts";
 import { type FirstWorker, spawnOptions } from "./first_worker.ts";
 import {
   type ConfigOverrides,
@@ -179,7 +179,7 @@ export async function createHost(options: HostOptions = {}): Promise<Host> {
     now,
     idle,
   });
-  reportCollisions(dispatcher, logger);
+  started(dispatcher, pool, logger);
   const parts = { pool, upstreams, dispatcher, sinks, anchors, sessions, held, network, idle };
   const close = () => closeParts(parts);
   return {

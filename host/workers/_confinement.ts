@@ -15,7 +15,7 @@ import type { ToWorker } from "./protocol.ts";
 import type { SpawnOptions } from "./pool_types.ts";
 
 /** A worker's init message, less the mailboxes (each worker has its own). */
-export type WorkerSetup = Omit<Extract<ToWorker, { type: "init" }>, "type" | "mailboxes" | "prepare">;
+export type WorkerSetup = Omit<Extract<ToWorker, { type: "init" }>, "type" | "mailboxes">;
 
 /** What a worker is started with. */
 export interface Confinement {

@@ -43,10 +43,9 @@ export interface Spawned {
  *
  * @param policy The policy.
  * @param options What the pool's options say of its permissions and tools.
- * @param prepare Bring the roots' symbol index up to date once ready (the host's first worker).
  * @returns The worker, its mailboxes, and when it will be ready.
  */
-export function spawnWorker(policy: Policy, options: SpawnOptions, prepare = false): Spawned {
+export function spawnWorker(policy: Policy, options: SpawnOptions): Spawned {
   const { permissions, setup } = workerConfinement(policy, options);
   const worker = new Worker(new URL("./tool_worker.ts", import.meta.url), {
     type: "module",
@@ -56,7 +55,7 @@ export function spawnWorker(policy: Policy, options: SpawnOptions, prepare = fal
   const toWorker = Mailbox.buffer();
   const fromWorker = Mailbox.buffer();
   worker.postMessage(
-    { type: "init", mailboxes: { toWorker, fromWorker }, ...setup, prepare } satisfies ToWorker,
+    { type: "init", mailboxes: { toWorker, fromWorker }, ...setup } satisfies ToWorker,
   );
   // The host's thread polls its inbox for a lone call's answer (see `awaitBriefly`).
   const inbox = new Mailbox(fromWorker, threadYielder(setup.libc));

@@ -146,6 +146,16 @@ export class WorkerPool {
   }
 
   /**
+   * Have the first worker bring the roots' symbol index up to date in the background, once the
+   * host started (`tools/symbols/_prepare.ts`).
+   */
+  prepareSymbols(): void {
+    try {
+      this.#slots[0]?.send({ type: "prepare" });
+    } catch { /* No worker in the slot (being replaced): its replacement starts cold. */ }
+  }
+
+  /**
    * Ask a worker to try a raw operation with no resolver in the way (for
    * `toolhost doctor`): only the worker's Deno permissions can stop it.
    *

@@ -30,8 +30,6 @@ export type ToWorker =
     landlock: LandlockPaths;
     /** A module exporting `TOOLS` to use instead of the built-in list (tests). */
     toolsModule: string | null;
-    /** Once ready, bring the roots' symbol index up to date in the background (the first worker). */
-    prepare: boolean;
   }
   | {
     type: "call";
@@ -44,6 +42,8 @@ export type ToWorker =
     watch?: WatchedFile[];
   }
   | { type: "check"; id: number; watch: WatchedFile[] }
+  /** Bring the roots' symbol index up to date, in the background (sent once the host started). */
+  | { type: "prepare" }
   | { type: "cancel"; id: number; reason: "cancelled" | "timeout" }
   | { type: "probe"; id: number; probe: Probe; target: string };
 

@@ -47,6 +47,7 @@ class ToolWorker {
       void probe(message, (answer) => this.#link.post(answer), this.#state?.native)
         .finally(() => this.#probing--);
     } else if (message.type === "check") this.#check(message);
+    else if (message.type === "prepare") this.#prepare();
     else if (message.type === "call") this.#call(message);
     else if (message.type === "cancel") this.#cancel(message);
   }
@@ -56,10 +57,6 @@ class ToolWorker {
     const relax = threadYielder(message.libc);
     this.#link.sendThrough(new Mailbox(message.mailboxes.fromWorker));
     this.#ready = init(message, this.#link).then((made) => (this.#state = made));
-    if (message.prepare) {
-      this.#background++;
-      void this.#ready.then(prepareInBackground).finally(() => this.#background--);
-    }
     // Block while idle (no call in flight): the next call then wakes this thread at once.
     const inbox = new Mailbox(message.mailboxes.toWorker, relax);
     this.#link.receiveThrough(inbox);
@@ -70,6 +67,11 @@ class ToolWorker {
         this.#background === 0,
       () => pollAfterCall(this.#state),
     );
+  }
+
+  #prepare(): void {
+    this.#background++;
+    void this.#ready?.then(prepareInBackground).catch(() => {}).finally(() => this.#background--);
   }
 
   #check(message: Extract<ToWorker, { type: "check" }>): void {

@@ -124,6 +124,19 @@ Deno.test("find_usages answers from its index and sees every change, in the laun
     assert(facts.length >= 3, `${facts.length} facts files`);
   });
 
+  await t.step("after a restart, the index is brought up to date before any call", async () => {
+    const index = at(".toolhost/symbol-words.bin");
+    const saved = (await Deno.stat(index)).mtime!.getTime();
+    await Deno.writeTextFile(at("pkg/sub/deep.py"), `${USE}helper(8)\n`);
+    await using _session = await connectStdio([root.path]);
+    // The first worker learns the changed file's words in the background and saves the index.
+    const deadline = Date.now() + 60_000;
+    while ((await Deno.stat(index)).mtime!.getTime() === saved) {
+      assert(Date.now() < deadline, "the index was not brought up to date within a minute");
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+  });
+
   await t.step(
     "after a restart, a file changed while the host was down is read again",
     async () => {
