@@ -13,7 +13,7 @@
  * @module
  */
 
-import { Language, type Node, Parser, type Tree } from "web-tree-sitter";
+import { Edit, Language, type Node, Parser, type Tree } from "web-tree-sitter";
 import { ToolError } from "../security/errors.ts";
 import type { ResolvedPath } from "../security/resolver.ts";
 import { GRAMMAR_FILES, RUNTIME_WASM } from "./assets.ts";
@@ -152,6 +152,57 @@ export class TreeSitter {
     const tree = parser.parse(source);
     if (!tree) throw new Error(`tree-sitter returned no tree for a ${grammar} source`);
     return tree;
+  }
+
+  /**
+   * Parse a text made from a parsed one by replacing some of its ranges,
+   * reusing the old tree (tree-sitter's incremental parse: only what the
+   * changes touch is parsed again; the tree is the one a fresh parse makes).
+   * The old tree is left as it was. The caller owns the new tree and must
+   * `delete()` it.
+   *
+   * @param old The old text's tree, and the old text.
+   * @param source The new text.
+   * @param changes Each replaced range of the old text (`start`, `end`) and the length of what replaced it, in order, none overlapping.
+   * @param grammar The grammar.
+   * @returns The new text's tree.
+   */
+  async parseEdited(
+    old: { tree: Tree; source: string },
+    source: string,
+    changes: ReadonlyArray<{ start: number; end: number; length: number }>,
+    grammar: Grammar,
+  ): Promise<Tree> {
+    // Copied before the await: the cache may delete its tree once this turn ends.
+    const edited = old.tree.copy();
+    try {
+      const parser = await this.#parser(grammar);
+      const starts = [0];
+      for (let i = 0; i < old.source.length; i++) if (old.source[i] === "\n") starts.push(i + 1);
+      const point = (index: number) => {
+        const row = starts.findLastIndex((start) => start <= index);
+        return { row, column: index - starts[row]! };
+      };
+      // The last change first: the ranges before it keep their places in the text being edited.
+      for (const { start, end, length } of [...changes].reverse()) {
+        const startPosition = point(start);
+        edited.edit(
+          new Edit({
+            startIndex: start,
+            oldEndIndex: end,
+            newEndIndex: start + length,
+            startPosition,
+            oldEndPosition: point(end),
+            newEndPosition: { row: startPosition.row, column: startPosition.column + length },
+          }),
+        );
+      }
+      const tree = parser.parse(source, edited);
+      if (!tree) throw new Error(`tree-sitter returned no tree for a ${grammar} source`);
+      return tree;
+    } finally {
+      edited.delete();
+    }
   }
 
   /** How many trees and source bytes the cache holds. */

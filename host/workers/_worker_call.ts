@@ -159,7 +159,8 @@ export async function prepareInBackground(state: WorkerState): Promise<void> {
     shared: (key, make) => sharedValue(state, key, make),
   };
   try {
-    await prepareSymbolIndexes(ctx);
+    // What reading the index back left behind is collected at once (as after a long call).
+    if (await prepareSymbolIndexes(ctx)) collectGarbage?.();
   } catch (error) {
     state.link.logger.warn("The symbol index could not be prepared at start", error);
   }

@@ -21,6 +21,8 @@ export interface FileEdit {
   readonly loaded: LoadedText;
   /** Its new text. */
   readonly after: string;
+  /** Each range of the old text replaced, and the length of what replaced it, in order. */
+  readonly changes: ReadonlyArray<{ start: number; end: number; length: number }>;
   /** How many sites it renames. */
   readonly sites: number;
 }
@@ -87,7 +89,7 @@ export async function planRename(
     const loaded = await loadText(ctx, path);
     edits.push({
       loaded,
-      after: renameIn(loaded, fileSites, oldName, newName),
+      ...renameIn(loaded, fileSites, oldName, newName),
       sites: fileSites.length,
     });
   }
@@ -99,14 +101,15 @@ export async function planRename(
   return { edits, renamed, left, mentions: shownMentions(mentions) };
 }
 
-/** A file's text with each site's old name replaced. */
+/** A file's text with each site's old name replaced, and where. */
 function renameIn(
   loaded: LoadedText,
   sites: SymbolSite[],
   oldName: string,
   newName: string,
-): string {
+): Pick<FileEdit, "after" | "changes"> {
   const text = loaded.file.text;
+  const changes: Array<{ start: number; end: number; length: number }> = [];
   let out = "";
   let at = 0;
   for (const site of [...sites].sort((a, b) => a.start - b.start)) {
@@ -116,10 +119,12 @@ function renameIn(
         `"${loaded.resolved.display}" changed while the rename was being prepared; call rename_symbol again`,
       );
     }
-    out += text.slice(at, site.start) + (site.prefix ?? "") + newName + (site.suffix ?? "");
+    const replacement = (site.prefix ?? "") + newName + (site.suffix ?? "");
+    out += text.slice(at, site.start) + replacement;
+    changes.push({ start: site.start, end: site.end, length: replacement.length });
     at = site.end;
   }
-  return out + text.slice(at);
+  return { after: out + text.slice(at), changes };
 }
 
 /** A `conflict` error listing the first few problems, when there are any. */
@@ -159,9 +164,10 @@ async function checkParses(ctx: ToolContext, edit: FileEdit, oldName: string): P
   const grammar = grammarForPath(edit.loaded.resolved.path);
   if (!grammar) return [];
   const ts = treeSitter(ctx);
-  // The file as loaded, from the worker's tree cache when another tool parsed it already.
+  // The file as loaded, from the worker's tree cache when another tool parsed it already; the
+  // new text parsed from it again where the rename changed it.
   const before = await ts.parseFile(edit.loaded.resolved, edit.loaded.file.text, grammar);
-  const after = await ts.parseText(edit.after, grammar);
+  const after = await ts.parseEdited(before, edit.after, edit.changes, grammar);
   try {
     if (after.rootNode.hasError && !before.tree.rootNode.hasError) {
       throw new ToolError(

@@ -103,12 +103,15 @@ Deno.test("state dir: a shipped symbol index and kept facts are set aside, never
   assert(await trustStateDir(state, options), "the directory is made the host's own");
   assertMatch(options.lines.join("\n"), /Set aside symbol-words\.bin, symbol-facts in the state/);
   const suffix = "untrusted-20300102T030405678Z";
-  assertEquals(await names(state), [
-    STATE_GITIGNORE,
-    STATE_MARKER,
-    `${FACTS_DIR}.${suffix}`,
-    `${WORD_INDEX_FILE}.${suffix}`,
-  ].sort());
+  assertEquals(
+    await names(state),
+    [
+      STATE_GITIGNORE,
+      STATE_MARKER,
+      `${FACTS_DIR}.${suffix}`,
+      `${WORD_INDEX_FILE}.${suffix}`,
+    ].sort(),
+  );
 });
 
 Deno.test("state dir: another directory carrying a copy of the real marker is not trusted", async (t) => {

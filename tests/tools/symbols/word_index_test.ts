@@ -8,6 +8,7 @@
 import { assert, assertEquals } from "../../_assert.ts";
 import { tempDir, toolContext } from "../../_helpers.ts";
 import { refsNamed } from "../../../tools/python/_resolve_facts.ts";
+import { PY_FACTS_CODEC } from "../../../tools/python/_facts_codec.ts";
 import { PyIndex } from "../../../tools/python/_resolve_index.ts";
 import { pythonWords } from "../../../tools/python/_words.ts";
 import { FactsStore } from "../../../tools/symbols/_facts_store.ts";
@@ -108,21 +109,22 @@ Deno.test("facts kept on disk are read back by version, within a budget", async 
   const source = "def f(x):\n    return x\n\n\ny = f(1)\n";
 
   await t.step("a new index reads a file's facts back instead of parsing it", async () => {
-    const store = new FactsStore<unknown>(`${dir.path}/facts`, "python");
-    const first = new PyIndex(undefined, store as never);
+    const store = new FactsStore(`${dir.path}/facts`, "python", PY_FACTS_CODEC);
+    const first = new PyIndex(undefined, store);
     await first.ready(ctx);
     first.add("/p/a.py", 7, source.length, source);
-    const second = new PyIndex(undefined, store as never);
+    const second = new PyIndex(undefined, store);
     await second.ready(ctx);
     const facts = second.cached("/p/a.py", 7, source.length);
     assert(facts, "read back");
     assertEquals(refsNamed(facts, "f").map((ref) => ref.role), ["def", "call"]);
-    assertEquals(facts.refsByName, first.cached("/p/a.py", 7, source.length)!.refsByName);
+    assertEquals(facts, first.cached("/p/a.py", 7, source.length)!, "the same facts, maps and all");
     assertEquals(second.cached("/p/a.py", 8, source.length), undefined, "another version");
   });
 
   await t.step("past the budget, the oldest records go", () => {
-    const store = new FactsStore<string>(`${dir.path}/small`, "python", 3_000);
+    const plain = { toJson: (text: string) => text, fromJson: (value: unknown) => value as string };
+    const store = new FactsStore<string>(`${dir.path}/small`, "python", plain, 3_000);
     for (let i = 0; i < 5; i++) store.save(`/p/${i}.py`, 1, 1, "x".repeat(1_000));
     assertEquals(store.load("/p/0.py", 1, 1), undefined);
     assertEquals(store.load("/p/4.py", 1, 1), "x".repeat(1_000));
