@@ -149,7 +149,7 @@ export class PyWorld {
     if (listed.walked) {
       const seen = new Set<string>();
       for (const entries of listed.dirs.values()) for (const entry of entries) seen.add(entry.path);
-      this.#words.prune(this.scope.path, seen);
+      this.#words.prune(this.scope.path, seen, (name) => PYTHON_FILE.test(name));
     }
     this.#words.settle();
   }

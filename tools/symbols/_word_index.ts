@@ -108,12 +108,14 @@ export class WordIndex {
    *
    * @param dir A real directory path.
    * @param seen The real paths the walk found.
+   * @param walked Which file names the walk looked for (another language's files are not its).
    */
-  prune(dir: string, seen: ReadonlySet<string>): void {
+  prune(dir: string, seen: ReadonlySet<string>, walked: (name: string) => boolean): void {
     this.#load();
     const prefix = `${dir}/`;
     for (const path of this.#files.keys()) {
-      if (path.startsWith(prefix) && !seen.has(path)) {
+      const name = path.slice(path.lastIndexOf("/") + 1);
+      if (path.startsWith(prefix) && !seen.has(path) && walked(name)) {
         this.#files.delete(path);
         this.#changed = true;
       }

@@ -77,8 +77,9 @@ Deno.test("the word index keeps each file's words by version, and reads its file
 
   await t.step("files gone from a directory's walk are forgotten", () => {
     const index = new WordIndex(file);
-    index.prune("/p", new Set(["/p/a.py"]));
-    assertEquals(index.size, 1);
+    index.put("/p/c.ts", 1, 1, ["x"]);
+    index.prune("/p", new Set(["/p/a.py"]), (name) => name.endsWith(".py"));
+    assertEquals(index.size, 2, "a.py, and c.ts: the walk did not look for it");
     assertEquals(index.get("/p/b.py", 1, 10), undefined);
   });
 
