@@ -25,11 +25,17 @@
  * @module
  */
 
+import {
+  identityOf,
+  parseMarker,
+  sameIdentity,
+  STATE_MARKER,
+  type StateIdentity,
+} from "../../security/state_marker.ts";
 import { FACTS_DIR, WORD_INDEX_FILE } from "../../tools/symbols/mod.ts";
 import { type HostLogger, stderrLogger } from "../logger.ts";
 
-/** The marker file in the state directory. */
-export const STATE_MARKER = "owner.json";
+export { STATE_MARKER, type StateIdentity } from "../../security/state_marker.ts";
 
 /** The file that keeps the state directory out of `git status`. */
 export const STATE_GITIGNORE = ".gitignore";
@@ -51,18 +57,6 @@ export const STATE_ENTRIES: readonly string[] = Object.freeze([
   WORD_INDEX_FILE,
   FACTS_DIR,
 ]);
-
-/** What identifies a directory, as the marker records it. */
-export interface StateIdentity {
-  /** The device. */
-  readonly dev: number;
-  /** The inode. */
-  readonly ino: number | null;
-  /** The owner. */
-  readonly uid: number | null;
-  /** The birth time in milliseconds, where the file system keeps one. */
-  readonly birthtime: number | null;
-}
 
 /** Options for {@linkcode trustStateDir} and {@linkcode trustedStateFile}. */
 export interface StateDirOptions {
@@ -179,35 +173,12 @@ export async function trustedStateFile(
   }
 }
 
-/** The identity of a directory, from its `lstat`. */
-function identityOf(info: Deno.FileInfo): StateIdentity {
-  return {
-    dev: info.dev,
-    ino: info.ino,
-    uid: info.uid,
-    birthtime: info.birthtime?.getTime() ?? null,
-  };
-}
-
-function sameIdentity(a: StateIdentity, b: StateIdentity): boolean {
-  return a.dev === b.dev && a.ino !== null && a.ino === b.ino && a.uid === b.uid &&
-    a.birthtime === b.birthtime;
-}
-
 /** The marker's identity, or `undefined` when it is missing, not a regular file or not a marker. */
 async function readMarker(stateDir: string): Promise<StateIdentity | undefined> {
   const path = `${stateDir}/${STATE_MARKER}`;
   try {
     if (!(await Deno.lstat(path)).isFile) return undefined;
-    const saved = JSON.parse(await Deno.readTextFile(path)) as Record<string, unknown>;
-    const orNull = (value: unknown) => typeof value === "number" ? value : null;
-    if (typeof saved.dev !== "number" || typeof saved.ino !== "number") return undefined;
-    return {
-      dev: saved.dev,
-      ino: saved.ino,
-      uid: orNull(saved.uid),
-      birthtime: orNull(saved.birthtime),
-    };
+    return parseMarker(await Deno.readTextFile(path));
   } catch {
     return undefined;
   }

@@ -35,9 +35,9 @@ export const PYTHON_RESOLVER: LanguageResolver = Object.freeze({
 });
 
 /** Bring a root's word index and kept facts into memory (`LanguageResolver.prepare`). */
-async function preparePython(ctx: ToolContext, root: string): Promise<number> {
+async function preparePython(ctx: ToolContext, root: string): Promise<void> {
   const scope = await ctx.fs.resolve(root, "directory");
-  return await PyWorld.prepare(ctx, scope, new Skipped());
+  await PyWorld.prepare(ctx, scope, new Skipped());
 }
 
 /**

@@ -16,6 +16,7 @@
  */
 
 import { Parser } from "web-tree-sitter";
+import { isOwnStateDir } from "../../security/state_marker.ts";
 import { FACTS_DIR, FactsStore } from "../symbols/_facts_store.ts";
 import { PY_FACTS_CODEC } from "./_facts_codec.ts";
 import { treeSitter } from "../_treesitter.ts";
@@ -175,12 +176,13 @@ export class PyIndex {
  * @returns The shared instance.
  */
 export function pyIndex(ctx: ToolContext): PyIndex {
-  return ctx.shared(
-    "python-symbol-index",
-    () =>
-      new PyIndex(
-        DEFAULT_FACTS_BUDGET,
-        new FactsStore(`${ctx.policy.stateDir}/${FACTS_DIR}`, "python", PY_FACTS_CODEC),
-      ),
-  );
+  return ctx.shared("python-symbol-index", () => {
+    // Kept on disk only in a state directory the host made its own: a shipped one is not read.
+    const dir = `${ctx.policy.stateDir}/${FACTS_DIR}`;
+    const own = isOwnStateDir(ctx.policy.stateDir);
+    return new PyIndex(
+      DEFAULT_FACTS_BUDGET,
+      own ? new FactsStore(dir, "python", PY_FACTS_CODEC) : undefined,
+    );
+  });
 }

@@ -115,9 +115,8 @@ export class PyWorld {
    * @param ctx The tool context.
    * @param scope The checked directory.
    * @param skipped Counts files that could not be walked, read or decoded.
-   * @returns How many Python files the scope holds.
    */
-  static async prepare(ctx: ToolContext, scope: ResolvedPath, skipped: Skipped): Promise<number> {
+  static async prepare(ctx: ToolContext, scope: ResolvedPath, skipped: Skipped): Promise<void> {
     const world = new PyWorld(ctx, scope, skipped);
     const refreshed = world.#refresh();
     preparing(ctx).set(scope.path, refreshed);
@@ -131,7 +130,6 @@ export class PyWorld {
       for (const entry of entries) versions.set(entry.path, entry);
     }
     await pyIndex(ctx).preload(ctx, (path) => versions.get(path));
-    return world.searched;
   }
 
   /** List the scope, learn the words of new and changed files, and save the word index. */

@@ -8,36 +8,27 @@
  * @module
  */
 
+import { isOwnStateDir } from "../../security/state_marker.ts";
 import type { ToolContext } from "../tool.ts";
 import { RESOLVERS } from "./_resolvers.ts";
 import { WORD_INDEX_FILE } from "./_word_index.ts";
 
-/** What was prepared. */
-export interface Prepared {
-  /** Source files under the roots, over every resolver that prepared. */
-  readonly files: number;
-  /** How long it took, in ms. */
-  readonly ms: number;
-}
-
 /**
- * Prepare the symbol indexes of the roots, when one exists.
+ * Prepare the symbol indexes of the roots, when one exists in a state
+ * directory the host made its own.
  *
  * @param ctx The tool context (a background one: no call's hooks).
- * @returns What was prepared, or `undefined` when no index exists yet.
+ * @returns Whether there was one to prepare.
  */
-export async function prepareSymbolIndexes(ctx: ToolContext): Promise<Prepared | undefined> {
+export async function prepareSymbolIndexes(ctx: ToolContext): Promise<boolean> {
   try {
     Deno.statSync(`${ctx.policy.stateDir}/${WORD_INDEX_FILE}`);
   } catch {
-    return undefined;
+    return false;
   }
-  const started = performance.now();
-  let files = 0;
+  if (!isOwnStateDir(ctx.policy.stateDir)) return false;
   for (const root of ctx.policy.roots) {
-    for (const resolver of RESOLVERS) {
-      if (resolver.prepare) files += await resolver.prepare(ctx, root);
-    }
+    for (const resolver of RESOLVERS) await resolver.prepare?.(ctx, root);
   }
-  return { files, ms: performance.now() - started };
+  return true;
 }

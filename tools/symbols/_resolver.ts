@@ -145,7 +145,6 @@ export interface LanguageResolver {
    *
    * @param ctx The tool context.
    * @param root A root's real path.
-   * @returns How many source files the root holds.
    */
-  prepare?(ctx: ToolContext, root: string): Promise<number>;
+  prepare?(ctx: ToolContext, root: string): Promise<void>;
 }

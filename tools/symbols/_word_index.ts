@@ -13,12 +13,14 @@
  * file by (real path, mtime, size): a file is read again only when either
  * moved. It lives in memory per worker, and on disk in the state directory
  * ({@linkcode WORD_INDEX_FILE}), so that a restart reads it back instead of
- * reading every file; a state directory the host does not trust has it set
- * aside with the rest of its state (`host/state/state_dir.ts`).
+ * reading every file. It is read and written only in a state directory the
+ * host made its own (`security/state_marker.ts`); one the host does not trust
+ * has it set aside with the rest of its state (`host/state/state_dir.ts`).
  *
  * @module
  */
 
+import { isOwnStateDir } from "../../security/state_marker.ts";
 import type { ToolContext } from "../tool.ts";
 import { decodeIndex, Dictionary, encodeIndex, type WordEntry } from "./_word_index_file.ts";
 
@@ -211,8 +213,9 @@ function holds(ids: Uint32Array, id: number): boolean {
  * @returns The shared instance.
  */
 export function wordIndex(ctx: ToolContext): WordIndex {
-  return ctx.shared(
-    "symbol-word-index",
-    () => new WordIndex(`${ctx.policy.stateDir}/${WORD_INDEX_FILE}`),
-  );
+  return ctx.shared("symbol-word-index", () => {
+    // Kept on disk only in a state directory the host made its own: a shipped one is not read.
+    const own = isOwnStateDir(ctx.policy.stateDir);
+    return new WordIndex(own ? `${ctx.policy.stateDir}/${WORD_INDEX_FILE}` : undefined);
+  });
 }

@@ -14,4 +14,4 @@ export const SYMBOL_TOOLS: readonly Tool[] = Object.freeze([findUsages, renameSy
 /** The symbol tools' word index and kept facts in the state directory (the host sets untrusted ones aside). */
 export { WORD_INDEX_FILE } from "./_word_index.ts";
 export { FACTS_DIR } from "./_facts_store.ts";
-export { type Prepared, prepareSymbolIndexes } from "./_prepare.ts";
+export { prepareSymbolIndexes } from "./_prepare.ts";

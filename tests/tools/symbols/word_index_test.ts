@@ -12,7 +12,14 @@ import { PY_FACTS_CODEC } from "../../../tools/python/_facts_codec.ts";
 import { PyIndex } from "../../../tools/python/_resolve_index.ts";
 import { pythonWords } from "../../../tools/python/_words.ts";
 import { FactsStore } from "../../../tools/symbols/_facts_store.ts";
-import { WordIndex, wordsOf } from "../../../tools/symbols/_word_index.ts";
+import {
+  WORD_INDEX_FILE,
+  WordIndex,
+  wordIndex,
+  wordsOf,
+} from "../../../tools/symbols/_word_index.ts";
+import { isOwnStateDir } from "../../../security/state_marker.ts";
+import { trustStateDir } from "../../../host/state/state_dir.ts";
 
 Deno.test("a Python file keeps the words a site could be: code, f-strings, names in strings", async (t) => {
   const cases: Array<[string, string, string[]]> = [
@@ -135,6 +142,25 @@ Deno.test("facts kept on disk are read back by version, within a budget", async 
     }
     assert(bytes <= 3_000, `${bytes} bytes kept`);
   });
+});
+
+Deno.test("the word index on disk is read only from a state directory the host made its own", async () => {
+  await using root = await tempDir();
+  const stateDir = `${root.path}/.toolhost`;
+  await Deno.mkdir(stateDir);
+  // A shipped index: it says a.py holds no word at all.
+  const shipped = new WordIndex(`${stateDir}/${WORD_INDEX_FILE}`);
+  shipped.put(`${root.path}/a.py`, 1, 1, []);
+  assertEquals(shipped.save(), "saved");
+  assert(!isOwnStateDir(stateDir));
+  assertEquals(wordIndex(await toolContext(root.path)).size, 0, "not read: no marker names it");
+  // The host makes the directory its own (the shipped index is set aside), then keeps its own there.
+  assert(await trustStateDir(stateDir, { logger: { log: () => {} } }));
+  assert(isOwnStateDir(stateDir));
+  const own = new WordIndex(`${stateDir}/${WORD_INDEX_FILE}`);
+  own.put(`${root.path}/b.py`, 1, 1, ["b"]);
+  assertEquals(own.save(), "saved");
+  assertEquals(wordIndex(await toolContext(root.path)).size, 1, "read back");
 });
 
 /** A copy of an index file whose last two word ids are swapped (out of order). */
