@@ -8,7 +8,6 @@
  * @module
  */
 
-import { Backoff } from "../../sinks/backoff.ts";
 import { UnknownToolError } from "../../tools/registry.ts";
 import type { SubprocessLog, SubprocessRecord } from "../../tools/sandbox.ts";
 import type { HostLogger } from "../logger.ts";
@@ -17,11 +16,10 @@ import type { PoolResult } from "./pool_types.ts";
 import type { Job } from "./_job.ts";
 import type { Slot } from "./_slot.ts";
 import type { SideRequests } from "./_side_requests.ts";
+import { PayingWaits } from "./_paying_waits.ts";
 
 /** How long the host blocks for a lone call's answer before waiting through the event loop. */
 const BRIEF_WAIT_MS = 1;
-/** Brief waits in a row that end unanswered before the host stops waiting briefly for a while. */
-const MISSES_BEFORE_SKIPPING = 4;
 /** The most calls in a row that then go without a brief wait. */
 const MOST_SKIPPED = 64;
 
@@ -115,36 +113,11 @@ export function awaitBriefly(
 
 /**
  * Whether a lone call's answer is worth a brief wait: it is while brief
- * waits get answers. Where they end unanswered (calls that take longer, or
- * a machine whose cores are all busy, where the wait takes CPU from the very
- * worker it waits for), the host skips them for a number of calls that
- * doubles at each further miss, up to {@linkcode MOST_SKIPPED}, then tries
- * again; an answered wait resets it.
+ * waits get answers ({@linkcode PayingWaits}); where they end unanswered,
+ * up to {@linkcode MOST_SKIPPED} calls in a row go without one.
  */
-export class BriefWaits {
-  #misses = 0;
-  /** How many calls each further miss skips (counted in calls, not ms). */
-  #skips = new Backoff(1, MOST_SKIPPED);
-  #toSkip = 0;
-
-  /** Whether to wait briefly for this call's answer. */
-  worthIt(): boolean {
-    if (this.#toSkip === 0) return true;
-    this.#toSkip--;
-    return false;
-  }
-
-  /**
-   * Be told how a brief wait ended.
-   *
-   * @param answered Whether the answer came within it.
-   */
-  ended(answered: boolean): void {
-    if (answered) {
-      this.#misses = 0;
-      this.#skips.reset();
-      return;
-    }
-    if (++this.#misses >= MISSES_BEFORE_SKIPPING) this.#toSkip = this.#skips.fail();
+export class BriefWaits extends PayingWaits {
+  constructor() {
+    super(MOST_SKIPPED);
   }
 }

@@ -18,7 +18,7 @@ import { Mailbox, threadYielder } from "./mailbox.ts";
 import { checkWatched } from "./watch.ts";
 import { HostLink } from "./_host_link.ts";
 import { init, type InitMessage, type WorkerState } from "./_worker_setup.ts";
-import { pollAfterCall, prepareInBackground, runCall } from "./_worker_call.ts";
+import { IdlePolls, prepareInBackground, runCall } from "./_worker_call.ts";
 import { probe } from "./_worker_probe.ts";
 
 /** The worker's messages from the host, and what it made of init. */
@@ -65,7 +65,7 @@ class ToolWorker {
       () =>
         this.#state !== undefined && this.#state.inflight.size === 0 && this.#probing === 0 &&
         this.#background === 0,
-      () => pollAfterCall(this.#state),
+      new IdlePolls(() => this.#state),
     );
   }
 
