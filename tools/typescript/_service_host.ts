@@ -33,13 +33,19 @@ export interface ScopeService {
   root: string;
   /**
    * Run something against the program with some files' texts replaced (a
-   * rename's edits, not yet written); the files' own texts come back after.
+   * rename's edits, not yet written). It runs on a second service that
+   * shares the parsed files, so that {@linkcode ScopeService.service}'s
+   * program and checker stay as they were (the real run after a dry run,
+   * and the calls after it, find them ready).
    *
    * @param texts New texts by real path.
-   * @param run What to run.
+   * @param run What to run, given the service that sees them.
    * @returns What it returned.
    */
-  withTexts<T>(texts: ReadonlyMap<string, string>, run: () => T): T;
+  withTexts<T>(
+    texts: ReadonlyMap<string, string>,
+    run: (service: tsModule.LanguageService) => T,
+  ): T;
 }
 
 /** The extensions the TS/JS symbol tools read, lower case with the dot. */
@@ -71,7 +77,15 @@ function typescript(): Promise<TS> {
 /** What a worker keeps between calls: the index of texts, and the services by scope. */
 interface Kept {
   index: SourceIndex<unknown>;
-  scopes: Map<string, { service: tsModule.LanguageService; state: HostState }>;
+  scopes: Map<string, Scope>;
+}
+
+/** A scope's service, and the one that sees edits not yet written, sharing its parsed files. */
+interface Scope {
+  service: tsModule.LanguageService;
+  state: HostState;
+  edited: tsModule.LanguageService;
+  editedState: HostState;
 }
 
 /** What a service's host reads from: the scope's files now, and the call's context. */
@@ -107,30 +121,50 @@ export async function scopeService(
   if (entry) {
     kept.scopes.delete(scan.root);
     Object.assign(entry.state, { ctx, files: scan.files });
+    Object.assign(entry.editedState, { ctx, files: scan.files });
   } else {
-    const state: HostState = { ctx, files: scan.files, options: {}, overrides: new Map() };
-    state.options = compilerOptions(ts, state, root);
-    entry = {
-      service: ts.createLanguageService(serviceHost(ts, state), ts.createDocumentRegistry()),
-      state,
-    };
+    entry = newScope(ts, { ctx, files: scan.files, options: {}, overrides: new Map() }, root);
     if (kept.scopes.size >= KEPT_SCOPES) {
       const [oldest, old] = kept.scopes.entries().next().value!;
       old.service.dispose();
+      old.edited.dispose();
       kept.scopes.delete(oldest);
     }
   }
   kept.scopes.set(scan.root, entry);
-  const { state } = entry;
-  const withTexts = <T>(texts: ReadonlyMap<string, string>, run: () => T): T => {
-    state.overrides = texts;
+  const { edited, editedState } = entry;
+  const withTexts = <T>(
+    texts: ReadonlyMap<string, string>,
+    run: (service: tsModule.LanguageService) => T,
+  ): T => {
+    editedState.overrides = texts;
     try {
-      return run();
+      return run(edited);
     } finally {
-      state.overrides = new Map();
+      editedState.overrides = new Map();
+      // The edited program's checker is of no use to the next edits: its memory goes now.
+      edited.cleanupSemanticCache();
     }
   };
   return { ts, service: entry.service, files: scan.files, root, withTexts };
+}
+
+/**
+ * A scope's two services (see {@linkcode ScopeService.withTexts}), each with
+ * its own registry of parsed files: a registry holds one version of a file,
+ * and the compiler's trees are not to be shared between programs that see a
+ * file's text differently (shared, a rename's check in express found errors
+ * the edits did not make).
+ */
+function newScope(ts: TS, state: HostState, root: string): Scope {
+  state.options = compilerOptions(ts, state, root);
+  const editedState: HostState = { ...state, overrides: new Map() };
+  return {
+    service: ts.createLanguageService(serviceHost(ts, state), ts.createDocumentRegistry()),
+    state,
+    edited: ts.createLanguageService(serviceHost(ts, editedState), ts.createDocumentRegistry()),
+    editedState,
+  };
 }
 
 /**
@@ -172,6 +206,9 @@ function serviceHost(ts: TS, state: HostState): tsModule.LanguageServiceHost {
   return {
     getCompilationSettings: () => state.options,
     getScriptFileNames: () => [...state.files.keys()],
+    // A file's version is its text (the same string, not a copy): a file written back as it was
+    // (a rename undone, a checkout of the same content) keeps its parsed tree, and the program and
+    // its checker stay as they were when no text changed.
     getScriptVersion: (name) => {
       const file = state.files.get(name);
       const edited = state.overrides.has(name) ? ":edited" : "";
