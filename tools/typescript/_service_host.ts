@@ -33,10 +33,9 @@ export interface ScopeService {
   root: string;
   /**
    * Run something against the program with some files' texts replaced (a
-   * rename's edits, not yet written). It runs on a second service that
-   * shares the parsed files, so that {@linkcode ScopeService.service}'s
-   * program and checker stay as they were (the real run after a dry run,
-   * and the calls after it, find them ready).
+   * rename's edits, not yet written). It runs on a second service, so that
+   * {@linkcode ScopeService.service}'s program and checker stay as they were
+   * (the real run after a dry run, and the calls after it, find them ready).
    *
    * @param texts New texts by real path.
    * @param run What to run, given the service that sees them.
@@ -80,7 +79,7 @@ interface Kept {
   scopes: Map<string, Scope>;
 }
 
-/** A scope's service, and the one that sees edits not yet written, sharing its parsed files. */
+/** A scope's service, and the one that sees edits not yet written. */
 interface Scope {
   service: tsModule.LanguageService;
   state: HostState;
@@ -151,10 +150,8 @@ export async function scopeService(
 
 /**
  * A scope's two services (see {@linkcode ScopeService.withTexts}), each with
- * its own registry of parsed files: a registry holds one version of a file,
- * and the compiler's trees are not to be shared between programs that see a
- * file's text differently (shared, a rename's check in express found errors
- * the edits did not make).
+ * its own registry of parsed files: a registry keeps one version of each
+ * file, and the two see the edited files' texts differently.
  */
 function newScope(ts: TS, state: HostState, root: string): Scope {
   state.options = compilerOptions(ts, state, root);
@@ -206,9 +203,6 @@ function serviceHost(ts: TS, state: HostState): tsModule.LanguageServiceHost {
   return {
     getCompilationSettings: () => state.options,
     getScriptFileNames: () => [...state.files.keys()],
-    // A file's version is its text (the same string, not a copy): a file written back as it was
-    // (a rename undone, a checkout of the same content) keeps its parsed tree, and the program and
-    // its checker stay as they were when no text changed.
     getScriptVersion: (name) => {
       const file = state.files.get(name);
       const edited = state.overrides.has(name) ? ":edited" : "";
