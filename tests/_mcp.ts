@@ -148,7 +148,7 @@ export function resultText(result: CallToolResult): string {
  * @throws {Error} When it was not said in time.
  */
 export async function waitForStderr(
-  session: StdioSession,
+  session: Pick<StdioSession, "stderr">,
   pattern: RegExp,
   timeoutMs = 30_000,
 ): Promise<string> {

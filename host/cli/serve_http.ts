@@ -44,10 +44,13 @@ export async function serveOverHttp(
   const where = `${http.url} (${
     token === null ? "no token" : `bearer token in ${config.policy.stateDir}/${TOKEN_FILE}`
   })`;
-  printer.err(`toolhost: ${status}; MCP over Streamable HTTP at ${printable(where)}`);
-  for (const line of warnings(config, http.url)) {
-    printer.err(`toolhost: WARNING: ${printable(line)}`);
-  }
+  // One write: whoever reads the start-up line reads its warnings with it.
+  printer.err(
+    [
+      `toolhost: ${status}; MCP over Streamable HTTP at ${printable(where)}`,
+      ...warnings(config, http.url).map((line) => `toolhost: WARNING: ${printable(line)}`),
+    ].join("\n"),
+  );
   const stop = () => void stopOnce();
   let stopping: Promise<void> | undefined;
   const stopOnce = () =>

@@ -13,7 +13,7 @@
 
 import { assert, assertEquals, assertMatch, assertStringIncludes } from "../_assert.ts";
 import { tempDir } from "../_helpers.ts";
-import { launchHttp } from "../_mcp.ts";
+import { launchHttp, waitForStderr } from "../_mcp.ts";
 import { forwardWithToken } from "./_forwarder.ts";
 import { resumeReconnection } from "./_resume.ts";
 import {
@@ -104,7 +104,7 @@ Deno.test({
   await using root = await tempDir();
   await using host = await launchHttp([root.path], { conformanceFixtures: true });
   assertEquals(host.token, undefined, "The fixtures mode serves without a token");
-  assertStringIncludes(host.stderr(), "WITHOUT a token");
+  await waitForStderr(host, /WITHOUT a token/);
 
   await t.step(
     `the suite (${SUITE}) finds no failure outside ${EXPECTED.split("/").pop()}`,
