@@ -10,7 +10,8 @@
  * mod.ts serve`: one process, the client's own, with exactly the
  * permissions what is configured now needs.
  * The launcher itself may read anywhere and the environment, and load libc;
- * it never writes, connects or serves, and runs no tool code.
+ * it never connects or serves, runs no tool code, and writes only the
+ * launch record `bin/toolhost start` asks for (`launch_record.ts`).
  *
  * The command line itself is computed in `scoped_command.ts`; a child, when
  * `execve` cannot be used, runs through `run_child.ts`.
@@ -22,6 +23,12 @@ import { parseArgs } from "node:util";
 import { findLibc } from "../../security/landlock.ts";
 import { type ConfigOverrides, type HostConfig, loadConfig } from "../config/mod.ts";
 import { execProcess } from "./exec.ts";
+import {
+  type LaunchRecording,
+  servedEnv,
+  watchListings,
+  writeLaunchRecord,
+} from "./launch_record.ts";
 import { runInherited } from "./run_child.ts";
 import { isPermissionError, scopedCommand, staleFlagsLine } from "./scoped_command.ts";
 import { overridesFrom, SERVE_OPTIONS } from "./serve_options.ts";
@@ -34,16 +41,25 @@ export { V8_FLAGS } from "./scoped_command.ts";
  * that cannot be done, run it as a child and pass its exit code on.
  *
  * @param config The resolved configuration.
+ * @param recording What the launcher noted, when `bin/toolhost start` asked for a launch record
+ *   (`launch_record.ts`): it is written just before `execve`.
  * @returns The exit code (only when the server ran as a child, or could not start).
  */
-export async function startScoped(config: HostConfig): Promise<number> {
+export async function startScoped(
+  config: HostConfig,
+  recording?: LaunchRecording,
+): Promise<number> {
   const line = await scopedCommand(config);
   const libc = findLibc();
   const canExec = libc !== null &&
     Deno.permissions.querySync({ name: "ffi", path: libc }).state === "granted";
   let why = "";
   if (canExec) {
-    why = execProcess(libc, line.command, line.args, { ...Deno.env.toObject(), ...line.env });
+    if (recording) writeLaunchRecord(line, recording);
+    why = execProcess(libc, line.command, line.args, {
+      ...servedEnv(Deno.env.toObject()),
+      ...line.env,
+    });
   }
   if (Deno.permissions.querySync({ name: "run", command: line.command }).state === "granted") {
     return await runInherited(line);
@@ -75,9 +91,11 @@ export async function launchMain(argv: readonly string[]): Promise<number> {
     say(`toolhost: ${(error as Error).message}`);
     return 2;
   }
+  const recording = watchListings(argv);
   try {
     return await startScoped(
       await loadConfig({ ...overrides, createStateDir: false, scan: false }),
+      recording,
     );
   } catch (error) {
     if (isPermissionError(error)) say(staleFlagsLine(error));

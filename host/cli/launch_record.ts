@@ -1,0 +1,308 @@
+/**
+ * The launch record: what the launcher computed for one start, and
+ * everything it read to compute it, so that `bin/toolhost start` can run
+ * the same command line next time without starting the launcher — as long
+ * as nothing it read has changed.
+ *
+ * The launcher's command line is a function of its code, its arguments,
+ * its working directory, its user, the environment variables it read and
+ * the files it looked at. `bin/toolhost start` names the first four in a
+ * key, and runs the launcher with Deno's permission audit on
+ * (`DENO_AUDIT_PERMISSIONS`): every file and variable the launcher's code
+ * asks for is written to that log as it asks. The record keeps each of
+ * them with its state — a variable's value (or that it is unset), a path's
+ * inode, size, times and mode, of the path and of what it points to (or
+ * that it is absent) — and the command line. A later start with the same
+ * key compares them all (one `stat` for the paths, the variables in the
+ * shell) and checks that no file of toolhost's own code changed since the
+ * record was written; any difference and the launcher runs as before.
+ *
+ * Nothing is recorded when the launcher read something the record cannot
+ * compare (a permission other than a path, a variable, or its user), when
+ * a path it read changed within a second of the launcher's start (a change
+ * within the same second would not show in the times `stat` prints), or
+ * when the audit did not reach its end. The records live in the checkout's
+ * `node_modules/`, which is toolhost's code as much as the modules beside
+ * them: nothing inside a root can write there unless a root holds the
+ * checkout, and then it could rewrite toolhost itself.
+ *
+ * @module
+ */
+
+import { isAbsolute, resolve } from "node:path";
+import { fileURLToPath as fromFileUrl } from "node:url";
+import type { ScopedLine } from "./scoped_command.ts";
+
+/** The variables `bin/toolhost start` sets for a launcher that should write a record. */
+export const RECORD_ENV = Object.freeze({
+  /** Where to write the record. */
+  record: "TOOLHOST_LAUNCH_RECORD",
+  /** The start's key, as the script made it (see {@linkcode launchKey}). */
+  key: "TOOLHOST_LAUNCH_KEY",
+  /** Deno's own: the file its permission audit goes to. */
+  audit: "DENO_AUDIT_PERMISSIONS",
+});
+
+/** Read last: its row in the audit says every row before it was written. */
+export const AUDIT_END = "TOOLHOST_LAUNCH_AUDIT_END";
+
+/**
+ * What `stat` prints of a path: all of it for a file (or a folder the
+ * launcher listed), and of a folder only what it is — its inode and mode,
+ * not its times, which change with every file made in it (a root, the
+ * state directory). {@linkcode stamp} renders the same.
+ */
+const FORMATS = Object.freeze({ full: "%n|%d|%i|%s|%Y|%Z|%f", identity: "%n|%d|%i|%f" });
+
+/** Records kept at most: the oldest go (each root and set of arguments makes one). */
+const MOST_RECORDS = 64;
+
+/** A variable name the shell can expand safely. */
+const NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
+
+/** What the launcher read, from the audit. */
+export interface Inputs {
+  /** Every path it asked for. */
+  paths: Set<string>;
+  /** The folders among them it listed (see {@linkcode watchListings}). */
+  listed: Set<string>;
+  /** The variables it asked for. */
+  names: Set<string>;
+}
+
+/**
+ * The environment the served process gets: the launcher's, without the
+ * variables that asked it for a record.
+ *
+ * @param env The launcher's environment.
+ * @returns A copy without {@linkcode RECORD_ENV}'s variables (the audit's only when the script set it).
+ */
+export function servedEnv(env: Readonly<Record<string, string>>): Record<string, string> {
+  const served = { ...env };
+  if (served[RECORD_ENV.record] !== undefined) delete served[RECORD_ENV.audit];
+  delete served[RECORD_ENV.record];
+  delete served[RECORD_ENV.key];
+  return served;
+}
+
+/**
+ * The key `bin/toolhost start` makes for a start (lines: a version, the
+ * Deno it runs, the working directory, uid:gid, then each argument).
+ *
+ * @param deno The Deno path as the script found it.
+ * @param args The launcher's arguments.
+ * @returns The key, or `null` when an argument holds a line break (it would be ambiguous).
+ */
+export function launchKey(deno: string, args: readonly string[]): string | null {
+  if (args.some((arg) => arg.includes("\n"))) return null;
+  const lines = ["toolhost-launch 1", deno, Deno.cwd(), `${Deno.uid()}:${Deno.gid()}`, ...args];
+  return lines.join("\n");
+}
+
+/** What the launcher keeps while it computes, for {@linkcode writeLaunchRecord}. */
+export interface LaunchRecording {
+  /** The launcher's arguments. */
+  args: readonly string[];
+  /** The folders it listed, from {@linkcode watchListings}. */
+  listed: Set<string>;
+}
+
+/**
+ * Start recording, when `bin/toolhost start` asked for a record: from now
+ * on, each folder listed through `Deno.readDir`/`Deno.readDirSync` is
+ * noted, so that the record keeps its times (a file made in it then shows);
+ * the audit names a folder without saying that it was listed. The
+ * launcher's modules list folders only through these (a test keeps it so).
+ *
+ * @param args The launcher's arguments.
+ * @returns The recording, or `undefined` when no record was asked for.
+ */
+export function watchListings(args: readonly string[]): LaunchRecording | undefined {
+  if (!Deno.env.get(RECORD_ENV.record)) return undefined;
+  const listed = new Set<string>();
+  const note = (path: string | URL) => {
+    const text = path instanceof URL ? fromFileUrl(path) : path;
+    listed.add(isAbsolute(text) ? text : resolve(text));
+  };
+  const { readDir, readDirSync } = Deno;
+  Deno.readDir = (path) => (note(path), readDir(path));
+  Deno.readDirSync = (path) => (note(path), readDirSync(path));
+  return { args, listed };
+}
+
+/**
+ * Write the launch record for this start, when the script asked for one
+ * and everything the launcher read can be compared later. Whatever
+ * happens, the audit file is removed.
+ *
+ * @param line The command line the launcher computed.
+ * @param recording What {@linkcode watchListings} kept.
+ * @returns Whether a record was written.
+ */
+export function writeLaunchRecord(line: ScopedLine, recording: LaunchRecording): boolean {
+  const recordPath = Deno.env.get(RECORD_ENV.record);
+  const key = Deno.env.get(RECORD_ENV.key);
+  const auditPath = Deno.env.get(RECORD_ENV.audit);
+  if (!recordPath || !key || !auditPath || Deno.build.os !== "linux") return false;
+  Deno.env.get(AUDIT_END);
+  let text: string | null = null;
+  try {
+    const deno = key.split("\n")[1] ?? "";
+    const inputs = auditedInputs(Deno.readTextFileSync(auditPath));
+    if (inputs !== null && launchKey(deno, recording.args) === key) {
+      for (const path of recording.listed) inputs.listed.add(path);
+      inputs.paths.add(deno).add(line.command);
+      text = recordText(key, line, inputs);
+    }
+  } catch {
+    // Unreadable: no record, and the next start runs the launcher again.
+  }
+  removeQuietly(auditPath);
+  // The record there, if any, did not hold (the script would not have run the launcher).
+  if (text === null) return removeQuietly(recordPath), false;
+  try {
+    const partial = `${recordPath}.partial.${Deno.pid}`;
+    Deno.writeTextFileSync(partial, text);
+    Deno.renameSync(partial, recordPath);
+    pruneRecords(recordPath.slice(0, recordPath.lastIndexOf("/")));
+    return true;
+  } catch {
+    // Safe to ignore: without a record the next start runs the launcher again.
+    return false;
+  }
+}
+
+/** Remove a file that may not be there. */
+function removeQuietly(path: string): void {
+  try {
+    Deno.removeSync(path);
+  } catch {
+    // Not there (or not ours to remove): nothing to clean.
+  }
+}
+
+/**
+ * The paths and variables a permission audit names up to the row of
+ * {@linkcode AUDIT_END}.
+ *
+ * @param audit The audit's text (one JSON object per line, as Deno writes them).
+ * @returns What was read, or `null` when the end is missing or a row names something else (the
+ *   network, a program, a library, a whole environment) that a record could not compare.
+ */
+export function auditedInputs(audit: string): Inputs | null {
+  const inputs: Inputs = { paths: new Set(), listed: new Set(), names: new Set() };
+  for (const row of audit.split("\n")) {
+    if (row === "") continue;
+    const { permission, value } = JSON.parse(row) as { permission: string; value: unknown };
+    if (permission === "env" && value === AUDIT_END) return inputs;
+    if (typeof value !== "string" || value.includes("\n")) return null;
+    if (permission === "read" || permission === "write") inputs.paths.add(value);
+    else if (permission === "env" && NAME.test(value)) inputs.names.add(value);
+    else if (!(permission === "sys" && (value === "uid" || value === "gid"))) return null;
+  }
+  // The end was never written: what came before it may be incomplete.
+  return null;
+}
+
+/** The record as the script sources it, or `null` when a path changed too recently. */
+function recordText(key: string, line: ScopedLine, inputs: Inputs): string | null {
+  const own: readonly string[] = Object.values(RECORD_ENV);
+  const names = [...inputs.names].filter((name) => !own.includes(name)).sort();
+  const values = names.map((name) => {
+    const value = Deno.env.get(name);
+    return value === undefined ? "" : `=${value}`;
+  });
+  if (values.some((value) => value.includes("\n"))) return null;
+  if (Object.keys(line.env).some((name) => !NAME.test(name))) return null;
+  const stats = statLines(inputs);
+  if (stats === null) return null;
+  const exports = Object.entries(line.env).map(([name, value]) =>
+    `  export ${name}=${quote(value)}`
+  );
+  return [
+    "# toolhost's launch record: written by host/cli/launch_record.ts, read by bin/toolhost start.",
+    `rec_key=${quote(key)}`,
+    `rec_env_names=${quote(names.join(" "))}`,
+    `rec_env=${quote(values.join("\n"))}`,
+    `rec_stats=${quote(stats.expected)}`,
+    "launch_stats() {",
+    // stat fails for a path that is absent, after printing the others (the script runs set -e).
+    ...stats.commands.map((command) => `  ${command} 2>/dev/null || true`),
+    "}",
+    "launch_exec() {",
+    ...exports,
+    `  exec ${[line.command, ...line.args].map(quote).join(" ")}`,
+    "}",
+    "",
+  ].join("\n");
+}
+
+/**
+ * The `stat` commands that describe the paths, and what they print now; `null` when a path
+ * changed within the launcher's first second (a later change in that second would not show in
+ * the seconds `stat` prints).
+ */
+function statLines(inputs: Inputs): { commands: string[]; expected: string } | null {
+  const groups = { full: [] as string[], identity: [] as string[] };
+  for (const path of [...inputs.paths].sort()) {
+    let folder = false;
+    try {
+      folder = Deno.statSync(path).isDirectory && !inputs.listed.has(path);
+    } catch {
+      // Absent: stat prints nothing for it, in either group.
+    }
+    groups[folder ? "identity" : "full"].push(path);
+  }
+  const settled = Math.floor(performance.timeOrigin / 1000) - 1;
+  const commands: string[] = [];
+  const expected: string[] = [];
+  for (const kind of ["full", "identity"] as const) {
+    if (groups[kind].length === 0) continue;
+    const stamps = groups[kind].map((path) => stamp(path, kind));
+    if (stamps.some((each) => each !== null && each.changed >= settled)) return null;
+    expected.push(...stamps.filter((each) => each !== null).map((each) => each.text));
+    commands.push(`stat -L -c ${quote(FORMATS[kind])} -- ${groups[kind].map(quote).join(" ")}`);
+  }
+  return { commands, expected: expected.join("\n") };
+}
+
+/**
+ * What `stat -L -c FORMATS[kind]` prints of a path, and its latest change (0 for a folder's
+ * identity). What a link points to is compared, not the link: a link moved to another file
+ * shows as that file's device and inode.
+ */
+function stamp(path: string, kind: keyof typeof FORMATS): { text: string; changed: number } | null {
+  let info: Deno.FileInfo;
+  try {
+    info = Deno.statSync(path);
+  } catch {
+    // Absent (or not reachable): stat prints nothing for it, and so does the record.
+    return null;
+  }
+  const mode = (info.mode ?? 0).toString(16);
+  if (kind === "identity") return { text: [path, info.dev, info.ino, mode].join("|"), changed: 0 };
+  const seconds = (date: Date | null) => Math.floor((date?.getTime() ?? 0) / 1000);
+  const mtime = seconds(info.mtime);
+  const ctime = seconds(info.ctime);
+  return {
+    text: [path, info.dev, info.ino, info.size, mtime, ctime, mode].join("|"),
+    changed: Math.max(mtime, ctime),
+  };
+}
+
+/** A word the shell reads back as exactly this text. */
+function quote(text: string): string {
+  return `'${text.replaceAll("'", `'\\''`)}'`;
+}
+
+/** Keep the newest {@linkcode MOST_RECORDS} records in their folder. */
+function pruneRecords(dir: string): void {
+  const records: { path: string; mtime: number }[] = [];
+  for (const entry of Deno.readDirSync(dir)) {
+    if (!entry.isFile || entry.name.startsWith("audit.")) continue;
+    const path = `${dir}/${entry.name}`;
+    records.push({ path, mtime: Deno.statSync(path).mtime?.getTime() ?? 0 });
+  }
+  records.sort((a, b) => b.mtime - a.mtime);
+  for (const { path } of records.slice(MOST_RECORDS)) Deno.removeSync(path);
+}
