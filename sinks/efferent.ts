@@ -12,7 +12,7 @@
  */
 
 import { Backoff } from "./backoff.ts";
-import { isConnectionLoss } from "./mcp_errors.ts";
+import { isConnectionLoss, isTimeout } from "./mcp_errors.ts";
 import { Redactor } from "./redact.ts";
 import type { CallOutcome, CallRecord, Sink } from "../tools/calls.ts";
 
@@ -79,7 +79,9 @@ export interface SinkHealth {
   last_success: string | null;
   /** Calls dropped (queue full, or the sink is reconnecting). */
   drops: number;
-  /** Calls that failed or timed out. */
+  /** Calls the sink did not answer within {@linkcode OBSERVE_TIMEOUT_MS} (a slow or busy sink). */
+  timeouts: number;
+  /** Calls that failed otherwise (an error answer, a lost connection). */
   failures: number;
 }
 
@@ -94,6 +96,7 @@ export class PeerSink {
   #lastSuccess: Date | null = null;
   #drops = 0;
   #failures = 0;
+  #timeouts = 0;
   #lastWarn = -Infinity;
   #warn: (message: string) => void;
   #closed = false;
@@ -188,9 +191,11 @@ export class PeerSink {
         if (performance.now() - this.#connectedAt >= STABLE_MS) this.#reconnects.reset();
       },
       (error) => {
-        this.#failures++;
+        const late = isTimeout(error);
+        if (late) this.#timeouts++;
+        else this.#failures++;
         this.#throttledWarn(
-          `observe on sink "${this.name}" failed: ${
+          `observe on sink "${this.name}" ${late ? "timed out" : "failed"}: ${
             error instanceof Error ? error.message : error
           }`,
         );
@@ -221,6 +226,7 @@ export class PeerSink {
       connected: this.#channel !== undefined,
       last_success: this.#lastSuccess?.toISOString() ?? null,
       drops: this.#drops,
+      timeouts: this.#timeouts,
       failures: this.#failures,
     };
   }

@@ -251,7 +251,7 @@ function stateText(state: State): string {
         : state.sinks.map((each) =>
           `${each.name} (last ok ${
             each.last_success ?? "never"
-          }, ${each.drops} dropped, ${each.failures} failed)`
+          }, ${each.drops} dropped, ${each.timeouts} timed out, ${each.failures} failed)`
         ).join(", ")
     }`,
     `roots: ${state.roots.join(", ")}`,

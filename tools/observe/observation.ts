@@ -60,7 +60,9 @@ export interface SinkStatus {
   last_success: string | null;
   /** Calls dropped because its queue was full. */
   drops: number;
-  /** Calls that failed or timed out. */
+  /** Calls it did not answer in time. */
+  timeouts: number;
+  /** Calls that failed otherwise. */
   failures: number;
 }
 
