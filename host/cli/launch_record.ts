@@ -31,6 +31,7 @@
 
 import { isAbsolute, resolve } from "node:path";
 import { fileURLToPath as fromFileUrl } from "node:url";
+import { quote, statLines } from "./_launch_stamps.ts";
 import type { ScopedLine } from "./scoped_command.ts";
 
 /** The variables `bin/toolhost start` sets for a launcher that should write a record. */
@@ -45,14 +46,6 @@ export const RECORD_ENV = Object.freeze({
 
 /** Read last: its row in the audit says every row before it was written. */
 export const AUDIT_END = "TOOLHOST_LAUNCH_AUDIT_END";
-
-/**
- * What `stat` prints of a path: all of it for a file (or a folder the
- * launcher listed), and of a folder only what it is — its inode and mode,
- * not its times, which change with every file made in it (a root, the
- * state directory). {@linkcode stamp} renders the same.
- */
-const FORMATS = Object.freeze({ full: "%n|%d|%i|%s|%Y|%Z|%f", identity: "%n|%d|%i|%f" });
 
 /** Records kept at most: the oldest go (each root and set of arguments makes one). */
 const MOST_RECORDS = 64;
@@ -158,8 +151,11 @@ export function writeLaunchRecord(line: ScopedLine, recording: LaunchRecording):
     // Unreadable: no record, and the next start runs the launcher again.
   }
   removeQuietly(auditPath);
-  // The record there, if any, did not hold (the script would not have run the launcher).
-  if (text === null) return removeQuietly(recordPath), false;
+  if (text === null) {
+    // The record there, if any, did not hold (the script would not have run the launcher).
+    removeQuietly(recordPath);
+    return false;
+  }
   try {
     const partial = `${recordPath}.partial.${Deno.pid}`;
     Deno.writeTextFileSync(partial, text);
@@ -214,7 +210,7 @@ function recordText(key: string, line: ScopedLine, inputs: Inputs): string | nul
   });
   if (values.some((value) => value.includes("\n"))) return null;
   if (Object.keys(line.env).some((name) => !NAME.test(name))) return null;
-  const stats = statLines(inputs);
+  const stats = statLines(inputs.paths, inputs.listed);
   if (stats === null) return null;
   const exports = Object.entries(line.env).map(([name, value]) =>
     `  export ${name}=${quote(value)}`
@@ -235,64 +231,6 @@ function recordText(key: string, line: ScopedLine, inputs: Inputs): string | nul
     "}",
     "",
   ].join("\n");
-}
-
-/**
- * The `stat` commands that describe the paths, and what they print now; `null` when a path
- * changed within the launcher's first second (a later change in that second would not show in
- * the seconds `stat` prints).
- */
-function statLines(inputs: Inputs): { commands: string[]; expected: string } | null {
-  const groups = { full: [] as string[], identity: [] as string[] };
-  for (const path of [...inputs.paths].sort()) {
-    let folder = false;
-    try {
-      folder = Deno.statSync(path).isDirectory && !inputs.listed.has(path);
-    } catch {
-      // Absent: stat prints nothing for it, in either group.
-    }
-    groups[folder ? "identity" : "full"].push(path);
-  }
-  const settled = Math.floor(performance.timeOrigin / 1000) - 1;
-  const commands: string[] = [];
-  const expected: string[] = [];
-  for (const kind of ["full", "identity"] as const) {
-    if (groups[kind].length === 0) continue;
-    const stamps = groups[kind].map((path) => stamp(path, kind));
-    if (stamps.some((each) => each !== null && each.changed >= settled)) return null;
-    expected.push(...stamps.filter((each) => each !== null).map((each) => each.text));
-    commands.push(`stat -L -c ${quote(FORMATS[kind])} -- ${groups[kind].map(quote).join(" ")}`);
-  }
-  return { commands, expected: expected.join("\n") };
-}
-
-/**
- * What `stat -L -c FORMATS[kind]` prints of a path, and its latest change (0 for a folder's
- * identity). What a link points to is compared, not the link: a link moved to another file
- * shows as that file's device and inode.
- */
-function stamp(path: string, kind: keyof typeof FORMATS): { text: string; changed: number } | null {
-  let info: Deno.FileInfo;
-  try {
-    info = Deno.statSync(path);
-  } catch {
-    // Absent (or not reachable): stat prints nothing for it, and so does the record.
-    return null;
-  }
-  const mode = (info.mode ?? 0).toString(16);
-  if (kind === "identity") return { text: [path, info.dev, info.ino, mode].join("|"), changed: 0 };
-  const seconds = (date: Date | null) => Math.floor((date?.getTime() ?? 0) / 1000);
-  const mtime = seconds(info.mtime);
-  const ctime = seconds(info.ctime);
-  return {
-    text: [path, info.dev, info.ino, info.size, mtime, ctime, mode].join("|"),
-    changed: Math.max(mtime, ctime),
-  };
-}
-
-/** A word the shell reads back as exactly this text. */
-function quote(text: string): string {
-  return `'${text.replaceAll("'", `'\\''`)}'`;
 }
 
 /** Keep the newest {@linkcode MOST_RECORDS} records in their folder. */
