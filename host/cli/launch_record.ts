@@ -47,6 +47,9 @@ export const RECORD_ENV = Object.freeze({
 /** Read last: its row in the audit says every row before it was written. */
 export const AUDIT_END = "TOOLHOST_LAUNCH_AUDIT_END";
 
+/** An audit this old belongs to no running launcher (each takes well under a second). */
+const STALE_AUDIT_MS = 60 * 60 * 1000;
+
 /** Records kept at most: the oldest go (each root and set of arguments makes one). */
 const MOST_RECORDS = 64;
 
@@ -233,14 +236,25 @@ function recordText(key: string, line: ScopedLine, inputs: Inputs): string | nul
   ].join("\n");
 }
 
-/** Keep the newest {@linkcode MOST_RECORDS} records in their folder. */
+/**
+ * Keep the newest {@linkcode MOST_RECORDS} records in their folder, and no
+ * audit older than {@linkcode STALE_AUDIT_MS} (a launcher that ended before
+ * removing its own). A file another start removed meanwhile is passed over.
+ */
 function pruneRecords(dir: string): void {
   const records: { path: string; mtime: number }[] = [];
   for (const entry of Deno.readDirSync(dir)) {
-    if (!entry.isFile || entry.name.startsWith("audit.")) continue;
+    if (!entry.isFile) continue;
     const path = `${dir}/${entry.name}`;
-    records.push({ path, mtime: Deno.statSync(path).mtime?.getTime() ?? 0 });
+    let mtime: number;
+    try {
+      mtime = Deno.statSync(path).mtime?.getTime() ?? 0;
+    } catch {
+      continue;
+    }
+    if (!entry.name.startsWith("audit.")) records.push({ path, mtime });
+    else if (Date.now() - mtime > STALE_AUDIT_MS) removeQuietly(path);
   }
   records.sort((a, b) => b.mtime - a.mtime);
-  for (const { path } of records.slice(MOST_RECORDS)) Deno.removeSync(path);
+  for (const { path } of records.slice(MOST_RECORDS)) removeQuietly(path);
 }

@@ -7,7 +7,7 @@
  * served process's own command line and environment are read from /proc.
  */
 
-import { assert, assertEquals, assertFalse, assertNotEquals } from "../../_assert.ts";
+import { assert, assertEquals, assertFalse, assertMatch, assertNotEquals } from "../../_assert.ts";
 import { tempDir } from "../../_helpers.ts";
 import { connectStdio, type LaunchOptions } from "../../_mcp.ts";
 import { AUDIT_END, auditedInputs } from "../../../host/cli/launch_record.ts";
@@ -146,4 +146,73 @@ Deno.test("launch record: the launcher's modules list folders only where the rec
     // node:fs lists folders past the wrapper that notes each listing for the record.
     assertFalse(/\b(?:readdir|opendir)(?:Sync)?\s*\(|\bnew Dir\b/.test(text), specifier);
   }
+});
+
+Deno.test("launch record: a checkout whose records cannot be written still starts, through the launcher", async () => {
+  const repo = new URL("../../../", import.meta.url).pathname;
+  await using scratch = await tempDir();
+  await using root = await tempDir();
+  // A checkout of the same code whose node_modules/.toolhost-launch no one can write to (a
+  // folder of /proc, which refuses new files even to root), as in a checkout another user owns.
+  const checkout = `${scratch.path}/checkout`;
+  await Deno.mkdir(`${checkout}/bin`, { recursive: true });
+  await Deno.copyFile(`${repo}bin/toolhost`, `${checkout}/bin/toolhost`);
+  await Deno.chmod(`${checkout}/bin/toolhost`, 0o755);
+  for (const dir of ["host", "security", "tools", "sinks"]) {
+    await Deno.symlink(`${repo}${dir}`, `${checkout}/${dir}`);
+  }
+  for (const file of ["deno.json", "deno.lock"]) {
+    await Deno.copyFile(`${repo}${file}`, `${checkout}/${file}`);
+  }
+  await Deno.mkdir(`${checkout}/node_modules`);
+  for await (const entry of Deno.readDir(`${repo}node_modules`)) {
+    if (entry.name === ".toolhost-launch") continue;
+    const from = `${repo}node_modules/${entry.name}`;
+    if (entry.name.startsWith(".toolhost-")) {
+      await Deno.copyFile(from, `${checkout}/node_modules/${entry.name}`);
+    } else await Deno.symlink(from, `${checkout}/node_modules/${entry.name}`);
+  }
+  await Deno.symlink("/proc/1", `${checkout}/node_modules/.toolhost-launch`);
+  const child = new Deno.Command(`${checkout}/bin/toolhost`, {
+    args: ["start", "--root", root.path],
+    cwd: "/",
+    env: { PATH: Deno.env.get("PATH") ?? "/usr/bin:/bin", HOME: Deno.env.get("HOME") ?? "/root" },
+    clearEnv: true,
+    stdin: "piped",
+    stdout: "piped",
+    stderr: "piped",
+  }).spawn();
+  const writer = child.stdin.getWriter();
+  const send = (message: unknown) =>
+    writer.write(new TextEncoder().encode(`${JSON.stringify(message)}\n`));
+  await send({
+    jsonrpc: "2.0",
+    id: 1,
+    method: "initialize",
+    params: {
+      protocolVersion: "2025-11-25",
+      capabilities: {},
+      clientInfo: { name: "t", version: "1" },
+    },
+  });
+  await send({ jsonrpc: "2.0", method: "notifications/initialized" });
+  await send({ jsonrpc: "2.0", id: 2, method: "tools/list" });
+  let answers = "";
+  const lines = child.stdout.pipeThrough(new TextDecoderStream()).getReader();
+  while (!/"id":2/.test(answers)) {
+    const { value, done } = await lines.read();
+    if (done) break;
+    answers += value;
+  }
+  await writer.close();
+  await lines.cancel();
+  const [status, stderr] = await Promise.all([
+    child.status,
+    new Response(child.stderr).text(),
+  ]);
+  assertMatch(stderr, /toolhost: serving /);
+  const listed = answers.split("\n").filter(Boolean).map((line) => JSON.parse(line))
+    .find((message) => message.id === 2);
+  assert(listed?.result?.tools?.length > 0, `${answers}\n${stderr}`);
+  assertEquals(status.code, 0, stderr);
 });
