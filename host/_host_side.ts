@@ -7,6 +7,7 @@
  */
 
 import type { HostStatus } from "../tools/observe/observation.ts";
+import { launchStatus } from "./launch_status.ts";
 import type { HostConfig } from "./config/mod.ts";
 import type { HostLogger } from "./logger.ts";
 import { hostSideTools, type ShownFamilies, type UpstreamProvider } from "./providers/mod.ts";
@@ -78,7 +79,9 @@ function statusOf(
   services: { sandbox: BwrapSandbox; network: NetworkService | null },
 ): () => HostStatus {
   const network = services.network?.status ?? networkStatus(config.net);
+  const launch = launchStatus();
   return () => ({
+    launch,
     landlock: pool.landlock,
     ripgrep: pool.ripgrep,
     sandbox: services.sandbox.status,

@@ -132,43 +132,64 @@ export function watchListings(args: readonly string[]): LaunchRecording | undefi
  * happens, the audit file is removed.
  *
  * @param line The command line the launcher computed.
- * @param recording What {@linkcode watchListings} kept.
- * @returns Whether a record was written.
+ * @param recording What {@linkcode watchListings} kept (`undefined`: no record was asked for).
+ * @returns `null` when the record was written, else why not.
  */
-export function writeLaunchRecord(line: ScopedLine, recording: LaunchRecording): boolean {
+export function writeLaunchRecord(
+  line: ScopedLine,
+  recording: LaunchRecording | undefined,
+): string | null {
   const recordPath = Deno.env.get(RECORD_ENV.record);
   const key = Deno.env.get(RECORD_ENV.key);
   const auditPath = Deno.env.get(RECORD_ENV.audit);
-  if (!recordPath || !key || !auditPath || Deno.build.os !== "linux") return false;
+  if (!recording || !recordPath || !key || !auditPath || Deno.build.os !== "linux") {
+    return "bin/toolhost start did not ask for one (its folder in node_modules cannot be written)";
+  }
   Deno.env.get(AUDIT_END);
-  let text: string | null = null;
+  let made: { text: string } | { why: string };
   try {
-    const deno = key.split("\n")[1] ?? "";
-    const inputs = auditedInputs(Deno.readTextFileSync(auditPath));
-    if (inputs !== null && launchKey(deno, recording.args) === key) {
-      for (const path of recording.listed) inputs.listed.add(path);
-      inputs.paths.add(deno).add(line.command);
-      text = recordText(key, line, inputs);
-    }
-  } catch {
-    // Unreadable: no record, and the next start runs the launcher again.
+    made = recordOf(line, recording, key, Deno.readTextFileSync(auditPath));
+  } catch (error) {
+    made = { why: `Deno's permission audit could not be read (${(error as Error).message})` };
   }
   removeQuietly(auditPath);
-  if (text === null) {
+  if ("why" in made) {
     // The record there, if any, did not hold (the script would not have run the launcher).
     removeQuietly(recordPath);
-    return false;
+    return made.why;
   }
   try {
     const partial = `${recordPath}.partial.${Deno.pid}`;
-    Deno.writeTextFileSync(partial, text);
+    Deno.writeTextFileSync(partial, made.text);
     Deno.renameSync(partial, recordPath);
-    pruneRecords(recordPath.slice(0, recordPath.lastIndexOf("/")));
-    return true;
-  } catch {
-    // Safe to ignore: without a record the next start runs the launcher again.
-    return false;
+  } catch (error) {
+    return `it could not be written (${(error as Error).message})`;
   }
+  pruneRecords(recordPath.slice(0, recordPath.lastIndexOf("/")));
+  return null;
+}
+
+/** The record's text from the audit, or why there is none. */
+function recordOf(
+  line: ScopedLine,
+  recording: LaunchRecording,
+  key: string,
+  audit: string,
+): { text: string } | { why: string } {
+  const inputs = auditedInputs(audit);
+  if (inputs === null) {
+    return { why: "Deno's permission audit names what a record cannot compare, or was cut short" };
+  }
+  const deno = key.split("\n")[1] ?? "";
+  if (launchKey(deno, recording.args) !== key) {
+    return { why: "the script's key does not name this start" };
+  }
+  for (const path of recording.listed) inputs.listed.add(path);
+  inputs.paths.add(deno).add(line.command);
+  const text = recordText(key, line, inputs);
+  return text === null
+    ? { why: "a path it read changed within its first second, or a value holds a line break" }
+    : { text };
 }
 
 /** Remove a file that may not be there. */
@@ -243,7 +264,13 @@ function recordText(key: string, line: ScopedLine, inputs: Inputs): string | nul
  */
 function pruneRecords(dir: string): void {
   const records: { path: string; mtime: number }[] = [];
-  for (const entry of Deno.readDirSync(dir)) {
+  let entries: Deno.DirEntry[];
+  try {
+    entries = [...Deno.readDirSync(dir)];
+  } catch {
+    return;
+  }
+  for (const entry of entries) {
     if (!entry.isFile) continue;
     const path = `${dir}/${entry.name}`;
     let mtime: number;

@@ -22,6 +22,7 @@
 import { parseArgs } from "node:util";
 import { findLibc } from "../../security/landlock.ts";
 import { type ConfigOverrides, type HostConfig, loadConfig } from "../config/mod.ts";
+import { LAUNCH_ENV, launcherValue } from "../launch_status.ts";
 import { execProcess } from "./exec.ts";
 import {
   type LaunchRecording,
@@ -55,10 +56,11 @@ export async function startScoped(
     Deno.permissions.querySync({ name: "ffi", path: libc }).state === "granted";
   let why = "";
   if (canExec) {
-    if (recording) writeLaunchRecord(line, recording);
+    const notRecorded = writeLaunchRecord(line, recording);
     why = execProcess(libc, line.command, line.args, {
       ...servedEnv(Deno.env.toObject()),
       ...line.env,
+      [LAUNCH_ENV]: launcherValue(notRecorded),
     });
   }
   if (Deno.permissions.querySync({ name: "run", command: line.command }).state === "granted") {

@@ -18,8 +18,9 @@ import {
   selfEntries,
   USER_DIRS_ENV,
 } from "../config/mod.ts";
-import { bracketed, type HostConfig, hostPort, RIPGREP_NOT_FOUND } from "../config/mod.ts";
-import { HOSTS_FILE, RESOLV_CONF } from "../config/mod.ts";
+import { bracketed, type HostConfig, hostPort, HOSTS_FILE } from "../config/mod.ts";
+import { RESOLV_CONF, RIPGREP_NOT_FOUND } from "../config/mod.ts";
+import { LAUNCH_ENV } from "../launch_status.ts";
 import { assetPaths } from "../workers/asset_paths.ts";
 import { IGNORED_ENV } from "../../tools/assets.ts";
 import { computePlan, PLAN_ENV } from "../sandbox/plan.ts";
@@ -280,7 +281,7 @@ export async function scopedCommand(
     // Not the network worker's: a process of its own, it has its own --allow-net.
     net: [...upstream.net, ...sinks.net, ...listenNet(config)],
     // The MCP client code reads these when it loads (for upstreams, and for sink discovery).
-    env: [...EFFERENT_ENV, PLAN_ENV, ...USER_DIRS_ENV, ...(clients ? CLIENT_ENV : [])],
+    env: [...EFFERENT_ENV, PLAN_ENV, LAUNCH_ENV, ...USER_DIRS_ENV, ...(clients ? CLIENT_ENV : [])],
     ignoreEnv: IGNORED_ENV,
     libc: config.landlock ? findLibc() : null,
   });

@@ -50,6 +50,7 @@ export const getHostPerformance = defineTool({
     }).nullable().describe("The interaction log's size and caps; null when it is off"),
     sink_drops: z.number(),
     status: z.object({
+      launch: z.record(z.string(), z.unknown()),
       landlock: z.record(z.string(), z.unknown()),
       ripgrep: z.record(z.string(), z.unknown()),
       sandbox: z.record(z.string(), z.unknown()),

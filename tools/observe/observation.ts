@@ -66,8 +66,20 @@ export interface SinkStatus {
   failures: number;
 }
 
+/**
+ * How the served process was launched: from its launch record
+ * (`bin/toolhost start` ran the line the launcher worked out before), or by
+ * the launcher, and then whether its line was recorded for the next start.
+ */
+export type LaunchStatus =
+  | { from: "record" }
+  | { from: "launcher"; recorded: boolean; reason?: string }
+  | { from: "unknown" };
+
 /** What is in effect in the host and what is not (never a silent fallback). */
 export interface HostStatus {
+  /** How this process was launched (`host/launch_status.ts`). */
+  launch: LaunchStatus;
   /** Landlock in the tool workers. */
   landlock: { active: boolean; abi: number; reason?: string; nativeReads?: boolean };
   /** ripgrep in the tool workers (searches use the JS walker when it is not active). */
@@ -152,6 +164,18 @@ export function statusParts(status: HostStatus, mcpJson?: string): string[] {
         : `upstream "${upstream.name}" not connected: ${upstream.error}; retrying in the background`
     ),
     ...status.warnings.map((warning) => `ignored: ${warning}`),
+    ...launchParts(status.launch),
+  ];
+}
+
+/** The start-up line's phrase for how the process was launched (none when that is not known). */
+function launchParts(launch: LaunchStatus | undefined): string[] {
+  if (launch === undefined || launch.from === "unknown") return [];
+  if (launch.from === "record") return ["started from its launch record"];
+  return [
+    launch.recorded
+      ? "launch worked out afresh (recorded for the next start)"
+      : `launch worked out afresh (not recorded: ${launch.reason})`,
   ];
 }
 

@@ -22,6 +22,10 @@ interface Start {
   record: string | undefined;
   /** Whether the audit this start's launcher wrote is still there. */
   auditLeft: boolean;
+  /** How `get_host_performance` says it was launched. */
+  launch: Record<string, unknown>;
+  /** The start-up line. */
+  stderr: string;
 }
 
 /** The record whose key names this root, as `inode:ctime`. */
@@ -53,7 +57,11 @@ async function start(root: string, options: LaunchOptions = {}): Promise<Start> 
     }),
   );
   const auditLeft = await Deno.stat(`${RECORDS}audit.${pid}.jsonl`).then(() => true, () => false);
-  return { args, env, record: await recordState(root), auditLeft };
+  const performance = await session.call("get_host_performance");
+  const launch = (performance.structuredContent as { status: { launch: Record<string, unknown> } })
+    .status.launch;
+  const stderr = session.stderr();
+  return { args, env, record: await recordState(root), auditLeft, launch, stderr };
 }
 
 Deno.test("launch record: a start with nothing changed runs the recorded line; a change runs the launcher", async (t) => {
@@ -73,13 +81,20 @@ Deno.test("launch record: a start with nothing changed runs the recorded line; a
       }
     }
     assert(computed.record !== undefined, "a record is written");
+    assertEquals(computed.launch, { from: "launcher", recorded: true });
+    assertMatch(computed.stderr, /; launch worked out afresh \(recorded for the next start\)/);
   });
 
   await t.step("the next start uses the record: the same line, the same environment", async () => {
     const recorded = await start(path);
     assertEquals(recorded.record, computed.record, "the record was not written again");
     assertEquals(recorded.args, computed.args);
-    assertEquals(recorded.env, computed.env);
+    assertEquals(
+      new Map([...recorded.env].filter(([name]) => name !== "TOOLHOST_LAUNCH")),
+      new Map([...computed.env].filter(([name]) => name !== "TOOLHOST_LAUNCH")),
+    );
+    assertEquals(recorded.launch, { from: "record" });
+    assertMatch(recorded.stderr, /; started from its launch record/);
   });
 
   await t.step("a variable the launcher read changes: it runs, and the line follows", async () => {
@@ -109,6 +124,8 @@ Deno.test("launch record: a start with nothing changed runs the recorded line; a
     await Deno.utime(config, ahead, ahead);
     const racy = await start(path);
     assertEquals(racy.record, undefined);
+    assertEquals(racy.launch.recorded, false);
+    assertMatch(String(racy.launch.reason), /changed within its first second/);
     assert(racy.args.some((arg) => arg.startsWith("--allow-run=") && arg.includes("bwrap")));
   });
 });
