@@ -15,17 +15,22 @@
 const FORMATS = Object.freeze({ full: "%n|%d|%i|%s|%Y|%Z|%f", identity: "%n|%d|%i|%f" });
 
 /**
- * The `stat` commands that describe the paths, and what they print now.
+ * The `stat` commands that describe the paths, and what they print now:
+ * what each path leads to (`stat -L`, in full or, for a folder, its
+ * identity), and what each path itself is (`stat`, its identity: a link
+ * put in place of a folder, or a folder in place of a link, shows there).
  *
  * @param paths The paths the launcher read.
  * @param listed The folders among them it listed (their times count).
- * @returns The commands and their expected output, or `null` when a path changed within the
- *   launcher's first second (a later change in that second would not show in the seconds `stat`
- *   prints).
+ * @param settled Changes at or after this time (seconds) are too recent to record.
+ * @returns The commands and their expected output, or `null` when a path changed at or after
+ *   `settled` (a later change in the same second would not show in the seconds `stat` prints)
+ *   or, for a path that is absent, the folder that would hold it did (it may have just gone).
  */
 export function statLines(
   paths: ReadonlySet<string>,
   listed: ReadonlySet<string>,
+  settled: number,
 ): { commands: string[]; expected: string } | null {
   const groups = { full: [] as string[], identity: [] as string[] };
   for (const path of [...paths].sort()) {
@@ -33,39 +38,70 @@ export function statLines(
     try {
       folder = Deno.statSync(path).isDirectory && !listed.has(path);
     } catch {
-      // Absent: stat prints nothing for it, in either group.
+      // Absent: stat prints nothing for it; the folder it would be in must be settled.
+      if (latestChangeAbove(path) >= settled) return null;
     }
     groups[folder ? "identity" : "full"].push(path);
   }
-  const settled = Math.floor(performance.timeOrigin / 1000) - 1;
+  const runs = [
+    { kind: "full", follow: true, paths: groups.full },
+    { kind: "identity", follow: true, paths: groups.identity },
+    { kind: "identity", follow: false, paths: [...paths].sort() },
+  ] as const;
   const commands: string[] = [];
   const expected: string[] = [];
-  for (const kind of ["full", "identity"] as const) {
-    if (groups[kind].length === 0) continue;
-    const stamps = groups[kind].map((path) => stamp(path, kind));
+  for (const { kind, follow, paths: some } of runs) {
+    if (some.length === 0) continue;
+    const stamps = some.map((path) => stamp(path, kind, follow));
     if (stamps.some((each) => each !== null && each.changed >= settled)) return null;
     expected.push(...stamps.filter((each) => each !== null).map((each) => each.text));
-    commands.push(`stat -L -c ${quote(FORMATS[kind])} -- ${groups[kind].map(quote).join(" ")}`);
+    commands.push(
+      `stat${follow ? " -L" : ""} -c ${quote(FORMATS[kind])} -- ${some.map(quote).join(" ")}`,
+    );
   }
   return { commands, expected: expected.join("\n") };
 }
 
+/** The latest change (seconds) of the nearest existing folder above a path that is absent. */
+function latestChangeAbove(path: string): number {
+  for (let at = path.replace(/\/+$/, ""); at.includes("/");) {
+    at = at.slice(0, at.lastIndexOf("/")) || "/";
+    try {
+      const info = Deno.statSync(at);
+      return Math.max(seconds(info.mtime), seconds(info.ctime));
+    } catch {
+      if (at === "/") break;
+    }
+  }
+  return Infinity;
+}
+
+/** A time in whole seconds, as `stat` prints it. */
+function seconds(date: Date | null): number {
+  return Math.floor((date?.getTime() ?? 0) / 1000);
+}
+
 /**
- * What `stat -L -c FORMATS[kind]` prints of a path, and its latest change (0 for a folder's
- * identity). What a link points to is compared, not the link: a link moved to another file
- * shows as that file's device and inode.
+ * What `stat [-L] -c FORMATS[kind]` prints of a path, and its latest change (for an identity,
+ * which holds no times, when it was made).
  */
-function stamp(path: string, kind: keyof typeof FORMATS): { text: string; changed: number } | null {
+function stamp(
+  path: string,
+  kind: keyof typeof FORMATS,
+  follow: boolean,
+): { text: string; changed: number } | null {
   let info: Deno.FileInfo;
   try {
-    info = Deno.statSync(path);
+    info = follow ? Deno.statSync(path) : Deno.lstatSync(path);
   } catch {
     // Absent (or not reachable): stat prints nothing for it, and so does the record.
     return null;
   }
   const mode = (info.mode ?? 0).toString(16);
-  if (kind === "identity") return { text: [path, info.dev, info.ino, mode].join("|"), changed: 0 };
-  const seconds = (date: Date | null) => Math.floor((date?.getTime() ?? 0) / 1000);
+  // An identity holds no times, but one made anew (a folder put back) was born just now.
+  if (kind === "identity") {
+    return { text: [path, info.dev, info.ino, mode].join("|"), changed: seconds(info.birthtime) };
+  }
   const mtime = seconds(info.mtime);
   const ctime = seconds(info.ctime);
   return {

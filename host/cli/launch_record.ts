@@ -30,6 +30,7 @@
  */
 
 import { isAbsolute, resolve } from "node:path";
+import process from "node:process";
 import { fileURLToPath as fromFileUrl } from "node:url";
 import { quote, statLines } from "./_launch_stamps.ts";
 import type { ScopedLine } from "./scoped_command.ts";
@@ -83,7 +84,8 @@ export function servedEnv(env: Readonly<Record<string, string>>): Record<string,
 
 /**
  * The key `bin/toolhost start` makes for a start (lines: a version, the
- * Deno it runs, the working directory, uid:gid, then each argument).
+ * Deno it runs, the working directory, `uid:gid:groups` as the process's
+ * status gives them, then each argument).
  *
  * @param deno The Deno path as the script found it.
  * @param args The launcher's arguments.
@@ -91,8 +93,9 @@ export function servedEnv(env: Readonly<Record<string, string>>): Record<string,
  */
 export function launchKey(deno: string, args: readonly string[]): string | null {
   if (args.some((arg) => arg.includes("\n"))) return null;
-  const lines = ["toolhost-launch 1", deno, Deno.cwd(), `${Deno.uid()}:${Deno.gid()}`, ...args];
-  return lines.join("\n");
+  // The groups as the process's status lists them (Deno reads /proc/self only with --allow-all).
+  const user = `${Deno.uid()}:${Deno.gid()}:${process.getgroups?.().join(" ") ?? ""}`;
+  return ["toolhost-launch 1", deno, Deno.cwd(), user, ...args].join("\n");
 }
 
 /** What the launcher keeps while it computes, for {@linkcode writeLaunchRecord}. */
@@ -161,6 +164,10 @@ export function writeLaunchRecord(
   try {
     const partial = `${recordPath}.partial.${Deno.pid}`;
     Deno.writeTextFileSync(partial, made.text);
+    // Dated before the launcher started: a file of toolhost's code changed while it ran is newer
+    // than the record (the script's `find -cnewer`), and the next start runs the launcher again.
+    const before = settledSecond();
+    Deno.utimeSync(partial, before, before);
     Deno.renameSync(partial, recordPath);
   } catch (error) {
     return `it could not be written (${(error as Error).message})`;
@@ -190,6 +197,11 @@ function recordOf(
   return text === null
     ? { why: "a path it read changed within its first second, or a value holds a line break" }
     : { text };
+}
+
+/** The second before the launcher's start: what changed at or after it is too recent to record. */
+function settledSecond(): number {
+  return Math.floor(performance.timeOrigin / 1000) - 1;
 }
 
 /** Remove a file that may not be there. */
@@ -234,7 +246,7 @@ function recordText(key: string, line: ScopedLine, inputs: Inputs): string | nul
   });
   if (values.some((value) => value.includes("\n"))) return null;
   if (Object.keys(line.env).some((name) => !NAME.test(name))) return null;
-  const stats = statLines(inputs.paths, inputs.listed);
+  const stats = statLines(inputs.paths, inputs.listed, settledSecond());
   if (stats === null) return null;
   const exports = Object.entries(line.env).map(([name, value]) =>
     `  export ${name}=${quote(value)}`

@@ -11,6 +11,7 @@ import { assert, assertEquals, assertFalse, assertMatch, assertNotEquals } from 
 import { tempDir } from "../../_helpers.ts";
 import { connectStdio, type LaunchOptions } from "../../_mcp.ts";
 import { AUDIT_END, auditedInputs } from "../../../host/cli/launch_record.ts";
+import { statLines } from "../../../host/cli/_launch_stamps.ts";
 
 const RECORDS = new URL("../../../node_modules/.toolhost-launch/", import.meta.url).pathname;
 
@@ -43,6 +44,25 @@ async function recordState(root: string): Promise<string | undefined> {
   return undefined;
 }
 
+/**
+ * Wait until the root and what is in it changed (or were made) two whole seconds ago: a launcher
+ * records nothing that changed within the second before its start.
+ */
+async function settled(root: string): Promise<void> {
+  const latest = async (path: string) => {
+    const info = await Deno.lstat(path);
+    return Math.max(
+      ...[info.mtime, info.ctime, info.birthtime].map((date) => date?.getTime() ?? 0),
+    );
+  };
+  let newest = await latest(root);
+  for await (const entry of Deno.readDir(root)) {
+    newest = Math.max(newest, await latest(`${root}/${entry.name}`));
+  }
+  const after = (Math.floor(newest / 1000) + 2) * 1000;
+  while (Date.now() < after) await new Promise((resolve) => setTimeout(resolve, 100));
+}
+
 /** Start the host as a client would, read what its process runs, and stop it. */
 async function start(root: string, options: LaunchOptions = {}): Promise<Start> {
   await using session = await connectStdio([root], options);
@@ -67,8 +87,10 @@ async function start(root: string, options: LaunchOptions = {}): Promise<Start> 
 Deno.test("launch record: a start with nothing changed runs the recorded line; a change runs the launcher", async (t) => {
   await using root = await tempDir();
   const path = await Deno.realPath(root.path);
-  // The first start makes the state directory in the root, which the second start's launcher sees.
+  // The first start makes the state directory in the root, which the second start's launcher sees
+  // once it is older than the second's start (a path changed since is not recorded).
   const first = await start(path);
+  await settled(path);
   const computed = await start(path);
 
   await t.step("the launcher leaves no audit, and passes none of its variables on", () => {
@@ -232,4 +254,26 @@ Deno.test("launch record: a checkout whose records cannot be written still start
     .find((message) => message.id === 2);
   assert(listed?.result?.tools?.length > 0, `${answers}\n${stderr}`);
   assertEquals(status.code, 0, stderr);
+});
+
+Deno.test("launch record: a path changed, made or removed within the launcher's first second is not recorded", async () => {
+  await using dir = await tempDir();
+  const file = `${dir.path}/config.json`;
+  await Deno.writeTextFile(file, "{}");
+  const now = Math.floor(Date.now() / 1000);
+  const never = new Set<string>();
+  // `settled` is the second before the launcher's start: what changed at or after it is too recent.
+  assertEquals(statLines(new Set([file]), never, now - 1), null, "a file written just now");
+  assertEquals(statLines(new Set([dir.path]), never, now - 1), null, "a folder made just now");
+  assertEquals(
+    statLines(new Set([`${dir.path}/gone.json`]), never, now - 1),
+    null,
+    "an absent file whose folder changed just now (it may have just been removed)",
+  );
+  const later = statLines(new Set([file, dir.path, `${dir.path}/gone.json`]), never, now + 60);
+  assert(later !== null);
+  // What the commands print is what was recorded: run them as the script does.
+  const script = `${later.commands.map((command) => `${command} 2>/dev/null || true`).join("\n")}`;
+  const printed = await new Deno.Command("sh", { args: ["-c", script], stdout: "piped" }).output();
+  assertEquals(new TextDecoder().decode(printed.stdout).trimEnd(), later.expected);
 });
