@@ -156,6 +156,7 @@ export async function resolvePolicy(input: PolicyInput = {}): Promise<Policy> {
   const stateDir = await stateDirectory(
     input.stateDir ?? `${roots[0]}/${STATE_DIR_NAME}`,
     input.createStateDir ?? true,
+    roots,
   );
   const limits = { ...DEFAULT_LIMITS, ...input.limits };
   for (const [key, value] of Object.entries(limits)) {
@@ -360,9 +361,43 @@ async function realDirectory(path: string): Promise<string> {
   return real;
 }
 
-async function stateDirectory(path: string, create: boolean): Promise<string> {
+async function stateDirectory(
+  path: string,
+  create: boolean,
+  roots: readonly string[],
+): Promise<string> {
+  const root = roots.find((each) => isInside(path, [each]) && path !== each);
+  if (root) await refuseLinkedState(root, path);
   if (create) await Deno.mkdir(path, { recursive: true });
   return await realOrLexical(path);
+}
+
+/**
+ * Refuse a state directory inside a root that is reached through a link: a
+ * repository can ship `.toolhost` as a link, and the host would then keep
+ * its state, and be granted to write, wherever it points.
+ *
+ * @throws {TypeError} When a name on the way from the root to the state directory is a link.
+ */
+async function refuseLinkedState(root: string, path: string): Promise<void> {
+  let at = root;
+  for (const name of path.slice(root.length).split("/").filter(Boolean)) {
+    at = `${at}/${name}`;
+    let info: Deno.FileInfo;
+    try {
+      info = await Deno.lstat(at);
+    } catch {
+      return; // Not there yet: the host makes it, a folder.
+    }
+    if (info.isSymlink) {
+      const target = await Deno.readLink(at).catch(() => "?");
+      throw new TypeError(
+        `Cannot keep toolhost's state in "${path}": "${at}" is a link (to "${target}"), and a ` +
+          `project's files may not send the host's state outside it; remove the link (toolhost ` +
+          `makes the folder), or set "stateDir" in your own configuration`,
+      );
+    }
+  }
 }
 
 /**

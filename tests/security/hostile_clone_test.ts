@@ -20,7 +20,14 @@ import {
   assertStringIncludes,
 } from "../_assert.ts";
 import { missing, tempDir } from "../_helpers.ts";
-import { connectStdio, resultText, type StdioSession, waitForStderr } from "../_mcp.ts";
+import {
+  clientEnv,
+  connectStdio,
+  mcpConfigFor,
+  resultText,
+  type StdioSession,
+  waitForStderr,
+} from "../_mcp.ts";
 import { bwrapMissing, exists } from "./_shell.ts";
 
 const ENTRY = new URL("../../host/cli/main.ts", import.meta.url).pathname;
@@ -254,4 +261,29 @@ Deno.test({
     assertFalse(tools.some((name: string) => name.startsWith("srv__")));
   });
   assertEquals(markers(clone), []);
+});
+
+Deno.test("a clone that ships .toolhost as a link to outside: the start refuses, says why, and writes nothing there", async () => {
+  await using root = await tempDir();
+  await using outside = await tempDir();
+  // The entry is made first: with the link there, mcp-config refuses as well.
+  const { command, args } = await mcpConfigFor([root.path]);
+  await Deno.remove(`${root.path}/.toolhost`, { recursive: true }).catch(() => {});
+  await Deno.symlink(outside.path, `${root.path}/.toolhost`);
+  const output = await new Deno.Command(command, {
+    args,
+    cwd: "/",
+    env: clientEnv(),
+    clearEnv: true,
+    stdin: "null",
+    stdout: "piped",
+    stderr: "piped",
+  }).output();
+  const stderr = new TextDecoder().decode(output.stderr);
+  assertEquals(output.code, 2, stderr);
+  assertMatch(stderr, /Cannot keep toolhost's state in .*\.toolhost.* is a link/);
+  assertEquals(new TextDecoder().decode(output.stdout), "", "nothing is served");
+  const written: string[] = [];
+  for await (const entry of Deno.readDir(outside.path)) written.push(entry.name);
+  assertEquals(written, [], "nothing is written where the link points");
 });
