@@ -4,27 +4,28 @@
  * the same command line next time without starting the launcher — as long
  * as nothing it read has changed.
  *
- * The launcher's command line is a function of its code, its arguments,
- * its working directory, its user, the environment variables it read and
- * the files it looked at. `bin/toolhost start` names the first four in a
- * key, and runs the launcher with Deno's permission audit on
- * (`DENO_AUDIT_PERMISSIONS`): every file and variable the launcher's code
+ * The launcher's line is a function of its code, its Deno, arguments,
+ * folder, user and groups (`bin/toolhost start` names these in a key), the
+ * variables it read and the paths it looked at. The script runs the
+ * launcher with Deno's permission audit on
+ * (`DENO_AUDIT_PERMISSIONS`): every path and variable the launcher's code
  * asks for is written to that log as it asks. The record keeps each of
- * them with its state — a variable's value (or that it is unset), a path's
- * inode, size, times and mode, of the path and of what it points to (or
- * that it is absent) — and the command line. A later start with the same
- * key compares them all (one `stat` for the paths, the variables in the
- * shell) and checks that no file of toolhost's own code changed since the
- * record was written; any difference and the launcher runs as before.
+ * them with its state — a variable's value (or that it is unset); what a
+ * path leads to (device, inode, size, times and mode; of a folder not
+ * listed, only its identity) and what the path itself is (a link or not),
+ * or that it is absent — and the command line. It is dated the second
+ * before the launcher started. A later start with the same key compares
+ * them all (`stat` for the paths, the variables in the shell) and checks
+ * that no file of toolhost's code changed since the record's date; any
+ * difference and the launcher runs as before.
  *
- * Nothing is recorded when the launcher read something the record cannot
- * compare (a permission other than a path, a variable, or its user), when
- * a path it read changed within a second of the launcher's start (a change
- * within the same second would not show in the times `stat` prints), or
- * when the audit did not reach its end. The records live in the checkout's
- * `node_modules/`, which is toolhost's code as much as the modules beside
- * them: nothing inside a root can write there unless a root holds the
- * checkout, and then it could rewrite toolhost itself.
+ * Nothing is recorded when the audit did not reach its end or names what a
+ * record cannot compare (a permission other than a path, a variable or the
+ * user), or when a path changed, or was made or removed, within a second of
+ * the launcher's start (a later change in that second would not show in
+ * `stat`'s seconds). The records live in the checkout's `node_modules/`,
+ * toolhost's code as much as the modules beside them: nothing inside a root
+ * can write there unless a root holds the checkout (which is protected).
  *
  * @module
  */
