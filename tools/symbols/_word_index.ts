@@ -22,6 +22,7 @@
 
 import { isOwnStateDir } from "../../security/state_marker.ts";
 import type { ToolContext } from "../tool.ts";
+import { readWholeFileSync } from "../_whole_file.ts";
 import { decodeIndex, Dictionary, encodeIndex, type WordEntry } from "./_word_index_file.ts";
 
 export type { WordEntry };
@@ -181,7 +182,7 @@ export class WordIndex {
     if (this.#path === undefined) return;
     let bytes: Uint8Array;
     try {
-      bytes = Deno.readFileSync(this.#path);
+      bytes = readWholeFileSync(this.#path);
     } catch {
       return;
     }
