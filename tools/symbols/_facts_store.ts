@@ -39,7 +39,7 @@ interface SavedFacts {
 }
 
 /** Bump when the facts' shape changes: older records are then misses. */
-const FORMAT = 2;
+const FORMAT = 3;
 
 /** Facts on disk, by real path and version. */
 export class FactsStore<F> {
