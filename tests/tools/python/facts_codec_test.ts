@@ -5,7 +5,7 @@
  * text as the store writes it.
  */
 
-import { assert, assertEquals } from "../../_assert.ts";
+import { assertEquals } from "../../_assert.ts";
 import { tempDir, toolContext } from "../../_helpers.ts";
 import { PY_FACTS_CODEC } from "../../../tools/python/_facts_codec.ts";
 import type { PyFacts } from "../../../tools/python/_resolve_facts.ts";
@@ -18,15 +18,12 @@ Deno.test("Python facts written as JSON read back equal, on 40 standard library 
   const index = new PyIndex();
   await index.ready(ctx);
   const stdlib = await stdlibDir();
-  let written = 0;
   for (const module of SAMPLE) {
     const text = await Deno.readTextFile(`${stdlib}/${module}`);
     const facts = index.add(`/p/${module}`, 1, text.length, text);
     const { instanceAttrs: _, ...made } = facts;
     const json = JSON.stringify(PY_FACTS_CODEC.toJson(facts));
-    written += json.length;
     const back = PY_FACTS_CODEC.fromJson(JSON.parse(json)) as PyFacts;
     assertEquals(back, made, module);
   }
-  assert(written > 0);
 });
