@@ -24,8 +24,11 @@ export function elicitThrough(ctx: ServerContext): NonNullable<CallContext["elic
   return async (message, schema, signal) => {
     const result = await ctx.mcpReq.elicitInput(
       { mode: "form", message, requestedSchema: schema as never },
-      // The approval's own time limit bounds the wait, not the SDK's 60 s default.
-      { signal, timeout: 24 * 3600 * 1000 },
+      // The approval's own time limit bounds the wait, not the SDK's 60 s default. On the call's
+      // own stream: without `relatedRequestId` the SDK sends it on the standalone GET stream over
+      // HTTP, and drops it when the client has not opened that stream yet (the call then waits
+      // for an answer that cannot come).
+      { signal, timeout: 24 * 3600 * 1000, relatedRequestId: ctx.mcpReq.id },
     );
     return {
       action: result.action,
