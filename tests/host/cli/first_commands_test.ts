@@ -18,18 +18,31 @@ async function topCommands(): Promise<string[]> {
   return block.split("\n").map((line) => line.replace(/#.*$/, "").trim()).filter(Boolean);
 }
 
-/** The machine's environment (certificates, proxies) with a fresh HOME and no Deno on the PATH. */
-async function newcomerEnv(home: string): Promise<Record<string, string>> {
+/**
+ * The machine's environment (certificates, proxies) with a fresh HOME and no Deno on the PATH. A
+ * folder of the PATH that holds a `deno` is replaced by a copy of its links without it: `npm
+ * install -g deno` puts it in /usr/bin, beside the shell and Node that the newcomer keeps.
+ */
+async function newcomerEnv(home: string, scratch: string): Promise<Record<string, string>> {
   const env = Deno.env.toObject();
   for (const name of Object.keys(env)) {
     if (/^(XDG_|DENO_|TOOLHOST_|NPM_CONFIG_|npm_config_)/.test(name)) delete env[name];
   }
   const path: string[] = [];
-  for (const dir of (env.PATH ?? "/usr/bin:/bin").split(":")) {
+  for (const [index, dir] of (env.PATH ?? "/usr/bin:/bin").split(":").entries()) {
     const hasDeno = await Deno.stat(`${dir}/deno`).then(() => true, () => false);
-    if (!hasDeno) path.push(dir);
+    path.push(hasDeno ? await withoutDeno(dir, `${scratch}/path-${index}`) : dir);
   }
   return { ...env, HOME: home, PATH: path.join(":"), NO_COLOR: "1" };
+}
+
+/** A new folder `into` with a link to each entry of `dir` but `deno`. */
+async function withoutDeno(dir: string, into: string): Promise<string> {
+  await Deno.mkdir(into);
+  for await (const entry of Deno.readDir(dir)) {
+    if (entry.name !== "deno") await Deno.symlink(`${dir}/${entry.name}`, `${into}/${entry.name}`);
+  }
+  return into;
 }
 
 async function run(
@@ -69,7 +82,7 @@ Deno.test("the README's two top commands work in a fresh clone with only Node.js
     }).output();
     assert(cloned.success, "git clone of the checkout failed");
     await Deno.mkdir(`${scratch}/home`);
-    const env = await newcomerEnv(`${scratch}/home`);
+    const env = await newcomerEnv(`${scratch}/home`, scratch);
     const whichDeno = await run("command -v deno || true", scratch, env);
     assertEquals(whichDeno.stdout.trim(), "", "the newcomer's PATH has no Deno on it");
 
