@@ -88,6 +88,7 @@ function statusOf(
     network,
     efferent_copy: sinks.efferent?.status() ?? { state: "off" },
     upstreams: upstreams.map((upstream) => upstream.status()),
+    workers: { restarts: pool.restarts },
     warnings: [...config.warnings],
   });
 }

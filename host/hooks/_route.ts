@@ -6,6 +6,7 @@
  */
 
 import type { Host } from "../host.ts";
+import type { HostMetrics } from "../telemetry/mod.ts";
 import type { Asks } from "./asks.ts";
 import type { CallWatch } from "./_call_watch.ts";
 import type { SessionLineFile } from "./_request_log.ts";
@@ -19,6 +20,8 @@ export interface Route {
   watch: CallWatch;
   /** The calls in flight. */
   running: RunningCalls;
+  /** The host's metrics (`GET /metrics`). */
+  metrics: HostMetrics;
   /** What a human tightened while the host runs. */
   tightening: Tightening;
   /** The session's `notes.jsonl`. */

@@ -8,6 +8,7 @@
  * @module
  */
 
+import { PROMETHEUS_CONTENT_TYPE } from "../telemetry/mod.ts";
 import { projectView } from "./_project.ts";
 import { approvalAnswer, readJson } from "./_requests.ts";
 import { failure, notAllowed, ok, type Route } from "./_route.ts";
@@ -27,6 +28,7 @@ type Methods = Readonly<Partial<Record<string, Handler>>>;
 /** The endpoints by path. */
 const ROUTES: Readonly<Record<string, Methods>> = {
   "/status": { GET: () => ok({ status: "ok" }) },
+  "/metrics": { GET: metrics },
   "/api/session": { GET: session, POST: addNote },
   "/api/performance": { GET: ({ host }) => ok({ performance: host.performance() }) },
   "/api/project": { GET: project, POST: tighten },
@@ -64,6 +66,13 @@ export async function handle(route: Route): Promise<Response> {
   }
   const handler = Object.hasOwn(methods, request.method) ? methods[request.method] : undefined;
   return handler ? await handler(route) : notAllowed(Object.keys(methods).join(", "));
+}
+
+/** `GET /metrics`: the host's metrics, in Prometheus's text exposition format. */
+async function metrics({ metrics }: Route): Promise<Response> {
+  return new Response(await metrics.prometheus(), {
+    headers: { "Content-Type": PROMETHEUS_CONTENT_TYPE, "Cache-Control": "no-store" },
+  });
 }
 
 /** `GET /api/session`: this connection's session and the recent sessions' calls. */

@@ -2,7 +2,8 @@
  * The Hook API (seed 001's, in this host's terms) and the dashboard, on
  * loopback, behind the same guard as MCP over HTTP: `Host` and `Origin`
  * (403), then the bearer token (401), answered as plain JSON. Every request
- * is logged in the session's `apihooks.jsonl` (`_request_log.ts`). Off
+ * is logged in the session's `apihooks.jsonl` (`_request_log.ts`).
+ * `GET /metrics` gives the host's metrics to Prometheus (`../telemetry/`). Off
  * unless configured.
  *
  * @module
@@ -10,7 +11,8 @@
 
 import { Redactor } from "../../sinks/redact.ts";
 import type { Host } from "../host.ts";
-import { HttpGuard } from "../transports/mod.ts";
+import { HostMetrics } from "../telemetry/mod.ts";
+import { HttpGuard, SERVER_INFO } from "../transports/mod.ts";
 import { hostPort } from "../config/mod.ts";
 import { HOOKS_TOKEN_FILE } from "../state/mod.ts";
 import { Asks } from "./asks.ts";
@@ -69,6 +71,7 @@ export function serveHooks(host: Host, options: HooksOptions): HooksServing {
     asks: new Asks(host.events, options.askTimeoutMs),
     watch: new CallWatch(host.events, redact),
     running: new RunningCalls(redact),
+    metrics: new HostMetrics(() => host.status(), SERVER_INFO.version),
     tightening: new Tightening(host),
     notes: new SessionLineFile(host, NOTES_FILE),
     state: {},
@@ -77,6 +80,7 @@ export function serveHooks(host: Host, options: HooksOptions): HooksServing {
   };
   host.dispatcher.observe(parts.watch);
   host.dispatcher.observe(parts.running);
+  host.dispatcher.observe(parts.metrics);
   const stopWatching = watchStatus(host);
   const requests = new SessionLineFile(host, REQUEST_LOG_FILE);
   const server = Deno.serve({
@@ -107,6 +111,7 @@ export function serveHooks(host: Host, options: HooksOptions): HooksServing {
       stopWatching();
       parts.closing.abort();
       await server.shutdown();
+      await parts.metrics.close();
       requests.close();
       parts.notes.close();
       await parts.tightening.flush();

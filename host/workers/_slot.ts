@@ -37,6 +37,8 @@ export class Slot {
   #dormant: boolean;
   /** Its replacement could not start: it never takes a call again. */
   #lost = false;
+  /** Workers started in place of one that crashed, hung or would not stop. */
+  #restarts = 0;
   #events: SlotEvents | undefined;
 
   private constructor(spawn: () => Spawned, first: Spawned | undefined) {
@@ -94,7 +96,12 @@ export class Slot {
    */
   wake(): Promise<void> {
     this.#dormant = false;
-    return this.respawn();
+    return this.#start();
+  }
+
+  /** How many workers were started in place of one that crashed, hung or would not stop. */
+  get restarts(): number {
+    return this.#restarts;
   }
 
   /** The call this worker runs, if any. */
@@ -192,6 +199,11 @@ export class Slot {
    * @throws {Error} When it failed to start: the slot is lost for good.
    */
   respawn(): Promise<void> {
+    this.#restarts++;
+    return this.#start();
+  }
+
+  #start(): Promise<void> {
     const fresh = this.#spawn();
     this.#worker = fresh.worker;
     this.#outbox = fresh.outbox;

@@ -14,7 +14,7 @@ import { familyNamed } from "../../tools/families.ts";
 import type { ToolFamily } from "../../tools/family.ts";
 import { errorResult, type ToolDescriptor } from "../../tools/registry.ts";
 import type { ToolResult } from "../../tools/tool.ts";
-import type { FileChange, FromWorker, Probe, RipgrepStatus, WatchedFile } from "./protocol.ts";
+import type { FileChange, Probe, RipgrepStatus, WatchedFile } from "./protocol.ts";
 import type { PoolCall, PoolOptions, PoolResult } from "./pool_types.ts";
 import { cancelled, type Job, newJob } from "./_job.ts";
 import { CallQueue } from "./_queue.ts";
@@ -72,7 +72,7 @@ export class WorkerPool {
     };
     for (const slot of slots) {
       slot.listen({
-        message: (message) => this.#receive(slot, message),
+        message: (message) => receive(slot, message, this.#receiver),
         crash: (why) => this.#crashed(slot, why),
       });
     }
@@ -138,7 +138,7 @@ export class WorkerPool {
         this.#options.whileWaiting?.();
         if (this.#briefWaits.worthIt()) {
           this.#briefWaits.ended(
-            awaitBriefly(slot, job, (message) => this.#receive(slot, message)),
+            awaitBriefly(slot, job, (message) => receive(slot, message, this.#receiver)),
           );
         }
       }
@@ -187,6 +187,11 @@ export class WorkerPool {
     return this.#requests.check(asked, { id: this.#nextId++, watch, timeoutMs });
   }
 
+  /** How many workers were started in place of one that crashed, hung or would not stop. */
+  get restarts(): number {
+    return this.#slots.reduce((sum, slot) => sum + slot.restarts, 0);
+  }
+
   /** Terminate every worker; calls in flight or waiting fail. */
   close(): void {
     this.#closed = true;
@@ -207,10 +212,6 @@ export class WorkerPool {
       return errorResult("unavailable", why);
     }
     return call.signal?.aborted ? cancelled(name) : undefined;
-  }
-
-  #receive(slot: Slot, message: FromWorker): void {
-    receive(slot, message, this.#receiver);
   }
 
   /** A client cancelled: a waiting call is dropped, a running one asked to stop. */

@@ -57,6 +57,7 @@ export const getHostPerformance = defineTool({
       network: z.record(z.string(), z.unknown()),
       efferent_copy: z.record(z.string(), z.unknown()),
       upstreams: z.array(z.record(z.string(), z.unknown())),
+      workers: z.object({ restarts: z.number() }),
       warnings: z.array(z.string()),
     }).describe("What is in effect and what is not, with why"),
   }),

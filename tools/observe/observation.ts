@@ -104,6 +104,8 @@ export interface HostStatus {
     error?: string;
     renamed?: Record<string, string>;
   }>;
+  /** The tool workers: how many were started in place of one that crashed, hung or would not stop. */
+  workers: { restarts: number };
   /** What in the configuration was ignored, and why. */
   warnings: string[];
 }
@@ -164,6 +166,7 @@ export function statusParts(status: HostStatus, mcpJson?: string): string[] {
         : `upstream "${upstream.name}" not connected: ${upstream.error}; retrying in the background`
     ),
     ...status.warnings.map((warning) => `ignored: ${warning}`),
+    ...(status.workers.restarts > 0 ? [`tool workers restarted ${status.workers.restarts}×`] : []),
     ...launchParts(status.launch),
   ];
 }

@@ -18,6 +18,7 @@ import { launchHost, waitForStderr } from "../../_mcp.ts";
 
 const ENDPOINTS: Array<[string, string]> = [
   ["GET", "/status"],
+  ["GET", "/metrics"],
   ["GET", "/api/session"],
   ["GET", "/api/performance"],
   ["GET", "/api/events"],
