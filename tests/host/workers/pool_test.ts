@@ -70,6 +70,8 @@ Deno.test("worker pool: a runaway tool is stopped at its timeout while other cal
     const { result } = await runaway;
     assertMatch(textOf(result), /^timeout: test_spin ran past its 3 s limit/);
     assert(logs.some((line) => line.includes("terminated and replaced")));
+    // Counted once (metrics and the status read it); starting the second worker was no restart.
+    assertEquals(workers.restarts, 1);
     // The replaced worker serves again.
     for (let i = 0; i < 4; i++) {
       assertEquals(textOf((await workers.call("read_file", { path: "a.txt" })).result), "a\n");
@@ -126,6 +128,7 @@ Deno.test("worker pool: calls waiting when a worker is replaced on timeout run o
       assertEquals(textOf(result), "a\n");
     }
     assertEquals(logs.filter((line) => line.includes("terminated and replaced")).length, 2);
+    assertEquals(workers.restarts, 2);
   } finally {
     workers.close();
   }
