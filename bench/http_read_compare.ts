@@ -5,7 +5,10 @@
  * SDK servers that only read the file — the v2 SDK (what toolhost serves
  * with) and the v1 SDK — all under Deno, all reached by the same v1 SDK
  * client (2025-11-25 sessions), in interleaved turns. An extra row calls
- * toolhost with the v2 client at 2026-07-28 (one stateless request per call).
+ * toolhost with the v2 client at 2026-07-28 (one stateless request per call),
+ * and one a second toolhost whose config file (outside its root) turns
+ * OpenTelemetry export on, to a collector this bench serves on loopback (it
+ * takes the spans and metrics and drops them): what export costs a call.
  * Also: each server's start time (spawn to listening) and resident memory
  * after the run.
  *
@@ -29,6 +32,15 @@ const CALLS = Number(Deno.args[0] ?? 4000);
 const BLOCK = 250;
 const root = await Deno.realPath(await Deno.makeTempDir({ prefix: "toolhost-bench-http-" }));
 await Deno.writeTextFile(`${root}/small.txt`, "hello, toolhost\n".repeat(8));
+/** The host with OTLP export on: its own root, its config file outside it. */
+const tracedRoot = await Deno.realPath(await Deno.makeTempDir({ prefix: "toolhost-bench-otlp-" }));
+await Deno.writeTextFile(`${tracedRoot}/small.txt`, "hello, toolhost\n".repeat(8));
+const configDir = await Deno.makeTempDir({ prefix: "toolhost-bench-otlp-config-" });
+let exported = 0;
+const collector = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen() {} }, async (request) => {
+  exported += (await request.arrayBuffer()).byteLength;
+  return Response.json({});
+});
 
 interface Caller {
   callTool(params: { name: string; arguments: Record<string, unknown> }): Promise<unknown>;
@@ -133,6 +145,20 @@ try {
     pid: host.process.pid,
     startMs,
   });
+  const config = `${configDir}/toolhost.json`;
+  const endpoint = `http://127.0.0.1:${collector.addr.port}`;
+  await Deno.writeTextFile(config, JSON.stringify({ telemetry: { otlp: { endpoint } } }));
+  const tracedStarted = performance.now();
+  const traced = await launchHttp([tracedRoot], { config });
+  const tracedStartMs = performance.now() - tracedStarted;
+  stops.push(() => traced.stop());
+  rows.push({
+    label: "toolhost, OTLP export on",
+    caller: await legacyCaller(traced.url, traced.headers),
+    times: [],
+    pid: traced.process.pid,
+    startMs: tracedStartMs,
+  });
   for (const row of rows) await run(row, 300, false); // warm up
   for (let done = 0, turn = 0; done < CALLS; done += BLOCK, turn++) {
     const block = Math.min(BLOCK, CALLS - done);
@@ -145,7 +171,7 @@ try {
   const all = rows.map((row) => stats(row.times));
   // The toolhost rows' process tree holds its sandbox's processes too (none run here).
   const rss = rows.map((row) => treeRss(row.pid) / (1024 * 1024));
-  const [bareV2, , ours] = all;
+  const [bareV2, , ours, , withExport] = all;
   const lines = [
     `read_file round trip over Streamable HTTP, ${CALLS} sequential calls each, in turns of ${BLOCK}`,
     `${"".padEnd(32)} ${"mean".padStart(7)} ${"p50".padStart(7)} ${"p99".padStart(7)} ${
@@ -155,10 +181,16 @@ try {
     `toolhost / bare v2 (2025-11-25 rows): p50 ${(ours!.p50 / bareV2!.p50).toFixed(2)}x, mean ${
       (ours!.mean / bareV2!.mean).toFixed(2)
     }x, p99 ${(ours!.p99 / bareV2!.p99).toFixed(2)}x — target p50 <= 1.5x; aim p50 < 1 ms`,
+    `toolhost with OTLP export on / bare v2: p50 ${
+      (withExport!.p50 / bareV2!.p50).toFixed(2)
+    }x, mean ${
+      (withExport!.mean / bareV2!.mean).toFixed(2)
+    }x (export off: the toolhost row); ${exported} bytes of spans and metrics reached the collector`,
   ];
   Deno.stdout.writeSync(new TextEncoder().encode(`${lines.join("\n")}\n`));
 } finally {
   await Promise.all(rows.map((row) => row.caller.close().catch(() => {})));
   await Promise.all(stops.map((stop) => stop()));
-  await Deno.remove(root, { recursive: true });
+  await collector.shutdown();
+  for (const dir of [root, tracedRoot, configDir]) await Deno.remove(dir, { recursive: true });
 }

@@ -8,7 +8,7 @@
 
 import type { HostStatus } from "../tools/observe/observation.ts";
 import { launchStatus } from "./launch_status.ts";
-import type { HostConfig } from "./config/mod.ts";
+import type { HostConfig, TelemetrySettings } from "./config/mod.ts";
 import type { HostLogger } from "./logger.ts";
 import { hostSideTools, type ShownFamilies, type UpstreamProvider } from "./providers/mod.ts";
 import type { HostToolProvider } from "./providers/host_tools.ts";
@@ -89,6 +89,16 @@ function statusOf(
     efferent_copy: sinks.efferent?.status() ?? { state: "off" },
     upstreams: upstreams.map((upstream) => upstream.status()),
     workers: { restarts: pool.restarts },
+    telemetry: config.telemetry
+      ? { state: "on", ...pickExport(config.telemetry) }
+      : { state: "off" },
     warnings: [...config.warnings],
   });
+}
+
+/** Where spans and metrics go, and who said so (the status shows it). */
+function pickExport(
+  settings: TelemetrySettings,
+): Pick<TelemetrySettings, "traces" | "metrics" | "from"> {
+  return { traces: settings.traces, metrics: settings.metrics, from: settings.from };
 }

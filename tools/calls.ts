@@ -22,6 +22,40 @@ export interface CallRecord {
   readonly client: string;
   /** When it started. */
   readonly started: Date;
+  /** The client's W3C trace context, when its request carried one (`_meta.traceparent`). */
+  readonly trace?: TraceContext;
+}
+
+/** A W3C trace context, as a request's `_meta` carries it. */
+export interface TraceContext {
+  /** `traceparent`: version, trace id, parent span id, flags. */
+  readonly traceparent: string;
+  /** `tracestate`: vendors' entries. */
+  readonly tracestate?: string;
+}
+
+/**
+ * A call as observers see it, with the client's trace context when its request's `_meta` carries
+ * one (strings only; the exporter checks them).
+ *
+ * @param tool The tool's name.
+ * @param args The raw arguments.
+ * @param ctx The call's session, client and request `_meta`.
+ * @param started When it started.
+ * @returns The record.
+ */
+export function callRecord(
+  tool: string,
+  args: unknown,
+  ctx: { session: string; client: string; meta?: Readonly<Record<string, unknown>> },
+  started: Date,
+): CallRecord {
+  const record = { tool, args, session: ctx.session, client: ctx.client, started };
+  const traceparent = ctx.meta?.traceparent;
+  if (typeof traceparent !== "string") return record;
+  const tracestate = ctx.meta?.tracestate;
+  const trace = typeof tracestate === "string" ? { traceparent, tracestate } : { traceparent };
+  return { ...record, trace };
 }
 
 /**
@@ -81,6 +115,21 @@ export interface CallObserver {
   waiting?(call: CallRecord, waiting: boolean): void;
   /** After it ran. */
   after?(call: CallRecord, outcome: CallOutcome): void;
+  /**
+   * Its `before` needs no earlier call's `after` first (what it keeps is by call): a call that
+   * starts does not make the dispatcher tell the others of the calls that ended first.
+   */
+  readonly unordered?: boolean;
+}
+
+/**
+ * Whether an observer must hear of the calls that ended before it hears of the next one's start.
+ *
+ * @param observer The observer.
+ * @returns True when it watches calls start and keeps their order.
+ */
+export function waitsForEarlierCalls(observer: CallObserver): boolean {
+  return observer.before !== undefined && observer.unordered !== true;
 }
 
 /**

@@ -7,14 +7,15 @@
  */
 
 import { fileURLToPath as fromFileUrl } from "node:url";
-import { type HostConfig, hostPort } from "../config/mod.ts";
+import { type HostConfig, hostPort, telemetryNet } from "../config/mod.ts";
 import { assetPaths } from "../workers/asset_paths.ts";
 import { SOURCE_DIRS } from "./scoped_command.ts";
 
 /**
  * What this process needs to serve and was not granted: read on toolhost's
  * code (the tool workers load it) and on the tool assets, read and write on
- * the roots and the state directory, run for ripgrep. Checked before any
+ * the roots and the state directory, run for ripgrep, connect to the
+ * OpenTelemetry collector. Checked before any
  * tool worker starts, so that flags printed before a dependency update are
  * one line, not a worker's stack trace.
  *
@@ -39,6 +40,13 @@ export async function missingGrants(config: HostConfig): Promise<string[]> {
     if (listen === null) continue;
     const at = hostPort(listen);
     need({ name: "net", host: listen.port === 0 ? listen.hostname : at }, `listen on "${at}"`);
+  }
+  for (const at of telemetryNet(config.telemetry)) {
+    need({ name: "net", host: at }, `connect to "${at}" (OpenTelemetry export)`);
+  }
+  // The OpenTelemetry SDK reads its OTEL_* variables: without them it throws at the first span.
+  if (config.telemetry) {
+    need({ name: "env", variable: "OTEL_EXPORTER_OTLP_HEADERS" }, `read the OTEL_* variables`);
   }
   return missing;
 }

@@ -11,19 +11,13 @@ import { fileURLToPath as fromFileUrl } from "node:url";
 import { processFlags } from "../../security/permissions.ts";
 import { findLibc } from "../../security/landlock.ts";
 import { commandPath, peerNeeds, sinkCommands } from "../../sinks/peers.ts";
-import {
-  EFFERENT_ENV,
-  efferentCopyEnabled,
-  sandboxed,
-  selfEntries,
-  USER_DIRS_ENV,
-} from "../config/mod.ts";
-import { bracketed, type HostConfig, hostPort, HOSTS_FILE } from "../config/mod.ts";
+import { efferentCopyEnabled, sandboxed, selfEntries } from "../config/mod.ts";
+import { type HostConfig, hostPort, HOSTS_FILE } from "../config/mod.ts";
 import { RESOLV_CONF, RIPGREP_NOT_FOUND } from "../config/mod.ts";
-import { LAUNCH_ENV } from "../launch_status.ts";
 import { assetPaths } from "../workers/asset_paths.ts";
 import { IGNORED_ENV } from "../../tools/assets.ts";
 import { computePlan, PLAN_ENV } from "../sandbox/plan.ts";
+import { servedEnv, servedNet } from "./_served_needs.ts";
 
 /** The `toolhost` command (`bin/toolhost`): what `mcp-config` prints. */
 export const TOOLHOST_BIN: URL = new URL("../../bin/toolhost", import.meta.url);
@@ -39,13 +33,7 @@ export const SOURCE_DIRS: readonly URL[] = Object.freeze(
   ["../", "../../security/", "../../tools/"].map((dir) => new URL(dir, import.meta.url)),
 );
 
-/**
- * The environment variables the MCP client code reads to start servers (the
- * SDK's default inherited set, and what cross-spawn looks at).
- */
-export const CLIENT_ENV: readonly string[] = Object.freeze(
-  ["HOME", "LOGNAME", "PATH", "SHELL", "TERM", "USER", "OSTYPE", "PATHEXT", "NODE_V8_COVERAGE"],
-);
+export { CLIENT_ENV } from "./_served_needs.ts";
 
 /**
  * V8 settings for the served process (all its isolates: the host and each tool worker): a young
@@ -223,13 +211,6 @@ function serveArgs(config: HostConfig): string[] {
   return args;
 }
 
-/** What serving over HTTP and the Hook API need: to listen on exactly their address and port (any port for 0). */
-function listenNet(config: HostConfig): string[] {
-  return [config.http.listen, config.hooks].filter((listen) => listen !== null).map((listen) =>
-    listen.port === 0 ? bracketed(listen.hostname) : hostPort(listen)
-  );
-}
-
 /**
  * The command line that serves `config`'s roots with the narrowest permissions:
  * read/write on the roots and state directory, read on the config and the
@@ -279,9 +260,9 @@ export async function scopedCommand(
       ...(config.net ? [Deno.execPath()] : []),
     ],
     // Not the network worker's: a process of its own, it has its own --allow-net.
-    net: [...upstream.net, ...sinks.net, ...listenNet(config)],
+    net: [...upstream.net, ...sinks.net, ...servedNet(config)],
     // The MCP client code reads these when it loads (for upstreams, and for sink discovery).
-    env: [...EFFERENT_ENV, PLAN_ENV, LAUNCH_ENV, ...USER_DIRS_ENV, ...(clients ? CLIENT_ENV : [])],
+    env: servedEnv(config, clients),
     ignoreEnv: IGNORED_ENV,
     libc: config.landlock ? findLibc() : null,
   });

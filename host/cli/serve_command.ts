@@ -21,8 +21,9 @@ import type { HostLogger } from "../logger.ts";
 import { assetPaths } from "../workers/mod.ts";
 import { IGNORED_ENV } from "../../tools/assets.ts";
 import { shellQuote } from "./mcp_config.ts";
-import { startHooks } from "./serve_hooks.ts";
+import { startHooks, startHostTelemetry } from "./serve_hooks.ts";
 import type { HooksServing } from "../hooks/mod.ts";
+import type { Telemetry } from "../telemetry/mod.ts";
 import { oneLine, type Printer } from "./printer.ts";
 import { isCompiled, isPermissionError, scopedCommand, staleFlagsLine } from "./scoped_command.ts";
 
@@ -65,8 +66,10 @@ export async function serveCommand(
   }
   const survive = surviveStrayErrors(host.logger);
   let hooks: HooksServing | undefined;
+  let telemetry: Telemetry | undefined;
   try {
-    hooks = await startHooks(host, config, printer);
+    telemetry = await startHostTelemetry(host, config);
+    hooks = await startHooks(host, config, printer, telemetry);
     if (config.http.listen) {
       // The HTTP transport's modules are loaded only when it serves.
       const { serveOverHttp } = await import("./serve_http.ts");
@@ -82,6 +85,8 @@ export async function serveCommand(
     survive();
     await hooks?.close();
     await closeWithin(host, CLOSE_DEADLINE_MS);
+    // The last calls' spans and metrics go out (the host's closing told their ends).
+    await deadline(telemetry?.close(), EXPORT_DEADLINE_MS);
   }
   return 0;
 }
@@ -100,6 +105,18 @@ async function serveStdio(host: Host, drainMs: number): Promise<void> {
 
 /** The longest the host takes to close once serving ended (the process exits next). */
 const CLOSE_DEADLINE_MS = 500;
+
+/** The longest the last export to an OpenTelemetry collector may take at exit. */
+const EXPORT_DEADLINE_MS = 2_000;
+
+/** Wait for work, but never past a deadline. */
+async function deadline(work: Promise<void> | undefined, ms: number): Promise<void> {
+  if (work === undefined) return;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const late = new Promise<void>((resolve) => (timer = setTimeout(resolve, ms)));
+  await Promise.race([work.catch(() => {}), late]);
+  clearTimeout(timer);
+}
 
 /**
  * Close the host (the log first), but never wait past a deadline: the

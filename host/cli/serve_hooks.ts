@@ -8,6 +8,8 @@
 import { printable } from "../../security/printable.ts";
 import type { HostConfig } from "../config/mod.ts";
 import type { HooksServing } from "../hooks/mod.ts";
+import type { Telemetry } from "../telemetry/mod.ts";
+import { SERVER_INFO } from "../transports/mod.ts";
 import type { Host } from "../host.ts";
 import { HOOKS_TOKEN_FILE, hooksToken } from "../state/mod.ts";
 import type { Printer } from "./printer.ts";
@@ -25,10 +27,11 @@ export async function startHooks(
   host: Host,
   config: HostConfig,
   printer: Printer,
+  telemetry: Telemetry | undefined,
 ): Promise<HooksServing | undefined> {
   const rules = config.approvals.length;
   const settings = config.hooks;
-  if (settings === null) {
+  if (settings === null || telemetry === undefined) {
     if (rules > 0) {
       printer.err(
         `toolhost: approvals: ${rules} rule(s); the Hook API is off, so only an MCP client that supports elicitation can answer them (others time out); to answer from the dashboard, serve with --hooks 8999 (for a stdio client: "toolhost mcp-config --hooks 8999"), or put "hooks": {"port": 8999} in your own config file outside the roots (one inside them counts only once trusted: "toolhost trust")`,
@@ -44,6 +47,7 @@ export async function startHooks(
     port: settings.port,
     token,
     askTimeoutMs: settings.askTimeoutMs,
+    metrics: telemetry.metrics,
   });
   const tokenFile = printable(`${config.policy.stateDir}/${HOOKS_TOKEN_FILE}`);
   printer.err(
@@ -54,4 +58,25 @@ export async function startHooks(
     }`,
   );
   return hooks;
+}
+
+/**
+ * Start the host's telemetry when something reads it: the Hook API (`GET /metrics`) or OTLP
+ * export. Its modules (OpenTelemetry's SDK) are loaded only then.
+ *
+ * @param host The host.
+ * @param config The configuration.
+ * @returns The telemetry, or undefined when neither is on.
+ */
+export async function startHostTelemetry(
+  host: Host,
+  config: HostConfig,
+): Promise<Telemetry | undefined> {
+  if (config.hooks === null && config.telemetry === null) return undefined;
+  const { startTelemetry } = await import("../telemetry/mod.ts");
+  const parts = {
+    status: () => host.status(),
+    observe: host.dispatcher.observe.bind(host.dispatcher),
+  };
+  return startTelemetry(parts, config.telemetry, SERVER_INFO.version);
 }

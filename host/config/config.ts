@@ -23,6 +23,7 @@ import type { ConfigFile, ShellSection, UpstreamEntry } from "./schema.ts";
 import type { ToolSettings } from "./tool_settings.ts";
 import type { PeerEntry } from "../../sinks/peers.ts";
 import { type NetSettings, netSettings } from "./net_settings.ts";
+import { type TelemetrySettings, telemetrySettings } from "./telemetry_settings.ts";
 
 export {
   CONFIG_SCHEMA,
@@ -104,6 +105,8 @@ export interface HostConfig {
   readonly approvals: readonly ApprovalRule[];
   /** What fetch_url and web_search may reach, or null when they are off (`net: false`). */
   readonly net: NetSettings | null;
+  /** Where spans and metrics are exported over OTLP/HTTP, or null when they are not (the default). */
+  readonly telemetry: TelemetrySettings | null;
 }
 
 /**
@@ -167,6 +170,7 @@ export async function loadConfig(overrides: ConfigOverrides = {}): Promise<HostC
     hooks: hookSettings(overrides.hooks, file.hooks),
     approvals: approvalRules(file.approvals),
     net: await netSettings(file.net, warnings),
+    telemetry: telemetrySettings(file.telemetry, readEnv),
   });
 }
 
@@ -177,6 +181,15 @@ function envPath(name: string): string | undefined {
     return value && value.startsWith("/") && value !== "/" ? value : undefined;
   } catch {
     return undefined; // not granted: the launcher, which may, passes it on (USER_DIRS_ENV)
+  }
+}
+
+/** A variable, when this process may read it and it is set (the OpenTelemetry ones are granted only when export is on). */
+function readEnv(name: string): string | undefined {
+  try {
+    return Deno.env.get(name);
+  } catch {
+    return undefined;
   }
 }
 

@@ -64,3 +64,9 @@ export {
   type HookSettings,
 } from "./hook_settings.ts";
 export { DEFAULT_SEARCH_URL, HOSTS_FILE, type NetSettings, RESOLV_CONF } from "./net_settings.ts";
+export {
+  TELEMETRY_ENV,
+  telemetryNet,
+  type TelemetrySettings,
+  telemetrySettings,
+} from "./telemetry_settings.ts";

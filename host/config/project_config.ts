@@ -54,7 +54,11 @@ export function projectView(file: ConfigFile, narrowRoots: boolean): ProjectView
     delete kept[key];
     ignored.push(key);
   };
-  for (const key of ["stateDir", "unprotect", "unhide", "upstream", "sinks"] as const) drop(key);
+  for (
+    const key of ["stateDir", "unprotect", "unhide", "upstream", "sinks", "telemetry"] as const
+  ) {
+    drop(key);
+  }
   if (file.allowHardlinks === true) drop("allowHardlinks");
   if (file.landlock === false) drop("landlock");
   if (file.ripgrep !== undefined && !["auto", "off"].includes(file.ripgrep)) drop("ripgrep");

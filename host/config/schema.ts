@@ -119,6 +119,15 @@ const HOOKS = z.object({
   ),
 }).strict();
 
+/** The `telemetry` section: OpenTelemetry export over OTLP/HTTP (off unless an endpoint is named). */
+const TELEMETRY = z.object({
+  otlp: z.object({
+    endpoint: z.string().min(1).describe(
+      "The collector's OTLP/HTTP address (http://127.0.0.1:4318): spans go to /v1/traces, metrics to /v1/metrics",
+    ),
+  }).strict().optional(),
+}).strict();
+
 /** The `net` section: `fetch_url` and `web_search`, and what they may reach (`security/egress.ts`). */
 const NET = z.union([
   z.literal(false).describe("No fetch_url and web_search"),
@@ -217,6 +226,7 @@ export const CONFIG_SCHEMA = z.object({
   shell: SHELL.optional(),
   http: HTTP.optional(),
   hooks: HOOKS.optional(),
+  telemetry: TELEMETRY.optional(),
   net: NET.optional(),
   approvals: z.array(APPROVAL_RULE).optional().describe(
     "Calls that wait for a human's approval (through the Hook API, the dashboard or MCP elicitation)",
@@ -234,6 +244,9 @@ export type LogSection = z.output<typeof LOG>;
 
 /** The `log.sessions` section as parsed. */
 export type SessionLogSection = NonNullable<LogSection["sessions"]>;
+
+/** The `telemetry` section as parsed. */
+export type TelemetrySection = z.output<typeof TELEMETRY>;
 
 /** The `shell` section as parsed. */
 export type ShellSection = z.output<typeof SHELL>;

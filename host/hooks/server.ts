@@ -11,8 +11,8 @@
 
 import { Redactor } from "../../sinks/redact.ts";
 import type { Host } from "../host.ts";
-import { HostMetrics } from "../telemetry/mod.ts";
-import { HttpGuard, SERVER_INFO } from "../transports/mod.ts";
+import type { HostMetrics } from "../telemetry/mod.ts";
+import { HttpGuard } from "../transports/mod.ts";
 import { hostPort } from "../config/mod.ts";
 import { HOOKS_TOKEN_FILE } from "../state/mod.ts";
 import { Asks } from "./asks.ts";
@@ -36,6 +36,8 @@ export interface HooksOptions {
   token: string;
   /** How long `POST /api/ask` waits (default 60 s). */
   askTimeoutMs?: number;
+  /** The host's metrics, which `GET /metrics` reads (`startTelemetry` observes the calls). */
+  metrics: HostMetrics;
 }
 
 /** The running Hook API. */
@@ -71,7 +73,7 @@ export function serveHooks(host: Host, options: HooksOptions): HooksServing {
     asks: new Asks(host.events, options.askTimeoutMs),
     watch: new CallWatch(host.events, redact),
     running: new RunningCalls(redact),
-    metrics: new HostMetrics(() => host.status(), SERVER_INFO.version),
+    metrics: options.metrics,
     tightening: new Tightening(host),
     notes: new SessionLineFile(host, NOTES_FILE),
     state: {},
@@ -80,7 +82,6 @@ export function serveHooks(host: Host, options: HooksOptions): HooksServing {
   };
   host.dispatcher.observe(parts.watch);
   host.dispatcher.observe(parts.running);
-  host.dispatcher.observe(parts.metrics);
   const stopWatching = watchStatus(host);
   const requests = new SessionLineFile(host, REQUEST_LOG_FILE);
   const server = Deno.serve({
@@ -111,7 +112,6 @@ export function serveHooks(host: Host, options: HooksOptions): HooksServing {
       stopWatching();
       parts.closing.abort();
       await server.shutdown();
-      await parts.metrics.close();
       requests.close();
       parts.notes.close();
       await parts.tightening.flush();

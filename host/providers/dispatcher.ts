@@ -11,6 +11,7 @@ import { type Directive, parseDirectives } from "../../tools/directives.ts";
 import { type ToolDescriptor, UnknownToolError } from "../../tools/registry.ts";
 import type { ToolResult } from "../../tools/tool.ts";
 import type { CallObserver, CallOutcome, CallRecord } from "../../tools/calls.ts";
+import { callRecord, waitsForEarlierCalls } from "../../tools/calls.ts";
 import { INPUT_REQUIRED_META } from "../approvals/mod.ts";
 import { holdCall, internalError, type Verdict } from "./_held.ts";
 
@@ -199,14 +200,8 @@ export class Dispatcher {
       each.serves ? each.serves(name) : each.list().some((tool) => tool.name === name)
     );
     if (!provider) throw new UnknownToolError(name);
-    if (!provider.readsNoObservations || this.#observers.some((each) => each.before)) this.settle();
-    const record: CallRecord = {
-      tool: name,
-      args,
-      session: ctx.session,
-      client: ctx.client,
-      started: this.#now(),
-    };
+    if (!provider.readsNoObservations || this.#observers.some(waitsForEarlierCalls)) this.settle();
+    const record = callRecord(name, args, ctx, this.#now());
     this.#notify((observer) => observer.before?.(record));
     const start = performance.now();
     const { verdict, waitedMs } = this.#gate ? await this.#held(record, ctx, this.#gate) : {};

@@ -15,7 +15,7 @@
  */
 
 import { PrometheusSerializer } from "@opentelemetry/exporter-prometheus";
-import { resourceFromAttributes } from "@opentelemetry/resources";
+import { type Resource, resourceFromAttributes } from "@opentelemetry/resources";
 import {
   MeterProvider,
   type MetricData,
@@ -78,15 +78,18 @@ export class HostMetrics implements CallObserver {
   #inFlight = new Set<CallRecord>();
   #waiting = new Set<CallRecord>();
   #values = new Map<string, Set<string>>();
+  /** What it keeps is by call: a call need not wait for the others' telling. */
+  readonly unordered = true;
 
   /**
    * @param status The host's status now (worker restarts, efferent copy's backlog).
    * @param version The host's version (the resource's `service.version`).
+   * @param readers Readers besides the one `GET /metrics` collects from (OTLP export).
    */
-  constructor(status: () => HostStatus, version: string) {
+  constructor(status: () => HostStatus, version: string, readers: readonly MetricReader[] = []) {
     this.#provider = new MeterProvider({
-      resource: resourceFromAttributes({ "service.name": "toolhost", "service.version": version }),
-      readers: [this.#reader],
+      resource: hostResource(version),
+      readers: [this.#reader, ...readers],
     });
     const meter = this.#provider.getMeter("toolhost", version);
     this.#calls = meter.createCounter("toolhost.tool.calls", {
@@ -170,6 +173,16 @@ export class HostMetrics implements CallObserver {
     seen.add(value);
     return value;
   }
+}
+
+/**
+ * What the host's telemetry describes: toolhost, its version.
+ *
+ * @param version The host's version.
+ * @returns The resource.
+ */
+export function hostResource(version: string): Resource {
+  return resourceFromAttributes({ "service.name": "toolhost", "service.version": version });
 }
 
 /** `refused` when a human denied the call (or let it time out), `error` for an error result. */

@@ -58,6 +58,7 @@ export const getHostPerformance = defineTool({
       efferent_copy: z.record(z.string(), z.unknown()),
       upstreams: z.array(z.record(z.string(), z.unknown())),
       workers: z.object({ restarts: z.number() }),
+      telemetry: z.record(z.string(), z.unknown()),
       warnings: z.array(z.string()),
     }).describe("What is in effect and what is not, with why"),
   }),

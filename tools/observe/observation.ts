@@ -106,6 +106,13 @@ export interface HostStatus {
   }>;
   /** The tool workers: how many were started in place of one that crashed, hung or would not stop. */
   workers: { restarts: number };
+  /** OpenTelemetry export over OTLP/HTTP: off, or where spans and metrics go and who said so. */
+  telemetry: { state: "off" } | {
+    state: "on";
+    traces: string;
+    metrics: string;
+    from: "config" | "environment";
+  };
   /** What in the configuration was ignored, and why. */
   warnings: string[];
 }
@@ -167,6 +174,13 @@ export function statusParts(status: HostStatus, mcpJson?: string): string[] {
     ),
     ...status.warnings.map((warning) => `ignored: ${warning}`),
     ...(status.workers.restarts > 0 ? [`tool workers restarted ${status.workers.restarts}×`] : []),
+    ...(status.telemetry.state === "on"
+      ? [
+        `spans and metrics exported over OTLP/HTTP to ${
+          new URL(status.telemetry.traces).origin
+        } (set by the ${status.telemetry.from})`,
+      ]
+      : []),
     ...launchParts(status.launch),
   ];
 }

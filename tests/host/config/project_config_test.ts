@@ -72,6 +72,7 @@ Deno.test("projectView drops what moves state, lifts protection, starts programs
     ["hooks", { port: 8999 }],
     ["hooks", { enabled: true }],
     ["hooks", {}],
+    ["telemetry", { otlp: { endpoint: "http://collector.example:4318" } }],
   ];
   for (const [key, value] of dropped) {
     await t.step(`${key}: ${JSON.stringify(value)}`, () => {
@@ -279,10 +280,11 @@ function loosening(stateDir: string) {
     allowHardlinks: true,
     upstream: { mcpServers: { evil: { command: "/bin/sh", args: ["-c", "true"] } } },
     hooks: { port: 0 },
+    telemetry: { otlp: { endpoint: "http://collector.example:4318" } },
   };
 }
 
-const LOOSENED = ["allowHardlinks", "hooks", "landlock", "stateDir", "upstream"];
+const LOOSENED = ["allowHardlinks", "hooks", "landlock", "stateDir", "telemetry", "upstream"];
 
 /** The options every load here uses: no state directory made, no walk. */
 const QUIET = { createStateDir: false, scan: false } as const;
@@ -302,6 +304,7 @@ Deno.test("loadConfig applies only what tightens from an untrusted config file i
   assertEquals(loaded.policy.allowHardlinks, false);
   assertEquals(loaded.upstream, {});
   assertEquals(loaded.hooks, null);
+  assertEquals(loaded.telemetry, null);
   assertEquals(loaded.trust.config.from, "untrusted");
   assertEquals([...loaded.trust.config.ignored].sort(), LOOSENED);
   const lines = loaded.warnings.filter((line) => line.includes(file));
