@@ -76,6 +76,37 @@ export function assertStringIncludes(actual: string, expected: string, message?:
   }
 }
 
+/** Assert that a function throws (optionally an error class, with a message part). */
+export function assertThrows(
+  fn: () => unknown,
+  ErrorClass?: new (...args: never[]) => Error,
+  includes?: string,
+): Error {
+  try {
+    fn();
+  } catch (error) {
+    return checked(error, ErrorClass, includes);
+  }
+  throw new AssertionError("Expected the function to throw");
+}
+
+/** The error, when it is of the class and its message holds the part. */
+function checked(
+  error: unknown,
+  ErrorClass?: new (...args: never[]) => Error,
+  includes?: string,
+): Error {
+  if (ErrorClass && !(error instanceof ErrorClass)) {
+    throw new AssertionError(`Expected ${ErrorClass.name}, got ${show(error)}`);
+  }
+  if (includes && !(error as Error).message.includes(includes)) {
+    throw new AssertionError(
+      `Expected the message to include ${show(includes)}: ${show((error as Error).message)}`,
+    );
+  }
+  return error as Error;
+}
+
 /** Assert that a promise rejects (optionally with an error class and message part). */
 export async function assertRejects(
   fn: () => Promise<unknown>,
@@ -85,15 +116,7 @@ export async function assertRejects(
   try {
     await fn();
   } catch (error) {
-    if (ErrorClass && !(error instanceof ErrorClass)) {
-      throw new AssertionError(`Expected ${ErrorClass.name}, got ${show(error)}`);
-    }
-    if (includes && !(error as Error).message.includes(includes)) {
-      throw new AssertionError(
-        `Expected the message to include ${show(includes)}: ${show((error as Error).message)}`,
-      );
-    }
-    return error as Error;
+    return checked(error, ErrorClass, includes);
   }
   throw new AssertionError("Expected the promise to reject");
 }

@@ -6,7 +6,7 @@
  * @module
  */
 
-import { assertEquals, assertRejects } from "../../_assert.ts";
+import { assertEquals, assertThrows } from "../../_assert.ts";
 import { telemetryNet, telemetrySettings } from "../../../host/config/mod.ts";
 
 const env = (vars: Record<string, string>) => (name: string) => vars[name];
@@ -68,16 +68,16 @@ Deno.test("telemetry: the standard variables, a signal's own endpoint as given",
   ]);
 });
 
-Deno.test("telemetry: OTEL_SDK_DISABLED turns it off; a bad endpoint is an error naming it", async () => {
+Deno.test("telemetry: OTEL_SDK_DISABLED turns it off; a bad endpoint is an error naming it", () => {
   const section = { otlp: { endpoint: "http://127.0.0.1:4318" } };
   assertEquals(telemetrySettings(section, env({ OTEL_SDK_DISABLED: "true" })), null);
-  await assertRejects(
-    async () => telemetrySettings({ otlp: { endpoint: "file:///etc/passwd" } }, env({})),
+  assertThrows(
+    () => telemetrySettings({ otlp: { endpoint: "file:///etc/passwd" } }, env({})),
     TypeError,
     "telemetry.otlp.endpoint must be an http or https URL",
   );
-  await assertRejects(
-    async () => telemetrySettings(undefined, env({ OTEL_EXPORTER_OTLP_ENDPOINT: "not a url" })),
+  assertThrows(
+    () => telemetrySettings(undefined, env({ OTEL_EXPORTER_OTLP_ENDPOINT: "not a url" })),
     TypeError,
     "OTEL_EXPORTER_OTLP_ENDPOINT is not a URL",
   );
