@@ -24,7 +24,7 @@ import {
   Client as ModernClient,
   StreamableHTTPClientTransport as ModernTransport,
 } from "@modelcontextprotocol/client";
-import { launchHttp } from "../tests/_mcp.ts";
+import { type HttpHost, launchHttp } from "../tests/_mcp.ts";
 import { quantile, treeRss } from "./_measure.ts";
 
 const CALLS = Number(Deno.args[0] ?? 4000);
@@ -92,6 +92,11 @@ async function modernCaller(url: string, headers: Record<string, string>): Promi
   return client as unknown as Caller;
 }
 
+/** A row for a toolhost started with `launchHttp`, called through `caller`. */
+function hostRow(label: string, host: HttpHost, startMs: number, caller: Caller): Row {
+  return { label, caller, times: [], pid: host.process.pid, startMs };
+}
+
 async function run(row: Row, calls: number, keep: boolean): Promise<void> {
   for (let i = 0; i < calls; i++) {
     const start = performance.now();
@@ -131,20 +136,17 @@ try {
   const host = await launchHttp([root]);
   const startMs = performance.now() - started;
   stops.push(() => host.stop());
-  rows.push({
-    label: "toolhost (scoped, 2025-11-25)",
-    caller: await legacyCaller(host.url, host.headers),
-    times: [],
-    pid: host.process.pid,
-    startMs,
-  });
-  rows.push({
-    label: "toolhost (2026-07-28)",
-    caller: await modernCaller(host.url, host.headers),
-    times: [],
-    pid: host.process.pid,
-    startMs,
-  });
+  rows.push(
+    hostRow(
+      "toolhost (scoped, 2025-11-25)",
+      host,
+      startMs,
+      await legacyCaller(host.url, host.headers),
+    ),
+  );
+  rows.push(
+    hostRow("toolhost (2026-07-28)", host, startMs, await modernCaller(host.url, host.headers)),
+  );
   const config = `${configDir}/toolhost.json`;
   const endpoint = `http://127.0.0.1:${collector.addr.port}`;
   await Deno.writeTextFile(config, JSON.stringify({ telemetry: { otlp: { endpoint } } }));
@@ -152,13 +154,8 @@ try {
   const traced = await launchHttp([tracedRoot], { config });
   const tracedStartMs = performance.now() - tracedStarted;
   stops.push(() => traced.stop());
-  rows.push({
-    label: "toolhost, OTLP export on",
-    caller: await legacyCaller(traced.url, traced.headers),
-    times: [],
-    pid: traced.process.pid,
-    startMs: tracedStartMs,
-  });
+  const tracedCaller = await legacyCaller(traced.url, traced.headers);
+  rows.push(hostRow("toolhost, OTLP export on", traced, tracedStartMs, tracedCaller));
   for (const row of rows) await run(row, 300, false); // warm up
   for (let done = 0, turn = 0; done < CALLS; done += BLOCK, turn++) {
     const block = Math.min(BLOCK, CALLS - done);

@@ -31,7 +31,7 @@ export async function startHooks(
 ): Promise<HooksServing | undefined> {
   const rules = config.approvals.length;
   const settings = config.hooks;
-  if (settings === null || telemetry === undefined) {
+  if (settings === null) {
     if (rules > 0) {
       printer.err(
         `toolhost: approvals: ${rules} rule(s); the Hook API is off, so only an MCP client that supports elicitation can answer them (others time out); to answer from the dashboard, serve with --hooks 8999 (for a stdio client: "toolhost mcp-config --hooks 8999"), or put "hooks": {"port": 8999} in your own config file outside the roots (one inside them counts only once trusted: "toolhost trust")`,
@@ -39,6 +39,8 @@ export async function startHooks(
     }
     return undefined;
   }
+  // startHostTelemetry starts it whenever the Hook API is on: GET /metrics reads its metrics.
+  if (telemetry === undefined) throw new Error("The Hook API is on but the host's metrics are not");
   const token = await hooksToken(config.policy.stateDir, { logger: host.logger });
   // The Hook API's and dashboard's modules are loaded only when it is on.
   const { serveHooks } = await import("../hooks/mod.ts");
