@@ -100,7 +100,8 @@ export class WordIndex {
   put(path: string, mtime: number, size: number, words: readonly string[]): WordEntry {
     this.#load();
     const ids = [...new Set(words)].map((word) => this.#words.idOf(word));
-    const entry = { mtime, size, words: Uint32Array.from(ids).sort() };
+    const sorted = Uint32Array.from(ids).sort();
+    const entry = { mtime, size, ids: sorted, from: 0, to: sorted.length };
     this.#files.set(path, entry);
     this.#changed = true;
     return entry;
@@ -135,7 +136,7 @@ export class WordIndex {
     this.#load();
     const wanted = names.map((name) => wordsOf(name).map((word) => this.#words.find(word)));
     const known = wanted.filter((ids): ids is number[] => ids.every((id) => id !== undefined));
-    return (entry) => known.some((ids) => ids.every((id) => holds(entry.words, id)));
+    return (entry) => known.some((ids) => ids.every((id) => holds(entry, id)));
   }
 
   /**
@@ -193,10 +194,10 @@ export class WordIndex {
   }
 }
 
-/** Whether ascending ids hold one. */
-function holds(ids: Uint32Array, id: number): boolean {
-  let low = 0;
-  let high = ids.length - 1;
+/** Whether a file's ascending ids hold one. */
+function holds({ ids, from, to }: WordEntry, id: number): boolean {
+  let low = from;
+  let high = to - 1;
   while (low <= high) {
     const middle = (low + high) >>> 1;
     const at = ids[middle]!;

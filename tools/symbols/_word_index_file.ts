@@ -1,10 +1,12 @@
 /**
- * The word index's file: a magic line; the lengths of a JSON header (each
- * file's path, mtime, size and word count) and of the words (joined by
- * newlines: a word id is its line); the header; the words; and every file's
- * word ids as little-endian 32-bit numbers, 4-aligned. A file that does not
+ * The word index's file: a magic line; how many files, and the lengths of
+ * their paths (each ended by a NUL) and of the words (each ended by a
+ * newline: a word id is its line); the paths; the words; then, 8-aligned
+ * and little-endian, each file's mtime and size (64-bit floats), how many
+ * word ids it has and every file's word ids (32-bit). A file that does not
  * read back whole and consistent is ignored (the index starts afresh), never
- * half-used.
+ * half-used. Read back, the numbers stay where they lie (20,000 files: no
+ * JSON to parse, no array per file).
  *
  * The words stay one string until a new word needs an id: the standard
  * library's 93,000 words took 50-90 ms to parse as JSON here, more than the
@@ -19,14 +21,15 @@ export interface WordEntry {
   readonly mtime: number;
   /** Size in bytes when read. */
   readonly size: number;
-  /** The ids of its words, ascending. */
-  readonly words: Uint32Array;
+  /** The array the ids of its words lie in, ascending from `from` to `to` (the files read back share one). */
+  readonly ids: Uint32Array;
+  /** Where its ids start. */
+  readonly from: number;
+  /** Where its ids end. */
+  readonly to: number;
 }
 
-const MAGIC = "toolhost-words 1\n";
-
-/** One file in the header: path, mtime, size, how many word ids. */
-type FileRow = [string, number, number, number];
+const MAGIC = "toolhost-words 2\n";
 
 /** Words and their ids (an id is the word's place, from 0). */
 export class Dictionary {
@@ -103,27 +106,34 @@ export class Dictionary {
  * @returns The file's bytes.
  */
 export function encodeIndex(words: Dictionary, files: ReadonlyMap<string, WordEntry>): Uint8Array {
-  const rows: FileRow[] = [];
-  let count = 0;
-  for (const [path, entry] of files) {
-    rows.push([path, entry.mtime, entry.size, entry.words.length]);
-    count += entry.words.length;
-  }
-  const header = new TextEncoder().encode(JSON.stringify(rows));
-  const joined = new TextEncoder().encode(words.joined());
-  const magic = new TextEncoder().encode(MAGIC);
-  const start = align(magic.length + 8 + header.length + joined.length);
-  const out = new Uint8Array(start + count * 4);
+  const encoder = new TextEncoder();
+  const magic = encoder.encode(MAGIC);
+  const paths = encoder.encode([...files.keys()].map((path) => `${path}\0`).join(""));
+  const joined = encoder.encode(words.joined());
+  const count = files.size;
+  const layout = layoutOf(magic.length, count, paths.length, joined.length);
+  let idCount = 0;
+  for (const entry of files.values()) idCount += entry.to - entry.from;
+  const out = new Uint8Array(layout.ids + idCount * 4);
   out.set(magic);
-  new DataView(out.buffer).setUint32(magic.length, header.length, true);
-  new DataView(out.buffer).setUint32(magic.length + 4, joined.length, true);
-  out.set(header, magic.length + 8);
-  out.set(joined, magic.length + 8 + header.length);
-  const ids = new Uint32Array(out.buffer, start, count);
+  const view = new DataView(out.buffer);
+  [count, paths.length, joined.length].forEach((n, i) =>
+    view.setUint32(magic.length + i * 4, n, true)
+  );
+  out.set(paths, layout.paths);
+  out.set(joined, layout.words);
+  const mtimes = new Float64Array(out.buffer, layout.mtimes, count);
+  const sizes = new Float64Array(out.buffer, layout.sizes, count);
+  const counts = new Uint32Array(out.buffer, layout.counts, count);
+  const ids = new Uint32Array(out.buffer, layout.ids, idCount);
+  let i = 0;
   let at = 0;
   for (const entry of files.values()) {
-    ids.set(entry.words, at);
-    at += entry.words.length;
+    mtimes[i] = entry.mtime;
+    sizes[i] = entry.size;
+    counts[i++] = entry.to - entry.from;
+    ids.set(entry.ids.subarray(entry.from, entry.to), at);
+    at += entry.to - entry.from;
   }
   return out;
 }
@@ -138,54 +148,66 @@ export function decodeIndex(
   bytes: Uint8Array,
 ): { words: Dictionary; files: Map<string, WordEntry> } | undefined {
   const magic = new TextEncoder().encode(MAGIC);
-  if (bytes.length < magic.length + 8 || !magic.every((byte, i) => bytes[i] === byte)) {
+  if (bytes.length < magic.length + 12 || !magic.every((byte, i) => bytes[i] === byte)) {
     return undefined;
   }
+  // The numbers are read where they lie when the bytes start 8-aligned (a fresh read), else copied.
+  if (bytes.byteOffset % 8 !== 0) bytes = bytes.slice();
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  const [headerBytes, wordBytes] = [0, 4].map((at) => view.getUint32(magic.length + at, true));
-  const wordsAt = magic.length + 8 + headerBytes!;
-  const start = align(wordsAt + wordBytes!);
-  if (start > bytes.length || (bytes.length - start) % 4 !== 0) return undefined;
-  let rows: unknown;
+  const [count, pathBytes, wordBytes] = [0, 4, 8].map((at) =>
+    view.getUint32(magic.length + at, true)
+  ) as [number, number, number];
+  const layout = layoutOf(magic.length, count, pathBytes, wordBytes);
+  if (layout.ids > bytes.length || (bytes.length - layout.ids) % 4 !== 0) return undefined;
+  let paths: string[];
   let joined: string;
   try {
     const decoder = new TextDecoder("utf-8", { fatal: true });
-    rows = JSON.parse(decoder.decode(bytes.subarray(magic.length + 8, wordsAt)));
-    joined = decoder.decode(bytes.subarray(wordsAt, wordsAt + wordBytes!));
+    paths = decoder.decode(bytes.subarray(layout.paths, layout.words)).split("\0");
+    joined = decoder.decode(bytes.subarray(layout.words, layout.words + wordBytes));
   } catch {
     return undefined;
   }
-  if (!isRows(rows) || (joined !== "" && !joined.endsWith("\n"))) return undefined;
-  const copy = bytes.slice(start);
-  const ids = new Uint32Array(copy.buffer, 0, copy.length / 4);
+  if (paths.length !== count + 1 || paths.pop() !== "") return undefined;
+  if (joined !== "" && !joined.endsWith("\n")) return undefined;
+  const at = (offset: number) => bytes.byteOffset + offset;
+  const mtimes = new Float64Array(bytes.buffer, at(layout.mtimes), count);
+  const sizes = new Float64Array(bytes.buffer, at(layout.sizes), count);
+  const counts = new Uint32Array(bytes.buffer, at(layout.counts), count);
+  const ids = new Uint32Array(bytes.buffer, at(layout.ids), (bytes.length - layout.ids) / 4);
   let wordCount = 0;
-  for (let i = wordsAt; i < wordsAt + wordBytes!; i++) if (bytes[i] === 10) wordCount++;
+  for (let i = 0; i < joined.length; i++) if (joined.charCodeAt(i) === 10) wordCount++;
   const files = new Map<string, WordEntry>();
-  let at = 0;
-  for (const [path, mtime, size, count] of rows) {
-    if (at + count > ids.length) return undefined;
-    const words = ids.subarray(at, at + count);
-    if (!ascending(words, wordCount)) return undefined;
-    files.set(path, { mtime, size, words });
-    at += count;
+  let from = 0;
+  for (let i = 0; i < count; i++) {
+    const to = from + counts[i]!;
+    const [mtime, size] = [mtimes[i]!, sizes[i]!];
+    if (to > ids.length || !ascending(ids, from, to, wordCount)) return undefined;
+    if (!Number.isSafeInteger(mtime) || !Number.isSafeInteger(size) || size < 0) return undefined;
+    files.set(paths[i]!, { mtime, size, ids, from, to });
+    from = to;
   }
-  return at === ids.length ? { words: new Dictionary(joined), files } : undefined;
+  return from === ids.length ? { words: new Dictionary(joined), files } : undefined;
 }
 
-/** Whether ids ascend strictly, each below `end`. */
-function ascending(ids: Uint32Array, end: number): boolean {
-  for (let i = 1; i < ids.length; i++) if (ids[i]! <= ids[i - 1]!) return false;
-  return ids.length === 0 || ids[ids.length - 1]! < end;
+/** Where each part of an index starts: the numbers 8-aligned. */
+function layoutOf(
+  magic: number,
+  count: number,
+  pathBytes: number,
+  wordBytes: number,
+): { paths: number; words: number; mtimes: number; sizes: number; counts: number; ids: number } {
+  const paths = magic + 12;
+  const words = paths + pathBytes;
+  const mtimes = Math.ceil((words + wordBytes) / 8) * 8;
+  const sizes = mtimes + count * 8;
+  const counts = sizes + count * 8;
+  const ids = Math.ceil((counts + count * 4) / 4) * 4;
+  return { paths, words, mtimes, sizes, counts, ids };
 }
 
-function align(offset: number): number {
-  return Math.ceil(offset / 4) * 4;
-}
-
-function isRows(files: unknown): files is FileRow[] {
-  return Array.isArray(files) &&
-    files.every((row) =>
-      Array.isArray(row) && row.length === 4 && typeof row[0] === "string" &&
-      row.slice(1).every((n) => Number.isSafeInteger(n) && n >= 0)
-    );
+/** Whether `ids[from..to)` ascend strictly, each below `end`. */
+function ascending(ids: Uint32Array, from: number, to: number, end: number): boolean {
+  for (let i = from + 1; i < to; i++) if (ids[i]! <= ids[i - 1]!) return false;
+  return to === from || ids[to - 1]! < end;
 }
