@@ -79,6 +79,11 @@ export interface ToolContext {
    * Long work yields at once when it has ({@linkcode yieldDue}).
    */
   messageWaiting(): boolean;
+  /**
+   * For work in the background only (a call's context has none): whether a
+   * call is in flight, so that work no call waits for lets calls go first.
+   */
+  readonly callsInFlight?: () => boolean;
   /** Where internals go. */
   readonly logger: Logger;
   /** Absolute paths of the external programs this worker may run (ripgrep, when installed). */

@@ -177,14 +177,17 @@ export async function prepareInBackground(state: WorkerState): Promise<void> {
     fs: state.fs,
     signal: new AbortController().signal,
     messageWaiting: () => state.link.waiting(),
+    callsInFlight: () => state.inflight.size > 0,
     logger: state.link.logger,
     binaries: state.binaries,
     progress() {},
     shared: (key, make) => sharedValue(state, key, make),
   };
   try {
-    // What reading the index back left behind is collected at once (as after a long call).
-    if (await prepareSymbolIndexes(ctx)) collectGarbage?.();
+    // What reading the index back left behind is collected at once (as after a long call),
+    // unless a call waits: it goes first (and collects after itself).
+    const idle = () => state.inflight.size === 0 && !state.link.waiting();
+    if (await prepareSymbolIndexes(ctx) && idle()) collectGarbage?.();
   } catch (error) {
     state.link.logger.warn("The symbol index could not be prepared at start", error);
   }

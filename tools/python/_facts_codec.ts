@@ -1,6 +1,7 @@
 /**
- * Python facts as JSON, for the facts kept on disk (`symbols/_facts_store.ts`):
- * the maps written as lists of entries and made again when read. Read back
+ * Python facts in sections of JSON, for the facts kept on disk
+ * (`symbols/_facts_store.ts`): the maps written as lists of entries and made
+ * again when read, each section when the resolver first asks for it. Read back
  * from JSON, facts take less memory than from `node:v8`'s serializer (a host
  * on 20,000 files held 337 MB after warm calls and dry runs, against 432
  * MB), and come back a little sooner (`test_email.py`: 13.5 ms against 17.8).
@@ -15,7 +16,7 @@
  * @module
  */
 
-import type { FactsCodec } from "../symbols/_facts_store.ts";
+import type { FactsCodec, StoredSections } from "../symbols/_facts_store.ts";
 import {
   type BindingKind,
   lineStartsOf,
@@ -23,7 +24,9 @@ import {
   type PyBinding,
   type PyExpr,
   type PyFacts,
+  type PyImport,
   type PyScope,
+  type PyString,
   USE_ROLES,
 } from "./_resolve_facts.ts";
 
@@ -51,20 +54,11 @@ type ScopeJson = Omit<PyScope, "bindings" | "declared"> & {
   declared?: Entries<string, "global" | "nonlocal">;
 };
 
-/** Facts as JSON hold them. */
+/** Facts as the record's sections hold them (the text apart). */
 interface FactsJson {
-  facts: Omit<
-    PyFacts,
-    | "lineStarts"
-    | "scopes"
-    | "bindings"
-    | "refsByName"
-    | "attrs"
-    | "attrsByName"
-    | "attrByEnd"
-    | "calls"
-    | "instanceAttrs"
-  >;
+  allDynamic: boolean;
+  imports: PyImport[];
+  strings: PyString[];
   scopes: ScopeJson[];
   bindings: BindingJson[];
   refsByName: Entries<string, number[]>;
@@ -83,55 +77,132 @@ const BINDING_KINDS: readonly BindingKind[] = [
   "other",
 ];
 
-/** Python facts to and from JSON. */
+/** Python facts to and from a record's sections. */
 export const PY_FACTS_CODEC: FactsCodec<PyFacts> = Object.freeze({
-  toJson(facts: PyFacts): FactsJson {
-    const {
-      lineStarts: _lines,
-      scopes,
-      bindings,
-      refsByName,
-      attrs,
-      attrsByName,
-      attrByEnd,
-      calls,
-      instanceAttrs: _attrs,
-      ...rest
-    } = facts;
-    return {
-      facts: rest,
-      scopes: scopes.map(({ bindings, declared, ...scope }) => ({
+  write(facts: PyFacts) {
+    const sections: FactsJson = {
+      allDynamic: facts.allDynamic,
+      imports: facts.imports,
+      strings: facts.strings,
+      scopes: facts.scopes.map(({ bindings, declared, ...scope }) => ({
         ...scope,
         bindings: [...bindings],
         ...(declared ? { declared: [...declared] } : {}),
       })),
-      bindings: bindings.map(bindingJson),
-      refsByName: [...refsByName],
-      attrs: attrs.map(attrJson),
-      attrsByName: [...attrsByName],
-      attrByEnd: [...attrByEnd],
-      calls: [...calls].map(([end, expr]) => [end, exprJson(expr)]),
+      bindings: facts.bindings.map(bindingJson),
+      refsByName: [...facts.refsByName],
+      attrs: facts.attrs.map(attrJson),
+      attrsByName: [...facts.attrsByName],
+      attrByEnd: [...facts.attrByEnd],
+      calls: [...facts.calls].map(([end, expr]) => [end, exprJson(expr)]),
     };
+    return { text: facts.text, sections: sections as unknown as Record<string, unknown> };
   },
-  fromJson(value: unknown): PyFacts {
-    const json = value as FactsJson;
-    return {
-      ...json.facts,
-      lineStarts: lineStartsOf(json.facts.text),
-      scopes: json.scopes.map(({ bindings, declared, ...scope }) => ({
-        ...scope,
-        bindings: new Map(bindings),
-        ...(declared ? { declared: new Map(declared) } : {}),
-      })),
-      bindings: json.bindings.map(bindingOf),
-      refsByName: new Map(json.refsByName),
-      attrs: json.attrs.map(attrOf),
-      attrsByName: new Map(json.attrsByName),
-      attrByEnd: new Map(json.attrByEnd),
-      calls: new Map(json.calls.map(([end, expr]) => [end, exprOf(expr)])),
-    };
+  read(stored: StoredSections): PyFacts {
+    return new StoredPyFacts(stored);
   },
 });
+
+/**
+ * Decode now what looking a symbol up reads of facts read back (all but the
+ * text and the calls, which wait for their first use): what the host does
+ * in the background after a restart, so that a call does not.
+ *
+ * @param facts Facts, read back or made by the parser (then nothing is left to do).
+ */
+export function decodeForLookups(facts: PyFacts): void {
+  if (!(facts instanceof StoredPyFacts)) return;
+  void [facts.scopes, facts.bindings, facts.refsByName, facts.attrs, facts.attrsByName];
+  void [facts.attrByEnd, facts.imports, facts.strings, facts.allDynamic];
+}
+
+/**
+ * Facts read back from a record: each part is decoded at its first use and
+ * kept. Looking up one symbol in a file reads its scopes, bindings, imports
+ * and the uses of a few names; its text only when a site is reported.
+ */
+class StoredPyFacts implements PyFacts {
+  #stored: StoredSections;
+  #text: string | undefined;
+  #lineStarts: number[] | undefined;
+  #scopes: PyScope[] | undefined;
+  #bindings: PyBinding[] | undefined;
+  #refsByName: Map<string, number[]> | undefined;
+  #attrs: PyAttr[] | undefined;
+  #attrsByName: Map<string, number[]> | undefined;
+  #attrByEnd: Map<number, number> | undefined;
+  #calls: Map<number, PyExpr> | undefined;
+  #imports: PyImport[] | undefined;
+  #strings: PyString[] | undefined;
+  #allDynamic: boolean | undefined;
+  instanceAttrs?: Map<number, Map<string, number[]>>;
+
+  constructor(stored: StoredSections) {
+    this.#stored = stored;
+  }
+
+  get text(): string {
+    return this.#text ??= this.#stored.text();
+  }
+
+  get lineStarts(): number[] {
+    return this.#lineStarts ??= lineStartsOf(this.text);
+  }
+
+  get scopes(): PyScope[] {
+    return this.#scopes ??= this.#section("scopes").map(({ bindings, declared, ...scope }) => ({
+      ...scope,
+      bindings: new Map(bindings),
+      ...(declared ? { declared: new Map(declared) } : {}),
+    }));
+  }
+
+  get bindings(): PyBinding[] {
+    return this.#bindings ??= this.#section("bindings").map(bindingOf);
+  }
+
+  get refsByName(): Map<string, number[]> {
+    return this.#refsByName ??= new Map(this.#section("refsByName"));
+  }
+
+  get attrs(): PyAttr[] {
+    return this.#attrs ??= this.#section("attrs").map(attrOf);
+  }
+
+  get attrsByName(): Map<string, number[]> {
+    return this.#attrsByName ??= new Map(this.#section("attrsByName"));
+  }
+
+  get attrByEnd(): Map<number, number> {
+    return this.#attrByEnd ??= new Map(this.#section("attrByEnd"));
+  }
+
+  get calls(): Map<number, PyExpr> {
+    return this.#calls ??= new Map(
+      this.#section("calls").map(([end, expr]) => [end, exprOf(expr)]),
+    );
+  }
+
+  get imports(): PyImport[] {
+    return this.#imports ??= this.#section("imports");
+  }
+
+  get strings(): PyString[] {
+    return this.#strings ??= this.#section("strings");
+  }
+
+  get allDynamic(): boolean {
+    return this.#allDynamic ??= this.#section("allDynamic");
+  }
+
+  set allDynamic(value: boolean) {
+    this.#allDynamic = value;
+  }
+
+  #section<K extends keyof FactsJson>(name: K): FactsJson[K] {
+    return this.#stored.section(name) as FactsJson[K];
+  }
+}
 
 function exprJson(expr: PyExpr): ExprJson {
   switch (expr.kind) {

@@ -18,7 +18,7 @@
 import { Parser } from "web-tree-sitter";
 import { isOwnStateDir } from "../../security/state_marker.ts";
 import { FACTS_DIR, FactsStore } from "../symbols/_facts_store.ts";
-import { PY_FACTS_CODEC } from "./_facts_codec.ts";
+import { decodeForLookups, PY_FACTS_CODEC } from "./_facts_codec.ts";
 import { treeSitter } from "../_treesitter.ts";
 import { type ToolContext, yieldDue, yieldToWorker } from "../tool.ts";
 import type { PyFacts } from "./_resolve_facts.ts";
@@ -31,6 +31,9 @@ import { collectFacts } from "./_resolve_walk.ts";
  * again at every call (`bench/scale_bench.ts`).
  */
 export const DEFAULT_FACTS_BUDGET = 16 * 1024 * 1024;
+
+/** How often reading facts back looks again whether the calls in flight are done. */
+const CALL_WAIT_MS = 20;
 
 interface Entry {
   readonly mtime: number;
@@ -124,7 +127,9 @@ export class PyIndex {
 
   /**
    * Read kept facts back into memory, the most recently parsed first, while
-   * the budget has room: those of files whose version is still the one kept.
+   * the budget has room: those of files whose version is still the one kept,
+   * decoded as lookups read them.
+   * Calls go first: while one is in flight (`ctx.callsInFlight`), it waits.
    *
    * @param ctx The tool context (the work yields to calls).
    * @param current A file's version now (its listing entry), or `undefined` when it is not in scope.
@@ -135,14 +140,18 @@ export class PyIndex {
   ): Promise<void> {
     let last = performance.now();
     for (const saved of this.#store?.recent() ?? []) {
-      if (this.#bytes + saved.facts.text.length > this.#budget) return;
+      if (this.#bytes + saved.size > this.#budget) return;
       const now = current(saved.path);
       const fresh = now && (now.mtime?.getTime() ?? 0) === saved.mtime && now.size === saved.size;
       if (fresh && !this.#entries.has(saved.path)) {
+        decodeForLookups(saved.facts);
         this.#keep(saved.path, saved.mtime, saved.size, saved.facts);
       }
-      if (yieldDue(ctx, last)) {
+      if (yieldDue(ctx, last) || ctx.callsInFlight?.()) {
         await yieldToWorker(ctx.signal);
+        while (ctx.callsInFlight?.()) {
+          await new Promise((resolve) => setTimeout(resolve, CALL_WAIT_MS));
+        }
         last = performance.now();
       }
     }
@@ -150,22 +159,21 @@ export class PyIndex {
 
   /** Keep facts in memory, making room if the budget allows. */
   #keep(path: string, mtime: number, size: number, facts: PyFacts): void {
-    const length = facts.text.length;
     this.#forget(path);
     for (const [key, entry] of this.#entries) {
-      if (this.#bytes + length <= this.#budget || entry.call === this.#call) break;
+      if (this.#bytes + size <= this.#budget || entry.call === this.#call) break;
       this.#forget(key, entry);
     }
-    if (this.#bytes + length <= this.#budget) {
+    if (this.#bytes + size <= this.#budget) {
       this.#entries.set(path, { mtime, size, facts, call: this.#call });
-      this.#bytes += length;
+      this.#bytes += size;
     }
   }
 
   #forget(path: string, entry = this.#entries.get(path)): void {
     if (!entry) return;
     this.#entries.delete(path);
-    this.#bytes -= entry.facts.text.length;
+    this.#bytes -= entry.size;
   }
 }
 

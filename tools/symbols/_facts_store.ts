@@ -6,14 +6,32 @@
  * the facts of CPython's `test_email.py` read back in 13.5 ms where parsing
  * them took 237.
  *
- * One file per source file, named by a hash of its real path, holding the
- * path, the version (mtime, size) and the facts; a record whose path or
- * version differs is a miss. The folder is bounded ({@linkcode FACTS_BYTES}):
- * past it, the oldest records go. A state directory the host does not trust
- * has the folder set aside with the rest of its state.
+ * One file per source file, named by a hash of its real path: a header line
+ * (the format, the path, the version (mtime, size), the sections' names and
+ * byte lengths), each section of the facts as one line of JSON, then the
+ * source text as it is. A record whose path or version differs is a miss, and
+ * so is one whose lengths do not add up (cut short). A section is parsed, and
+ * the text decoded, only when the resolver first asks for it: the first call
+ * after a restart reads the records of the 300 files of 20,000 that spell
+ * `Message`, and most of what they hold (the text, every call and most
+ * attribute accesses) is never looked at for one symbol.
+ *
+ * The folder is bounded ({@linkcode FACTS_BYTES}): past it, the oldest
+ * records go. A state directory the host does not trust has the folder set
+ * aside with the rest of its state.
  *
  * @module
  */
+
+import { readWholeFileSync } from "../_whole_file.ts";
+import {
+  decodeRecord,
+  encodeRecord,
+  type FactsSections,
+  type StoredSections,
+} from "./_facts_record.ts";
+
+export type { FactsSections, StoredSections };
 
 /** The folder in the state directory. */
 export const FACTS_DIR = "symbol-facts";
@@ -21,25 +39,13 @@ export const FACTS_DIR = "symbol-facts";
 /** The most bytes the folder keeps. */
 export const FACTS_BYTES = 256 * 1024 * 1024;
 
-/** How one resolver's facts are written as JSON and read back. */
+/** How one resolver's facts are written in sections and read back. */
 export interface FactsCodec<F> {
-  /** Facts as a JSON value. */
-  toJson(facts: F): unknown;
-  /** The facts again, from what {@linkcode FactsCodec.toJson} made. */
-  fromJson(value: unknown): F;
+  /** Facts in sections. */
+  write(facts: F): FactsSections;
+  /** The facts again, from a record of what {@linkcode FactsCodec.write} made. */
+  read(stored: StoredSections): F;
 }
-
-/** What a record holds. */
-interface SavedFacts {
-  readonly format: number;
-  readonly path: string;
-  readonly mtime: number;
-  readonly size: number;
-  readonly facts: unknown;
-}
-
-/** Bump when the facts' shape changes: older records are then misses. */
-const FORMAT = 3;
 
 /** Facts on disk, by real path and version. */
 export class FactsStore<F> {
@@ -89,8 +95,7 @@ export class FactsStore<F> {
    */
   save(path: string, mtime: number, size: number, facts: F): void {
     const record = this.#recordOf(path);
-    const saved = { format: FORMAT, path, mtime, size, facts: this.#codec.toJson(facts) };
-    const bytes = new TextEncoder().encode(JSON.stringify(saved satisfies SavedFacts));
+    const bytes = encodeRecord(path, mtime, size, this.#codec.write(facts));
     const temporary = `${record}.${crypto.randomUUID()}.tmp`;
     try {
       const records = this.#scan();
@@ -125,15 +130,17 @@ export class FactsStore<F> {
 
   /** A record's content, when it reads back whole and in this format. */
   #read(record: string): { path: string; mtime: number; size: number; facts: F } | undefined {
+    let bytes: Uint8Array;
     try {
-      const saved = JSON.parse(Deno.readTextFileSync(record)) as SavedFacts;
-      if (saved?.format !== FORMAT || typeof saved.path !== "string") return undefined;
-      const { path, mtime, size } = saved;
-      return { path, mtime, size, facts: this.#codec.fromJson(saved.facts) };
+      bytes = readWholeFileSync(record);
     } catch {
-      // Gone, damaged or of another shape: a miss.
+      // Gone or unreadable: a miss.
       return undefined;
     }
+    const decoded = decodeRecord(bytes);
+    if (!decoded) return undefined;
+    const { header: { path, mtime, size }, stored } = decoded;
+    return { path, mtime, size, facts: this.#codec.read(stored) };
   }
 
   #recordOf(path: string): string {
@@ -179,8 +186,14 @@ export class FactsStore<F> {
   }
 }
 
-/** Two 32-bit FNV-1a hashes of a string (two offsets), in hex: a record's name (its path inside says whose it is). */
-function hashOf(text: string): string {
+/**
+ * Two 32-bit FNV-1a hashes of a string (two offsets), in hex: a record's
+ * name (its path inside says whose it is).
+ *
+ * @param text A real path.
+ * @returns 16 hex digits.
+ */
+export function hashOf(text: string): string {
   let a = 0x811c9dc5;
   let b = 0x01000193 ^ 0x5bd1e995;
   for (let i = 0; i < text.length; i++) {

@@ -28,19 +28,25 @@ Deno.test("the Python index keeps facts by version, within its budget", async (t
   await t.step(
     "past the budget, older calls' files go first, the current call's never",
     async () => {
-      const index = new PyIndex(SOURCE.length * 2);
+      // The budget counts source bytes: room for two files.
+      const SIZE = SOURCE.length;
+      const index = new PyIndex(SIZE * 2);
       await index.ready(ctx);
-      index.add("/p/a.py", 1, 1, SOURCE);
-      index.add("/p/b.py", 1, 1, SOURCE);
+      index.add("/p/a.py", 1, SIZE, SOURCE);
+      index.add("/p/b.py", 1, SIZE, SOURCE);
       await index.ready(ctx); // a new call
-      assert(index.cached("/p/b.py", 1, 1), "b is used by this call");
-      index.add("/p/c.py", 1, 1, SOURCE);
-      assertEquals(index.cached("/p/a.py", 1, 1), undefined, "a made room");
-      assert(index.cached("/p/b.py", 1, 1) && index.cached("/p/c.py", 1, 1));
-      const facts = index.add("/p/d.py", 1, 1, SOURCE);
+      assert(index.cached("/p/b.py", 1, SIZE), "b is used by this call");
+      index.add("/p/c.py", 1, SIZE, SOURCE);
+      assertEquals(index.cached("/p/a.py", 1, SIZE), undefined, "a made room");
+      assert(index.cached("/p/b.py", 1, SIZE) && index.cached("/p/c.py", 1, SIZE));
+      const facts = index.add("/p/d.py", 1, SIZE, SOURCE);
       assertEquals(refsNamed(facts, "y").length, 1, "its facts are returned all the same");
-      assertEquals(index.cached("/p/d.py", 1, 1), undefined, "not kept: b and c are this call's");
-      assert(index.cached("/p/b.py", 1, 1) && index.cached("/p/c.py", 1, 1));
+      assertEquals(
+        index.cached("/p/d.py", 1, SIZE),
+        undefined,
+        "not kept: b and c are this call's",
+      );
+      assert(index.cached("/p/b.py", 1, SIZE) && index.cached("/p/c.py", 1, SIZE));
     },
   );
 
