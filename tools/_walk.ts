@@ -37,6 +37,8 @@ export interface WalkOptions {
    * listings, which show only files and directories).
    */
   relevant?: (name: string) => boolean;
+  /** Told each directory's whole listing as it is listed (before any filter). */
+  listed?: (dir: string, entries: readonly DirEntry[]) => void;
 }
 
 /** One entry found by {@linkcode walk}. */
@@ -112,6 +114,7 @@ export async function* walk(
     maxDepth: options.maxDepth ?? Infinity,
     skipped: options.skipped,
     relevant: options.relevant ?? (() => false),
+    listed: options.listed,
   };
   const pacer = new Pacer(ctx, "Walking");
   const base = settings.gitignore ? ancestorIgnores(ctx, start) : IgnoreMatcher.EMPTY;
@@ -282,6 +285,7 @@ interface Settings {
   maxDepth: number;
   skipped: Skipped | undefined;
   relevant: (name: string) => boolean;
+  listed: ((dir: string, entries: readonly DirEntry[]) => void) | undefined;
 }
 
 /**
@@ -303,6 +307,7 @@ function openFrame(
     settings.skipped?.failed(ctx.resolver.display(dir.path), error, ctx.logger);
     return undefined;
   }
+  settings.listed?.(dir.path, listed);
   let matcher = parent;
   if (settings.gitignore && listed.some((e) => e.name === ".gitignore" && e.kind === "file")) {
     const rules = readIgnoreFile(ctx, dir.path);
