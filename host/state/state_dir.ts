@@ -32,7 +32,7 @@ import {
   STATE_MARKER,
   type StateIdentity,
 } from "../../security/state_marker.ts";
-import { FACTS_DIR, WORD_INDEX_FILE } from "../../tools/symbols/mod.ts";
+import { ANSWERS_DIR, FACTS_DIR, SCOPES_DIR, WORD_INDEX_FILE } from "../../tools/symbols/mod.ts";
 import { type HostLogger, stderrLogger } from "../logger.ts";
 
 export { STATE_MARKER, type StateIdentity } from "../../security/state_marker.ts";
@@ -53,9 +53,12 @@ export const STATE_ENTRIES: readonly string[] = Object.freeze([
   "hooks-token",
   // Appended to, never loaded: set aside too, so that a shipped one (a symlink) is never written through.
   "approvals.jsonl",
-  // The symbol tools' word index and kept facts: forged ones could hide uses of a name from a rename.
+  // The symbol tools' word index, kept facts, listings and answers: forged ones could hide uses of
+  // a name from a rename or from find_usages.
   WORD_INDEX_FILE,
   FACTS_DIR,
+  SCOPES_DIR,
+  ANSWERS_DIR,
 ]);
 
 /** Options for {@linkcode trustStateDir} and {@linkcode trustedStateFile}. */

@@ -24,6 +24,9 @@ import { collectSites, type PySite, symbolNames } from "./_resolve_sites.ts";
 import { findTarget } from "./_resolve_target.ts";
 import { PyValues } from "./_resolve_values.ts";
 import { type PyFile, PyWorld } from "./_resolve_world.ts";
+import { answerStore } from "../symbols/_answer_store.ts";
+import { pyIndex } from "./_resolve_index.ts";
+import { answerKey, keptAnswer, type PyAnswer, stillHolds } from "./_resolve_kept.ts";
 
 /** Python's resolver. */
 export const PYTHON_RESOLVER: LanguageResolver = Object.freeze({
@@ -37,7 +40,10 @@ export const PYTHON_RESOLVER: LanguageResolver = Object.freeze({
 /** Bring a root's word index and kept facts into memory (`LanguageResolver.prepare`). */
 async function preparePython(ctx: ToolContext, root: string): Promise<void> {
   const scope = await ctx.fs.resolve(root, "directory");
+  // The grammar compiles meanwhile (V8 compiles WebAssembly on its own threads).
+  const parser = pyIndex(ctx).ready(ctx);
   await PyWorld.prepare(ctx, scope, new Skipped());
+  await parser;
 }
 
 /**
@@ -58,7 +64,14 @@ async function findPythonSites(
 ): Promise<SymbolSites> {
   const resolvedFile = await ctx.fs.resolve(target.path, "file");
   const resolvedScope = await ctx.fs.resolve(scope, "any");
-  const world = await PyWorld.open(ctx, resolvedScope, skipped, [target.name.split(".").at(-1)!]);
+  const world = await PyWorld.open(ctx, resolvedScope, skipped);
+  const answers = answerStore<PyAnswer>(ctx, "python");
+  const key = answerKey(ctx, resolvedScope.path, resolvedFile.path, target.name);
+  const kept = target.rename || !resolvedScope.info?.isDirectory ? undefined : answers.get(key);
+  if (kept && stillHolds(world, kept)) return recalled(world, kept);
+  await pyIndex(ctx).ready(ctx);
+  const before = skipped.count;
+  world.widen([target.name.split(".").at(-1)!]);
   const file = world.file(resolvedFile.path);
   if (!file) {
     throw new ToolError(
@@ -91,8 +104,24 @@ async function findPythonSites(
       return pythonConflicts(values, found.sym, sites, newName);
     },
   };
-  const note = [found.note, parameter ? PARAMETER_NOTE : undefined, world.unkept]
-    .filter(Boolean).join("; ");
+  const notes = [found.note, parameter ? PARAMETER_NOTE : undefined].filter((n) => n !== undefined);
+  const note = [...notes, world.unkept].filter(Boolean).join("; ");
+  if (note) out.note = note;
+  // An answer that skipped a file is not kept: what it skipped would not be said again.
+  if (resolvedScope.info?.isDirectory && skipped.count === before) {
+    answers.put(key, keptAnswer(world, { definition: out.definition, sites: out.sites, notes }));
+  }
+  return out;
+}
+
+/** A kept answer, given again (its inputs checked). */
+function recalled(world: PyWorld, kept: PyAnswer): SymbolSites {
+  const note = [...kept.notes, world.unkept].filter(Boolean).join("; ");
+  const out: SymbolSites = {
+    definition: kept.definition,
+    sites: kept.sites.map((site) => ({ ...site })),
+    filesSearched: world.searched,
+  };
   if (note) out.note = note;
   return out;
 }

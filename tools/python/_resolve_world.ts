@@ -57,6 +57,10 @@ export class PyWorld {
   unkept: string | undefined;
   #byPath = new Map<string, PyFile | null>();
   #listings = new Map<string, Map<string, DirEntry> | null>();
+  /** Every name the call's files were taken by. */
+  readonly names: string[] = [];
+  /** The version (mtime, size) of every file the call read, by real path. */
+  readonly read = new Map<string, readonly [number, number]>();
 
   private constructor(ctx: ToolContext, scope: ResolvedPath, skipped: Skipped) {
     this.ctx = ctx;
@@ -75,33 +79,26 @@ export class PyWorld {
   }
 
   /**
-   * List every Python file under a scope, learn the words of those new or
-   * changed since the word index last read them, and take as the call's
-   * files those that hold every word of one of `names` (parsed, or found in
-   * the index of facts).
+   * List every Python file under a scope and learn the words of those new
+   * or changed since the word index last read them; the caller then takes
+   * its files ({@linkcode PyWorld.widen}, once the index is ready to parse).
+   * A scope that is one file is that file, read at once.
    *
    * @param ctx The tool context.
    * @param scope The checked scope (a directory or a file).
    * @param skipped Counts files that could not be walked, read or decoded.
-   * @param names The symbol's name (and its aliases).
    * @returns The world.
    */
-  static async open(
-    ctx: ToolContext,
-    scope: ResolvedPath,
-    skipped: Skipped,
-    names: readonly string[],
-  ): Promise<PyWorld> {
-    await pyIndex(ctx).ready(ctx);
+  static async open(ctx: ToolContext, scope: ResolvedPath, skipped: Skipped): Promise<PyWorld> {
     const world = new PyWorld(ctx, scope, skipped);
     if (!scope.info?.isDirectory) {
+      await pyIndex(ctx).ready(ctx);
       const file = world.file(scope.path);
       if (file) world.files.push(file);
       return world;
     }
     await preparing(ctx).get(scope.path)?.catch(() => {});
     await world.#refresh();
-    world.widen(names);
     return world;
   }
 
@@ -160,14 +157,10 @@ export class PyWorld {
    * @returns How many files were added.
    */
   widen(names: readonly string[]): number {
-    const holds = this.#words.matcher(names);
+    this.names.push(...names);
     let added = 0;
-    for (const [dir, entries] of this.#listing) {
-      const wanted = entries.filter((entry) => {
-        if (this.#taken.has(entry.path)) return false;
-        const words = this.#words.get(entry.path, entry.mtime?.getTime() ?? 0, entry.size);
-        return words !== undefined && holds(words);
-      });
+    for (const [dir, matched] of this.matching(names)) {
+      const wanted = matched.filter((entry) => !this.#taken.has(entry.path));
       if (wanted.length === 0) continue;
       for (const entry of wanted) this.#taken.add(entry.path);
       for (const file of this.#read(dir, wanted)) {
@@ -256,6 +249,45 @@ export class PyWorld {
   }
 
   /**
+   * The files under the scope that hold every word of one of these names.
+   *
+   * @param names Names.
+   * @returns Their entries, by directory.
+   */
+  matching(names: readonly string[]): Map<string, DirEntry[]> {
+    const holds = this.#words.matcher(names);
+    const out = new Map<string, DirEntry[]>();
+    for (const [dir, entries] of this.#listing) {
+      const matched = entries.filter((entry) => {
+        const words = this.#words.get(entry.path, entry.mtime?.getTime() ?? 0, entry.size);
+        return words !== undefined && holds(words);
+      });
+      if (matched.length > 0) out.set(dir, matched);
+    }
+    return out;
+  }
+
+  /**
+   * A file's version now (mtime, size), as the call's listings see it.
+   *
+   * @param path A real path.
+   * @returns The version, or `undefined` when it is no file there.
+   */
+  versionOf(path: string): readonly [number, number] | undefined {
+    const entry = this.entries(posix.dirname(path))?.get(posix.basename(path));
+    return entry?.kind === "file" ? [entry.mtime?.getTime() ?? 0, entry.size] : undefined;
+  }
+
+  /**
+   * The directories the call listed (for modules), with what each holds.
+   *
+   * @returns Each directory and its entries, `null` when it could not be listed.
+   */
+  listed(): ReadonlyMap<string, ReadonlyMap<string, DirEntry> | null> {
+    return this.#listings;
+  }
+
+  /**
    * The root that holds a path.
    *
    * @param path A real path.
@@ -270,6 +302,7 @@ export class PyWorld {
     const out: Array<PyFile | undefined> = [];
     const stale: number[] = [];
     for (const [i, entry] of entries.entries()) {
+      this.read.set(entry.path, [entry.mtime?.getTime() ?? 0, entry.size]);
       const facts = this.#index.cached(entry.path, entry.mtime?.getTime() ?? 0, entry.size);
       out.push(facts ? this.#remember(entry.path, facts) : undefined);
       if (!facts) stale.push(i);

@@ -27,6 +27,7 @@ export interface Located {
  * @param path The file that defines (or imports) it.
  * @param name Its dotted name in that file.
  * @param scope The directory searched; by default the root that holds `path`.
+ * @param rename The sites are for a rename (resolved afresh, never a kept answer).
  * @returns The resolver, the sites and what was skipped.
  * @throws {ToolError} `unsupported` for a language without a resolver; the resolver's errors.
  */
@@ -35,11 +36,13 @@ export async function locate(
   path: string,
   name: string,
   scope: string | undefined,
+  rename = false,
 ): Promise<Located> {
   const resolver = resolverFor(path);
   const file = await ctx.fs.resolve(path, "file");
   const skipped = new Skipped();
-  const found = await resolver.findSites(ctx, { path, name }, scope ?? file.root, skipped);
+  const target = { path, name, rename };
+  const found = await resolver.findSites(ctx, target, scope ?? file.root, skipped);
   return { resolver, found, skipped };
 }
 

@@ -16,6 +16,11 @@ export interface SymbolTarget {
   path: string;
   /** Its dotted name inside that file (`quote`, `Message.get_payload`, `ns::Widget::draw`). */
   name: string;
+  /**
+   * The sites are for a rename: a resolver that keeps answers resolves
+   * afresh (a rename's conflicts need the resolution itself).
+   */
+  rename?: boolean;
 }
 
 /** What a site is. */

@@ -39,7 +39,7 @@ export const renameSymbol = defineTool({
   annotations: { title: "Rename symbol", destructiveHint: true, idempotentHint: false },
   async run({ path, name, new_name, scope, dry_run, include_unsure }, ctx) {
     const oldName = name.split(/\.|::/).at(-1) ?? name;
-    const located = await locate(ctx, path, name, scope);
+    const located = await locate(ctx, path, name, scope, true);
     checkNewName(located.resolver, oldName, new_name);
     const plan = await planRename(ctx, located, {
       oldName,

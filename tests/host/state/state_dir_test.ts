@@ -9,7 +9,7 @@ import { assert, assertEquals, assertMatch, assertRejects } from "../../_assert.
 import { tempDir } from "../../_helpers.ts";
 import { AnchorStore } from "../../../host/state/anchors.ts";
 import { TodoFileStore } from "../../../host/state/todos.ts";
-import { FACTS_DIR, WORD_INDEX_FILE } from "../../../tools/symbols/mod.ts";
+import { ANSWERS_DIR, FACTS_DIR, SCOPES_DIR, WORD_INDEX_FILE } from "../../../tools/symbols/mod.ts";
 import {
   STATE_GITIGNORE,
   STATE_MARKER,
@@ -93,15 +93,22 @@ Deno.test("state dir: state shipped in a directory the host did not make is set 
   assertEquals(options.lines.length, 1);
 });
 
-Deno.test("state dir: a shipped symbol index and kept facts are set aside, never read by the symbol tools", async () => {
+Deno.test("state dir: a shipped symbol index, kept facts, listings and answers are set aside, never read by the symbol tools", async () => {
   await using dir = await tempDir();
   const state = `${dir.path}/.toolhost`;
   await Deno.mkdir(`${state}/${FACTS_DIR}`, { recursive: true });
   await Deno.writeTextFile(`${state}/${WORD_INDEX_FILE}`, "forged: no file uses anything");
   await Deno.writeTextFile(`${state}/${FACTS_DIR}/python-0000000000000000`, "forged facts");
+  for (const dir of [SCOPES_DIR, ANSWERS_DIR]) {
+    await Deno.mkdir(`${state}/${dir}`);
+    await Deno.writeTextFile(`${state}/${dir}/0000000000000000.json`, "forged: nothing uses it");
+  }
   const options = recording();
   assert(await trustStateDir(state, options), "the directory is made the host's own");
-  assertMatch(options.lines.join("\n"), /Set aside symbol-words\.bin, symbol-facts in the state/);
+  assertMatch(
+    options.lines.join("\n"),
+    /Set aside symbol-words\.bin, symbol-facts, symbol-scopes, symbol-answers in the state/,
+  );
   const suffix = "untrusted-20300102T030405678Z";
   assertEquals(
     await names(state),
@@ -110,6 +117,8 @@ Deno.test("state dir: a shipped symbol index and kept facts are set aside, never
       STATE_MARKER,
       `${FACTS_DIR}.${suffix}`,
       `${WORD_INDEX_FILE}.${suffix}`,
+      `${SCOPES_DIR}.${suffix}`,
+      `${ANSWERS_DIR}.${suffix}`,
     ].sort(),
   );
 });

@@ -116,6 +116,31 @@ Deno.test("find_usages answers from its index and sees every change, in the laun
       assertEquals(found.searched, 6);
       assert(!found.sites.some((site) => site.startsWith("pkg/fresh.py")), found.sites.join(", "));
     });
+
+    await t.step(
+      "a kept answer is not given again once what it looked up moved, even where the name is not spelled",
+      async () => {
+        const exact = async () => {
+          const result = await session.call("find_usages", TARGET);
+          assert(!result.isError, resultText(result));
+          const { sites } = result.structuredContent as {
+            sites: Array<{ path: string; line: number; certainty: string }>;
+          };
+          return sites.filter((site) => site.certainty === "exact")
+            .map((site) => `${site.path}:${site.line}`).sort();
+        };
+        const kept = await exact();
+        assert(kept.includes("pkg/use.py:3"), kept.join(", "));
+        assertEquals(await exact(), kept);
+        // A package beside the module, spelling no `helper`: `from pkg.core import helper` now
+        // means the package (Python's order), so use.py's calls are no longer core.py's helper.
+        await Deno.mkdir(at("pkg/core"));
+        await Deno.writeTextFile(at("pkg/core/__init__.py"), "x = 1\n");
+        assertEquals((await exact()).filter((site) => site.startsWith("pkg/use.py")), []);
+        await Deno.remove(at("pkg/core"), { recursive: true });
+        assertEquals(await exact(), kept);
+      },
+    );
   }
 
   await t.step("the index and the facts are kept in the state directory", async () => {
