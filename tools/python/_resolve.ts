@@ -104,7 +104,8 @@ async function findPythonSites(
       return pythonConflicts(values, found.sym, sites, newName);
     },
   };
-  const notes = [found.note, parameter ? PARAMETER_NOTE : undefined].filter((n) => n !== undefined);
+  const notes = [found.note, parameter ? PARAMETER_NOTE : undefined]
+    .filter((each): each is string => Boolean(each));
   const note = [...notes, world.unkept].filter(Boolean).join("; ");
   if (note) out.note = note;
   // An answer that skipped a file is not kept: what it skipped would not be said again.

@@ -7,7 +7,8 @@
  * (`python/_resolve_kept.ts`); this keeps the answers: in memory (the most
  * recent {@linkcode MEMORY_ANSWERS}), and on disk in the state directory
  * when the host made it its own, one JSON file per question, at most
- * {@linkcode DISK_ANSWERS} (the oldest go first).
+ * {@linkcode DISK_BYTES} in all (the oldest go first). An answer over
+ * {@linkcode MAX_ANSWER_BYTES} (a name a fifth of the files spell) is not kept.
  *
  * @module
  */
@@ -22,8 +23,11 @@ export const ANSWERS_DIR = "symbol-answers";
 /** Answers kept in a worker's memory. */
 const MEMORY_ANSWERS = 64;
 
-/** Answers kept on disk. */
-const DISK_ANSWERS = 512;
+/** The most bytes of answers kept on disk. */
+const DISK_BYTES = 64 * 1024 * 1024;
+
+/** The largest answer kept (as JSON). */
+const MAX_ANSWER_BYTES = 4 * 1024 * 1024;
 
 /** Bump when what a resolver keeps changes shape: older answers are then ignored. */
 const FORMAT = 1;
@@ -39,8 +43,9 @@ interface SavedAnswer {
 export class AnswerStore<A> {
   #dir: string | undefined;
   #memory = new Map<string, A>();
-  /** The files there are, oldest first (read at the first save). */
-  #files: string[] | undefined;
+  /** The files there are and their sizes, oldest first (read at the first save). */
+  #files: Map<string, number> | undefined;
+  #bytes = 0;
 
   /** @param dir The folder (made at the first save), or none: in memory only. */
   constructor(dir: string | undefined) {
@@ -80,19 +85,26 @@ export class AnswerStore<A> {
    * @param answer Plain data.
    */
   put(key: string, answer: A): void {
+    const text = JSON.stringify({ format: FORMAT, key, answer } satisfies SavedAnswer);
+    if (text.length > MAX_ANSWER_BYTES) return this.drop(key);
     this.#remember(key, answer);
     if (this.#dir === undefined) return;
     const file = this.#fileOf(key);
     const temporary = `${file}.${crypto.randomUUID()}.tmp`;
     try {
       const files = this.#scan();
-      const saved: SavedAnswer = { format: FORMAT, key, answer };
-      Deno.writeTextFileSync(temporary, JSON.stringify(saved), { mode: 0o600 });
+      const bytes = new TextEncoder().encode(text);
+      Deno.writeFileSync(temporary, bytes, { mode: 0o600 });
       Deno.renameSync(temporary, file);
-      const at = files.indexOf(file);
-      if (at >= 0) files.splice(at, 1);
-      files.push(file);
-      while (files.length > DISK_ANSWERS) Deno.remove(files.shift()!).catch(() => {});
+      this.#bytes += bytes.length - (files.get(file) ?? 0);
+      files.delete(file);
+      files.set(file, bytes.length);
+      for (const [old, size] of files) {
+        if (this.#bytes <= DISK_BYTES) break;
+        files.delete(old);
+        this.#bytes -= size;
+        Deno.remove(old).catch(() => {});
+      }
     } catch {
       Deno.remove(temporary).catch(() => {});
     }
@@ -105,7 +117,11 @@ export class AnswerStore<A> {
    */
   drop(key: string): void {
     this.#memory.delete(key);
-    if (this.#dir !== undefined) Deno.remove(this.#fileOf(key)).catch(() => {});
+    if (this.#dir === undefined) return;
+    const file = this.#fileOf(key);
+    this.#bytes -= this.#files?.get(file) ?? 0;
+    this.#files?.delete(file);
+    Deno.remove(file).catch(() => {});
   }
 
   #remember(key: string, answer: A): void {
@@ -120,21 +136,24 @@ export class AnswerStore<A> {
     return `${this.#dir}/${hashOf(key)}.json`;
   }
 
-  /** The files there are, oldest first (made once, and the folder). */
-  #scan(): string[] {
+  /** The files there are and their sizes, oldest first (made once, and the folder). */
+  #scan(): Map<string, number> {
     if (this.#files) return this.#files;
     Deno.mkdirSync(this.#dir!, { recursive: true, mode: 0o700 });
-    const found: Array<[string, number]> = [];
+    const found: Array<[string, number, number]> = [];
     for (const entry of Deno.readDirSync(this.#dir!)) {
       if (!entry.isFile || !entry.name.endsWith(".json")) continue;
       const path = `${this.#dir}/${entry.name}`;
       try {
-        found.push([path, Deno.statSync(path).mtime?.getTime() ?? 0]);
+        const info = Deno.statSync(path);
+        found.push([path, info.size, info.mtime?.getTime() ?? 0]);
       } catch {
         // Gone meanwhile.
       }
     }
-    this.#files = found.sort((a, b) => a[1] - b[1]).map(([path]) => path);
+    found.sort((a, b) => a[2] - b[2]);
+    this.#files = new Map(found.map(([path, size]) => [path, size]));
+    this.#bytes = found.reduce((sum, [, size]) => sum + size, 0);
     return this.#files;
   }
 }
