@@ -15,6 +15,7 @@
 
 import { isOwnStateDir } from "../../security/state_marker.ts";
 import type { ToolContext } from "../tool.ts";
+import { BoundedFolder } from "./_bounded_folder.ts";
 import { hashOf } from "./_facts_store.ts";
 
 /** The folder in the state directory. */
@@ -43,13 +44,12 @@ interface SavedAnswer {
 export class AnswerStore<A> {
   #dir: string | undefined;
   #memory = new Map<string, A>();
-  /** The files there are and their sizes, oldest first (read at the first save). */
-  #files: Map<string, number> | undefined;
-  #bytes = 0;
+  #folder: BoundedFolder | undefined;
 
   /** @param dir The folder (made at the first save), or none: in memory only. */
   constructor(dir: string | undefined) {
     this.#dir = dir;
+    this.#folder = dir === undefined ? undefined : new BoundedFolder(dir, DISK_BYTES);
   }
 
   /**
@@ -88,26 +88,7 @@ export class AnswerStore<A> {
     const text = JSON.stringify({ format: FORMAT, key, answer } satisfies SavedAnswer);
     if (text.length > MAX_ANSWER_BYTES) return this.drop(key);
     this.#remember(key, answer);
-    if (this.#dir === undefined) return;
-    const file = this.#fileOf(key);
-    const temporary = `${file}.${crypto.randomUUID()}.tmp`;
-    try {
-      const files = this.#scan();
-      const bytes = new TextEncoder().encode(text);
-      Deno.writeFileSync(temporary, bytes, { mode: 0o600 });
-      Deno.renameSync(temporary, file);
-      this.#bytes += bytes.length - (files.get(file) ?? 0);
-      files.delete(file);
-      files.set(file, bytes.length);
-      for (const [old, size] of files) {
-        if (this.#bytes <= DISK_BYTES) break;
-        files.delete(old);
-        this.#bytes -= size;
-        Deno.remove(old).catch(() => {});
-      }
-    } catch {
-      Deno.remove(temporary).catch(() => {});
-    }
+    this.#folder?.write(this.#fileOf(key), new TextEncoder().encode(text));
   }
 
   /**
@@ -117,11 +98,7 @@ export class AnswerStore<A> {
    */
   drop(key: string): void {
     this.#memory.delete(key);
-    if (this.#dir === undefined) return;
-    const file = this.#fileOf(key);
-    this.#bytes -= this.#files?.get(file) ?? 0;
-    this.#files?.delete(file);
-    Deno.remove(file).catch(() => {});
+    this.#folder?.remove(this.#fileOf(key));
   }
 
   #remember(key: string, answer: A): void {
@@ -134,27 +111,6 @@ export class AnswerStore<A> {
 
   #fileOf(key: string): string {
     return `${this.#dir}/${hashOf(key)}.json`;
-  }
-
-  /** The files there are and their sizes, oldest first (made once, and the folder). */
-  #scan(): Map<string, number> {
-    if (this.#files) return this.#files;
-    Deno.mkdirSync(this.#dir!, { recursive: true, mode: 0o700 });
-    const found: Array<[string, number, number]> = [];
-    for (const entry of Deno.readDirSync(this.#dir!)) {
-      if (!entry.isFile || !entry.name.endsWith(".json")) continue;
-      const path = `${this.#dir}/${entry.name}`;
-      try {
-        const info = Deno.statSync(path);
-        found.push([path, info.size, info.mtime?.getTime() ?? 0]);
-      } catch {
-        // Gone meanwhile.
-      }
-    }
-    found.sort((a, b) => a[2] - b[2]);
-    this.#files = new Map(found.map(([path, size]) => [path, size]));
-    this.#bytes = found.reduce((sum, [, size]) => sum + size, 0);
-    return this.#files;
   }
 }
 

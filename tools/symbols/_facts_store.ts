@@ -24,6 +24,7 @@
  */
 
 import { readWholeFileSync } from "../_whole_file.ts";
+import { BoundedFolder } from "./_bounded_folder.ts";
 import {
   decodeRecord,
   encodeRecord,
@@ -52,10 +53,7 @@ export class FactsStore<F> {
   #dir: string;
   #kind: string;
   #codec: FactsCodec<F>;
-  #budget: number;
-  /** Bytes of each record written or seen, oldest first (read from the folder at the first write). */
-  #records: Map<string, number> | undefined;
-  #bytes = 0;
+  #folder: BoundedFolder;
 
   /**
    * @param dir The folder (made at the first write).
@@ -67,7 +65,7 @@ export class FactsStore<F> {
     this.#dir = dir;
     this.#kind = kind;
     this.#codec = codec;
-    this.#budget = budget;
+    this.#folder = new BoundedFolder(dir, budget);
   }
 
   /**
@@ -94,20 +92,8 @@ export class FactsStore<F> {
    * @param facts Plain data (maps, arrays, strings, numbers).
    */
   save(path: string, mtime: number, size: number, facts: F): void {
-    const record = this.#recordOf(path);
     const bytes = encodeRecord(path, mtime, size, this.#codec.write(facts));
-    const temporary = `${record}.${crypto.randomUUID()}.tmp`;
-    try {
-      const records = this.#scan();
-      Deno.writeFileSync(temporary, bytes, { mode: 0o600 });
-      Deno.renameSync(temporary, record);
-      this.#bytes += bytes.length - (records.get(record) ?? 0);
-      records.delete(record);
-      records.set(record, bytes.length);
-      this.#evict(records);
-    } catch {
-      Deno.remove(temporary).catch(() => {});
-    }
+    this.#folder.write(this.#recordOf(path), bytes);
   }
 
   /**
@@ -116,13 +102,7 @@ export class FactsStore<F> {
    * @yields Each record's path, version and facts (records that do not read back are passed over).
    */
   *recent(): Generator<{ path: string; mtime: number; size: number; facts: F }> {
-    let records: Map<string, number>;
-    try {
-      records = this.#scan();
-    } catch {
-      return;
-    }
-    for (const record of [...records.keys()].reverse()) {
+    for (const record of this.#folder.paths().reverse()) {
       const saved = this.#read(record);
       if (saved) yield saved;
     }
@@ -145,44 +125,6 @@ export class FactsStore<F> {
 
   #recordOf(path: string): string {
     return `${this.#dir}/${this.#kind}-${hashOf(path)}`;
-  }
-
-  /** The records there are, oldest first (made once, and the folder, in a state directory that exists). */
-  #scan(): Map<string, number> {
-    if (this.#records) return this.#records;
-    try {
-      Deno.mkdirSync(this.#dir, { mode: 0o700 });
-    } catch (error) {
-      if (!(error instanceof Deno.errors.AlreadyExists)) throw error;
-    }
-    const found: Array<[string, number, number]> = [];
-    for (const entry of Deno.readDirSync(this.#dir)) {
-      if (!entry.isFile) continue;
-      const path = `${this.#dir}/${entry.name}`;
-      try {
-        const info = Deno.statSync(path);
-        found.push([path, info.size, info.mtime?.getTime() ?? 0]);
-      } catch {
-        // Gone meanwhile.
-      }
-    }
-    found.sort((a, b) => a[2] - b[2]);
-    this.#records = new Map(found.map(([path, size]) => [path, size]));
-    this.#bytes = found.reduce((sum, [, size]) => sum + size, 0);
-    return this.#records;
-  }
-
-  #evict(records: Map<string, number>): void {
-    for (const [path, size] of records) {
-      if (this.#bytes <= this.#budget) return;
-      records.delete(path);
-      this.#bytes -= size;
-      try {
-        Deno.removeSync(path);
-      } catch {
-        // Already gone.
-      }
-    }
   }
 }
 
