@@ -10,13 +10,12 @@
  * - `scripts/<ts>_<seq>.sh`: each shell command, in order, named by its
  *   process record.
  *
- * The session id is what the interaction log records as `session` for the
- * connection. Lines are queued and written once per turn of the event loop
- * (after the turn's replies went out), one append per file, so logging
- * costs a message little and never blocks or breaks the transport. Past `maxSessionBytes` a session stops logging
- * messages (one note line says so) and keeps its process records, up to
- * twice that. Retention runs at start and whenever the sessions outgrow
- * their cap or a day passes (`_session_retention.ts`).
+ * The session id is what the interaction log records as `session` for the connection. Lines are
+ * queued and written once per turn of the event loop (after the turn's replies went out), one
+ * append per file, so logging costs a message little and never blocks or breaks the transport.
+ * Past `maxSessionBytes` a session stops logging messages (one note line says so) and keeps its
+ * process records, up to twice that. Retention runs at start and whenever the sessions outgrow
+ * their cap or a day passes (`_session_retention.ts`). A watcher (telemetry) sees it all.
  *
  * @module
  */
@@ -43,6 +42,12 @@ import { pruneSessions } from "./_session_retention.ts";
 import { trustStateDir } from "./state_dir.ts";
 
 export type { Direction } from "./_session_lines.ts";
+
+/** Sees every message (its session: this log's id on stdio) and ended process, logged or not. */
+export interface MessageWatcher {
+  message?(direction: Direction, message: unknown, session: string): void;
+  process?(record: SubprocessRecord): void;
+}
 
 /** Options for {@linkcode SessionLog.open}. */
 export interface SessionLogOptions {
@@ -89,6 +94,7 @@ export class SessionLog implements SubprocessLog {
   #prunedAtBytes = 0;
   #closed = false;
   #logger: HostLogger;
+  #watcher: MessageWatcher | undefined;
 
   private constructor(options: SessionLogOptions, enabled: boolean) {
     this.#now = options.now ?? (() => new Date());
@@ -131,6 +137,7 @@ export class SessionLog implements SubprocessLog {
    * @param session The client's session, where one host serves several (HTTP).
    */
   comms(direction: Direction, message: unknown, session?: string): void {
+    this.#watcher?.message?.(direction, message, session ?? this.id);
     if (!this.enabled || this.#commsStopped) return;
     this.#enqueue({ ts: this.#now(), direction, message, ...(session ? { session } : {}) });
   }
@@ -144,30 +151,25 @@ export class SessionLog implements SubprocessLog {
     if (this.enabled && !this.#commsStopped) this.#enqueue({ ts: this.#now(), refused: why });
   }
 
-  /**
-   * Record a process that ended (never throws, never waits for the disk).
-   *
-   * @param record What it was and what it did.
-   */
+  /** Record a process that ended: what it was and did (never throws, never waits for the disk). */
   record(record: SubprocessRecord): void {
+    this.#watcher?.process?.(record);
     if (this.enabled && !this.#recordsStopped) this.#enqueue({ ts: this.#now(), record });
   }
 
-  /**
-   * The reader of sessions' process records (this one's by default).
-   *
-   * @returns The reader.
-   */
+  /** Tell a watcher (one at a time; telemetry's) of every message and process, logged or not. */
+  watch(watcher: MessageWatcher): void {
+    this.#watcher = watcher;
+  }
+
+  /** @returns The reader of sessions' process records (this one's by default). */
   reader(): SessionReader {
     return {
       current: this.id,
       subprocesses: (query: SubprocessQuery, signal?: AbortSignal): Promise<SubprocessPage> => {
         this.#drain();
-        return readSubprocesses(
-          this.#root,
-          { ...query, session: query.session ?? this.id },
-          signal,
-        );
+        const session = query.session ?? this.id;
+        return readSubprocesses(this.#root, { ...query, session }, signal);
       },
     };
   }
@@ -219,9 +221,8 @@ export class SessionLog implements SubprocessLog {
 
   #commsLine(entry: Exclude<Queued, { record: SubprocessRecord }>): string {
     if ("refused" in entry) {
-      return `${
-        JSON.stringify({ ts: entry.ts.toISOString(), dir: "in", refused: entry.refused })
-      }\n`;
+      const line = { ts: entry.ts.toISOString(), dir: "in", refused: entry.refused };
+      return `${JSON.stringify(line)}\n`;
     }
     const method = this.#methods.methodOf(entry.direction, entry.message, entry.session);
     return commsLine({ ...entry, method }, this.#redactor, this.#settings.maxMessageBytes);
