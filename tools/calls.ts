@@ -83,6 +83,22 @@ export interface CallOutcome {
   readonly waitedMs?: number;
   /** The human's decision, when the call waited for one. */
   readonly approval?: ApprovalNote;
+  /** Milliseconds it waited for a tool worker to take it (a worker tool's call; part of `durationMs`). */
+  readonly queuedMs?: number;
+  /** Parts of the call its provider timed (an upstream server's answer): telemetry's child spans. */
+  readonly phases?: readonly CallPhase[];
+}
+
+/** A timed part of a call, as telemetry shows it: a name, a span of time, what describes it. */
+export interface CallPhase {
+  /** A low-cardinality name (`toolhost.upstream.call`). */
+  readonly name: string;
+  /** When it began, in milliseconds since the epoch. */
+  readonly start: number;
+  /** When it ended, likewise. */
+  readonly end: number;
+  /** What describes it: never an argument's value. */
+  readonly attributes?: Readonly<Record<string, string | number | boolean>>;
 }
 
 /** How a call's approval was decided (in the interaction log and the audit file). */

@@ -20,6 +20,10 @@ export interface Job {
   message: Extract<ToWorker, { type: "call" }>;
   /** When the call times out (performance.now() milliseconds); set when a worker takes it. */
   deadline: number;
+  /** When it was queued (performance.now() milliseconds). */
+  readonly queuedAt: number;
+  /** How long it waited for a worker to take it; set when one does. */
+  queuedMs?: number;
   /** The call was asked to stop. */
   stopping?: boolean;
   /** Answer the call. */
@@ -67,6 +71,7 @@ export function newJob(parts: JobParts): Job {
     name,
     message,
     deadline: Infinity,
+    queuedAt: performance.now(),
     onProgress: call.onProgress,
     resolve: (value) => (done(), parts.resolve(value)),
     reject: (error) => (done(), parts.reject(error)),

@@ -60,7 +60,9 @@ export class CallQueue {
       const slot = this.#freeFor(job.name);
       if (slot === undefined) return;
       this.#waiting.shift();
-      job.deadline = performance.now() + this.#options.callTimeoutMs;
+      const now = performance.now();
+      job.queuedMs = now - job.queuedAt;
+      job.deadline = now + this.#options.callTimeoutMs;
       slot.run(job);
       this.#watchDeadlines();
     }

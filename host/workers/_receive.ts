@@ -79,6 +79,7 @@ function answerCall(slot: Slot, message: CallMessage): boolean {
     const done: PoolResult = { result: message.result, paths: message.paths };
     if (message.seen) done.seen = message.seen;
     if (message.changes) done.changes = message.changes;
+    if (job.queuedMs !== undefined) done.queuedMs = job.queuedMs;
     job.resolve(done);
   } else {
     job.reject(new UnknownToolError(job.name));

@@ -67,4 +67,6 @@ export interface PoolResult {
   seen?: SeenFiles;
   /** Watched files that changed by other means, found before the tool ran. */
   changes?: FileChange[];
+  /** Milliseconds it waited in the queue before a worker took it (telemetry's span of the wait). */
+  queuedMs?: number;
 }
