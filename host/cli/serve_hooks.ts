@@ -79,6 +79,7 @@ export async function startHostTelemetry(
   const parts = {
     status: () => host.status(),
     observe: host.dispatcher.observe.bind(host.dispatcher),
+    sessions: host.sessions,
   };
   return startTelemetry(parts, config.telemetry, SERVER_INFO.version);
 }

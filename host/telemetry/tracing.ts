@@ -3,10 +3,16 @@
  * named and described as OpenTelemetry's semantic conventions for MCP and
  * for GenAI tool execution say (`tools/call read_file`, `mcp.method.name`,
  * `mcp.session.id`, `gen_ai.operation.name`, `gen_ai.tool.name`,
- * `error.type`), with the client's name, and a child span for the time the
- * call waited for a human's approval. A request whose `_meta` carries a W3C
- * `traceparent` continues that trace. Arguments and results are never
+ * `error.type`), with the client's name, and child spans for the time the
+ * call waited for a human's approval, for a tool worker to take it, for each
+ * process it ran (the sandbox's: its program's name, never its arguments)
+ * and for each part its provider timed. A request whose `_meta` carries a
+ * W3C `traceparent` continues that trace. Arguments and results are never
  * exported: only their sizes.
+ *
+ * A process is told by the session log with the tool that ran it, not the
+ * call: its span goes to the one call of that tool in flight (none when
+ * several are).
  *
  * @module
  */
@@ -18,12 +24,14 @@ import {
   SpanKind,
   SpanStatusCode,
   trace,
+  type Tracer,
 } from "@opentelemetry/api";
-import { W3CTraceContextPropagator } from "@opentelemetry/core";
 import { OTLPTraceExporter } from "@opentelemetry/exporter-trace-otlp-http";
 import type { Resource } from "@opentelemetry/resources";
 import { BatchSpanProcessor, TracerProvider } from "@opentelemetry/sdk-trace";
 import type { CallObserver, CallOutcome, CallRecord, CallResult } from "../../tools/calls.ts";
+import type { SubprocessRecord } from "../../tools/sandbox.ts";
+import { parentContext } from "./_trace_context.ts";
 
 /** A call's span, and its approval wait's while it waits. */
 interface Held {
@@ -36,7 +44,8 @@ export class CallTracing implements CallObserver {
   #provider: TracerProvider;
   #tracer;
   #calls = new WeakMap<CallRecord, Held>();
-  #propagator = new W3CTraceContextPropagator();
+  /** The calls in flight by tool, for the processes they run. */
+  #running = new Map<string, Held[]>();
   /** Spans are kept by call: a call need not wait for the others' telling. */
   readonly unordered = true;
 
@@ -54,14 +63,13 @@ export class CallTracing implements CallObserver {
     this.#tracer = this.#provider.getTracer("toolhost");
   }
 
+  /** Where the host's other spans are made (its MCP requests'). */
+  get tracer(): Tracer {
+    return this.#tracer;
+  }
+
   /** A call starts: its span opens, in the client's trace when the request carried one. */
   before(call: CallRecord): void {
-    const parent = call.trace
-      ? this.#propagator.extract(ROOT_CONTEXT, call.trace, {
-        get: (carrier, key) => (carrier as Record<string, string | undefined>)[key],
-        keys: (carrier) => Object.keys(carrier as object),
-      })
-      : ROOT_CONTEXT;
     const attributes: Attributes = {
       "mcp.method.name": "tools/call",
       "mcp.session.id": call.session,
@@ -73,9 +81,38 @@ export class CallTracing implements CallObserver {
     const span = this.#tracer.startSpan(
       `tools/call ${call.tool}`,
       { kind: SpanKind.SERVER, startTime: call.started, attributes },
-      parent,
+      parentContext(call.trace),
     );
-    this.#calls.set(call, { span });
+    const held = { span };
+    this.#calls.set(call, held);
+    const running = this.#running.get(call.tool);
+    if (running) running.push(held);
+    else this.#running.set(call.tool, [held]);
+  }
+
+  /**
+   * A process ended: a child span of the one call of its tool in flight, from its start to now.
+   *
+   * @param record What it was (its program's name is kept, never its arguments) and did.
+   */
+  process(record: SubprocessRecord): void {
+    const running = this.#running.get(record.tool);
+    if (running?.length !== 1) return;
+    const end = performance.timeOrigin + performance.now();
+    const attributes: Attributes = {
+      "process.executable.name": record.argv[0]?.split("/").pop() ?? "",
+      "toolhost.sandbox.confinement": record.confinement,
+      "toolhost.process.timed_out": record.timedOut,
+    };
+    if (record.exitCode !== null) attributes["process.exit.code"] = record.exitCode;
+    if (record.signal !== null) attributes["toolhost.process.signal"] = record.signal;
+    const span = this.#tracer.startSpan(
+      "toolhost.process",
+      { startTime: end - record.durationMs, attributes },
+      trace.setSpan(ROOT_CONTEXT, running[0]!.span),
+    );
+    if (record.exitCode !== 0) span.setStatus({ code: SpanStatusCode.ERROR });
+    span.end(end);
   }
 
   /** A call begins or ends its wait for a human's approval: a child span covers it. */
@@ -99,12 +136,14 @@ export class CallTracing implements CallObserver {
     const held = this.#calls.get(call);
     if (!held) return;
     this.#calls.delete(call);
+    this.#finished(call.tool, held);
     const waitedEnd = call.started.getTime() + (outcome.waitedMs ?? 0);
     if (held.wait) {
       held.wait.setAttribute("toolhost.approval.decision", outcome.approval?.decision ?? "none");
       held.wait.end(waitedEnd);
     }
     const { span } = held;
+    this.#parts(span, waitedEnd, outcome);
     span.setAttribute("toolhost.result.chars", resultChars(outcome.result));
     if (outcome.waitedMs !== undefined) span.setAttribute("toolhost.waited_ms", outcome.waitedMs);
     if (outcome.result.isError) {
@@ -112,6 +151,33 @@ export class CallTracing implements CallObserver {
       span.setStatus({ code: SpanStatusCode.ERROR });
     }
     span.end(waitedEnd + outcome.durationMs);
+  }
+
+  /** The call's spans in flight by tool lose this one. */
+  #finished(tool: string, held: Held): void {
+    const running = this.#running.get(tool);
+    const at = running?.indexOf(held) ?? -1;
+    if (at !== -1) running!.splice(at, 1);
+    if (running?.length === 0) this.#running.delete(tool);
+  }
+
+  /** Child spans of what the call's provider timed: its wait for a worker, its phases. */
+  #parts(span: Span, ranFrom: number, outcome: CallOutcome): void {
+    if (outcome.queuedMs === undefined && outcome.phases === undefined) return;
+    const inCall = trace.setSpan(ROOT_CONTEXT, span);
+    if (outcome.queuedMs !== undefined) {
+      const queued = this.#tracer.startSpan("toolhost.worker.wait", { startTime: ranFrom }, inCall);
+      queued.end(ranFrom + outcome.queuedMs);
+    }
+    for (const phase of outcome.phases ?? []) {
+      const { name, start, end, attributes } = phase;
+      this.#tracer.startSpan(
+        name,
+        { startTime: start, ...(attributes ? { attributes } : {}) },
+        inCall,
+      )
+        .end(end);
+    }
   }
 
   /** Send what is buffered, and stop. */

@@ -5,14 +5,16 @@
  * a client makes arrive as spans — named and described as the semantic
  * conventions for MCP and GenAI tool execution say, the one with a
  * `traceparent` in the client's trace — and as metrics; no argument value is
- * in anything sent.
+ * in anything sent. The other MCP requests (`initialize`, `tools/list`) have
+ * spans of their own, and a shell command's process a child span of its call.
  *
  * @module
  */
 
 import { assert, assertEquals, assertStringIncludes } from "../../_assert.ts";
-import { tempDir } from "../../_helpers.ts";
-import { connectStdio } from "../../_mcp.ts";
+import { canRun, missing, tempDir } from "../../_helpers.ts";
+import { connectStdio, type StdioSession } from "../../_mcp.ts";
+import { attribute, receiver, spansIn } from "./_otlp.ts";
 
 /** A value no export may hold: it is only ever an argument. */
 const ARGUMENT_VALUE = "argument-value-never-exported";
@@ -23,51 +25,6 @@ const PARENT_SPAN = "b7ad6b7169203331";
 
 /** How long the host may take to send (it batches spans every 100 ms here, metrics every 500). */
 const SENT_WITHIN_MS = 60_000;
-
-interface OtlpAttribute {
-  key: string;
-  value: { stringValue?: string; intValue?: number | string };
-}
-
-interface OtlpSpan {
-  traceId: string;
-  parentSpanId?: string;
-  name: string;
-  kind: number;
-  attributes: OtlpAttribute[];
-  status: { code: number };
-}
-
-/** An OTLP/HTTP receiver on loopback: what was posted, by path. */
-function receiver(): { url: string; bodies: Map<string, string[]>; close(): Promise<void> } {
-  const bodies = new Map<string, string[]>();
-  const server = Deno.serve(
-    { hostname: "127.0.0.1", port: 0, onListen() {} },
-    async (request) => {
-      const path = new URL(request.url).pathname;
-      bodies.set(path, [...(bodies.get(path) ?? []), await request.text()]);
-      return Response.json({});
-    },
-  );
-  return {
-    url: `http://127.0.0.1:${server.addr.port}`,
-    bodies,
-    close: () => server.shutdown(),
-  };
-}
-
-function spansIn(bodies: readonly string[]): OtlpSpan[] {
-  return bodies.flatMap((body) =>
-    (JSON.parse(body) as {
-      resourceSpans: Array<{ scopeSpans: Array<{ spans: OtlpSpan[] }> }>;
-    }).resourceSpans.flatMap((resource) => resource.scopeSpans.flatMap((scope) => scope.spans))
-  );
-}
-
-function attribute(span: OtlpSpan, key: string): string | number | undefined {
-  const value = span.attributes.find((each) => each.key === key)?.value;
-  return value?.stringValue ?? (value?.intValue === undefined ? undefined : Number(value.intValue));
-}
 
 /** Wait for a state of the receiver, polling it (the host sends on its own schedule). */
 async function until(what: string, holds: () => boolean): Promise<void> {
@@ -132,6 +89,102 @@ Deno.test("OTLP: spans and metrics of the calls reach the collector, in the clie
     for (const [path, bodies] of collector.bodies) {
       assert(!bodies.some((body) => body.includes(ARGUMENT_VALUE)), `an argument in ${path}`);
     }
+  } finally {
+    await collector.close();
+  }
+});
+
+/** A host launched as users launch it, exporting to the collector (spans every 100 ms). */
+async function launchExporting(
+  root: string,
+  collector: { url: string },
+): Promise<StdioSession & AsyncDisposable> {
+  const outside = await Deno.makeTempDir({ prefix: "toolhost-otlp-config-" });
+  const config = `${outside}/toolhost.json`;
+  await Deno.writeTextFile(
+    config,
+    JSON.stringify({ telemetry: { otlp: { endpoint: collector.url } } }),
+  );
+  const session = await connectStdio([root], { config, env: { OTEL_BSP_SCHEDULE_DELAY: "100" } });
+  return {
+    ...session,
+    async [Symbol.asyncDispose]() {
+      await session[Symbol.asyncDispose]();
+      await Deno.remove(outside, { recursive: true });
+    },
+  };
+}
+
+/** The client's trace for a `tools/list`. */
+const LIST_TRACE_ID = "4bf92f3577b34da6a3ce929d0e0e4736";
+const LIST_PARENT_SPAN = "00f067aa0ba902b7";
+
+Deno.test("OTLP: initialize and tools/list have spans of their own, tools/list in the client's trace", async () => {
+  const collector = receiver();
+  await using root = await tempDir();
+  try {
+    await using session = await launchExporting(root.path, collector);
+    await session.client.listTools({
+      _meta: { traceparent: `00-${LIST_TRACE_ID}-${LIST_PARENT_SPAN}-01` },
+    });
+    await session.client.ping();
+    const spans = () => spansIn(collector.bodies.get("/v1/traces") ?? []);
+    const named = (name: string) => spans().find((span) => span.name === name);
+    await until("the requests' spans", () => ["initialize", "tools/list", "ping"].every(named));
+    const initialize = named("initialize")!;
+    assertEquals(initialize.kind, 2, "a server span");
+    assertEquals(attribute(initialize, "mcp.method.name"), "initialize");
+    assertEquals(attribute(initialize, "jsonrpc.request.id"), "0", "the SDK client's first id");
+    assertEquals(attribute(initialize, "network.transport"), "pipe");
+    assertEquals(attribute(initialize, "toolhost.client.name"), "toolhost-test/1.0.0");
+    assert(typeof attribute(initialize, "mcp.protocol.version") === "string");
+    const list = named("tools/list")!;
+    assertEquals(list.traceId, LIST_TRACE_ID, "tools/list continues the client's trace");
+    assertEquals(list.parentSpanId, LIST_PARENT_SPAN);
+    assertEquals(attribute(list, "mcp.session.id"), attribute(initialize, "mcp.session.id"));
+    assertEquals(
+      attribute(list, "mcp.protocol.version"),
+      attribute(initialize, "mcp.protocol.version"),
+    );
+    assertEquals(attribute(list, "error.type"), undefined);
+    assert(!spans().some((span) => span.name.startsWith("tools/call")), "no call, no call span");
+  } finally {
+    await collector.close();
+  }
+});
+
+const noBwrap = missing("bwrap", canRun("bwrap"));
+
+Deno.test({
+  name: `OTLP: a shell command's process is a child span of its call, with its program's name only${
+    noBwrap ? " (skipped: bwrap not installed)" : ""
+  }`,
+  ignore: noBwrap,
+}, async () => {
+  const collector = receiver();
+  await using root = await tempDir();
+  try {
+    await using session = await launchExporting(root.path, collector);
+    const ran = await session.call("run_shell", { command: `exit 3 # ${ARGUMENT_VALUE}` });
+    assertStringIncludes(JSON.stringify(ran.content), "EXIT CODE: 3");
+    const spans = () => spansIn(collector.bodies.get("/v1/traces") ?? []);
+    const named = (name: string) => spans().find((span) => span.name === name);
+    await until(
+      "the call's and its process's spans",
+      () => named("tools/call run_shell") !== undefined && named("toolhost.process") !== undefined,
+    );
+    const call = named("tools/call run_shell")!;
+    const process = named("toolhost.process")!;
+    assertEquals(process.traceId, call.traceId);
+    assertEquals(process.parentSpanId, call.spanId, "the process is the call's child");
+    assertEquals(attribute(process, "process.exit.code"), 3);
+    assertEquals(attribute(process, "toolhost.sandbox.confinement"), "bwrap");
+    const program = attribute(process, "process.executable.name");
+    assert(typeof program === "string" && /^[a-z]+$/.test(program), `a program's name: ${program}`);
+    assertEquals(process.status.code, 2, "a process that failed is an error");
+    const sent = (collector.bodies.get("/v1/traces") ?? []).join("\n");
+    assert(!sent.includes(ARGUMENT_VALUE), "the command is in no span");
+    assert(!sent.includes("exit 3"), "nor any of its arguments");
   } finally {
     await collector.close();
   }
