@@ -47,8 +47,9 @@ export async function hostCall(
   args: unknown,
   ctx: Partial<CallContext> = {},
 ): Promise<ToolResult> {
-  const { dispatcher, pool, reads } = parts;
+  const { dispatcher, reads } = parts;
   const full: CallContext = { session: "local", client: "local", ...ctx };
+  const pool = full.scope?.pool ?? parts.pool;
   // A local call's worker checks the files this session read before the tool runs; for any
   // other call (host tools, upstream servers) a worker checks them meanwhile.
   const local = pool.runs(name);

@@ -10,35 +10,27 @@ import type { Policy } from "../security/policy.ts";
 import type { ToolDescriptor } from "../tools/registry.ts";
 import type { ToolResult } from "../tools/tool.ts";
 import type { CallObserver } from "../tools/calls.ts";
-import { FAMILIES, familyNamed } from "../tools/families.ts";
-import type { ToolFamily } from "../tools/family.ts";
-import { HOST_TOOL_FAMILIES } from "../tools/host_tools.ts";
+import { FAMILIES } from "../tools/families.ts";
 import type { HostStatus } from "../tools/observe/observation.ts";
 import { hostCalls } from "./call.ts";
 import { applyDirectives, started, writeHints } from "./_host_wiring.ts";
-import { type FirstWorker, spawnOptions } from "./first_worker.ts";
-import {
-  type ConfigOverrides,
-  type HostConfig,
-  loadConfig,
-  unknownToolNames,
-} from "./config/mod.ts";
+import type { FirstWorker } from "./first_worker.ts";
+import { type ConfigOverrides, type HostConfig, loadConfig } from "./config/mod.ts";
 import { type HostLogger, stderrLogger } from "./logger.ts";
-import { type CallContext, Dispatcher } from "./providers/mod.ts";
+import { type CallContext, type CallScope, Dispatcher } from "./providers/mod.ts";
 import { detectLanguages, localTools, ShownFamilies } from "./providers/mod.ts";
-import type { UpstreamProvider } from "./providers/mod.ts";
 import { AnchorStore } from "./state/mod.ts";
-import { openSinks, ReadTracker, type SessionNotes, type Sinks } from "./state/mod.ts";
+import { openSinks, ReadTracker, type SessionNotes } from "./state/mod.ts";
 import type { TodoStore } from "../tools/todo/todo.ts";
-import { IdleWork, openSessionLog, type SessionLog } from "./state/mod.ts";
-import { WorkerPool } from "./workers/mod.ts";
+import { openSessionLog, type SessionLog } from "./state/mod.ts";
 import type { RipgrepStatus } from "./workers/mod.ts";
-import type { SubprocessLog } from "../tools/sandbox.ts";
 import { type HostPerformance, performanceData } from "../tools/observe/get_host_performance.ts";
-import { type Approvals, type AuditFile, HookEvents } from "./approvals/mod.ts";
+import { type Approvals, HookEvents } from "./approvals/mod.ts";
 import { approvalsFor } from "./_approval_wiring.ts";
-import type { NetworkService } from "./network/mod.ts";
 import { hostSide } from "./_host_side.ts";
+import { closeParts, familyOf, idleWork, loadUpstreams, startPool } from "./_host_parts.ts";
+import { clientSide } from "./_client_wiring.ts";
+import type { ToolFacts } from "./clients/rights.ts";
 
 /** Options for {@linkcode createHost}. */
 export interface HostOptions extends ConfigOverrides {
@@ -108,6 +100,19 @@ export interface Host {
    */
   runsInWorker(name: string): boolean;
   /**
+   * What a client's rights judge of a tool: its classes (write, exec, net, upstream) and family.
+   *
+   * @param name The tool's name.
+   */
+  toolFacts(name: string): ToolFacts;
+  /**
+   * Where a client limited to some roots runs its calls: tool workers and a shell sandbox of its
+   * own, confined to those roots, started at its first call.
+   *
+   * @param roots Its roots (real paths, each a root or inside one).
+   */
+  scopeOf(roots: readonly string[]): Promise<CallScope>;
+  /**
    * A session ended (an HTTP session closed, a stateless request answered):
    * forget what it read.
    *
@@ -155,7 +160,6 @@ export async function createHost(options: HostOptions = {}): Promise<Host> {
   const pool = await startPool(config, { logger, sessions, idle, first: options.firstWorker });
   const shown = new ShownFamilies(FAMILIES, config.tools);
   await detectLanguages(pool, shown, logger);
-  reportUnknownNames(config, pool, logger);
   const anchors = await AnchorStore.open(config.policy.stateDir, { logger });
   const toolsChanged = new Set<() => void>();
   const listChanged = () => toolsChanged.forEach((f) => f());
@@ -168,9 +172,8 @@ export async function createHost(options: HostOptions = {}): Promise<Host> {
   const sinks = openSinks(config, logger, { now, efferentCopy, writes, mirrored, sessions });
   const side = { pool, sinks, upstreams, anchors, sessions, shown, now };
   const { network, status, observation, hostTools, keeps } = await hostSide(config, logger, side);
-  const events = new HookEvents(now);
-  const approvalParts = { tools: () => dispatcher.list(), upstreams, events, toolsChanged, now };
-  const held = approvalsFor(config, logger, approvalParts);
+  const events = new HookEvents(now), tools = () => dispatcher.list();
+  const held = approvalsFor(config, logger, { tools, upstreams, events, toolsChanged, now });
   const dispatcher = new Dispatcher([localTools(pool, reads, shown), hostTools, ...upstreams], {
     ...(held ? { gate: (call, ctx) => held.approvals.gate(call, ctx) } : {}),
     observers: [...sinks.observers, ...(options.observers ?? [])],
@@ -180,8 +183,9 @@ export async function createHost(options: HostOptions = {}): Promise<Host> {
     idle,
   });
   started(dispatcher, pool, logger);
+  const clients = clientSide(config, { logger, sessions, idle, hostTools, upstreams, pool });
   const parts = { pool, upstreams, dispatcher, sinks, anchors, sessions, held, network, idle };
-  const close = () => closeParts(parts);
+  const close = () => closeParts(parts, clients.scopes);
   return {
     config,
     policy: config.policy,
@@ -198,6 +202,7 @@ export async function createHost(options: HostOptions = {}): Promise<Host> {
     sessions,
     onToolsChanged: (listener) => (toolsChanged.add(listener), () => toolsChanged.delete(listener)),
     list: () => dispatcher.list(),
+    ...clients.surface(() => dispatcher.list()),
     endSession: (session) => (reads.forget(session), held?.approvals.endSession(session)),
     ...hostCalls({ dispatcher, pool, reads, maxReplyBytes: config.policy.limits.maxOutputChars }),
     flush: () => (dispatcher.settle(), sinks.flush().then(() => sessions.flush())),
@@ -205,93 +210,4 @@ export async function createHost(options: HostOptions = {}): Promise<Host> {
     close,
     [Symbol.asyncDispose]: close,
   };
-}
-
-/** Each name in the `tools` section that is no tool or family: one line, and the host serves on. */
-function reportUnknownNames(config: HostConfig, pool: WorkerPool, logger: HostLogger): void {
-  const known = {
-    tools: [...Object.keys(pool.families), ...Object.keys(HOST_TOOL_FAMILIES)],
-    families: FAMILIES.map((family) => family.name),
-  };
-  for (const line of unknownToolNames(config.tools, known)) logger.log("warn", line);
-}
-
-/**
- * Stop the workers (their calls in flight end as shut down), then flush the
- * logs and the anchors; upstream servers close meanwhile (then the session log).
- */
-async function closeParts(parts: {
-  pool: WorkerPool;
-  upstreams: readonly UpstreamProvider[];
-  dispatcher: Dispatcher;
-  sinks: Sinks;
-  anchors: AnchorStore;
-  sessions: SessionLog;
-  held: { audit: AuditFile } | null;
-  network: NetworkService | null;
-  idle: IdleWork;
-}): Promise<void> {
-  parts.pool.close();
-  parts.network?.close();
-  const upstreamsClosed = Promise.all(parts.upstreams.map((upstream) => upstream.close()));
-  // One turn, so that the calls the pool just answered reach the log before it closes.
-  await new Promise((resolve) => setTimeout(resolve, 0));
-  parts.dispatcher.settle();
-  parts.idle.close();
-  await parts.sinks.close();
-  await parts.sessions.flush();
-  await parts.anchors.flush();
-  await upstreamsClosed;
-  await parts.sessions.close();
-  await parts.held?.audit.flush();
-}
-
-/** The family a tool belongs to: a local or host-side tool's (an upstream's tools have none). */
-function familyOf(pool: WorkerPool, tool: string): ToolFamily | undefined {
-  const hostSide = HOST_TOOL_FAMILIES[tool];
-  return hostSide === undefined ? pool.familyOf(tool) : familyNamed(hostSide);
-}
-
-/** The host's work for an idle moment (`state/idle_work.ts`): observers told, and the session log's lines. */
-function idleWork(logger: HostLogger, sessions: SessionLog): IdleWork {
-  const idle = new IdleWork((error) => logger.log("warn", "Work after a call failed", `${error}`));
-  idle.each(() => void sessions.flush());
-  return idle;
-}
-
-/** The tool workers, with the policy's permissions and the files tool code reads. */
-async function startPool(
-  config: HostConfig,
-  parts: {
-    logger: HostLogger;
-    sessions: SessionLog;
-    idle: IdleWork;
-    first: FirstWorker | undefined;
-  },
-): Promise<WorkerPool> {
-  const { logger, sessions, idle, first } = parts;
-  const ahead = first?.config === config ? first.spawned : undefined;
-  if (first && !ahead) first.spawned.worker.terminate(); // started for another configuration
-  const options = {
-    ...(await spawnOptions(config)),
-    subprocesses: sessions,
-    // While a worker runs a call: the last call's observers, the session log's queued lines.
-    whileWaiting: () => idle.run(),
-    size: config.workers,
-    callTimeoutMs: config.callTimeoutMs,
-    logger,
-  };
-  return await WorkerPool.start(config.policy, options, ahead);
-}
-
-/** The upstream servers; the MCP client code reads the environment when it loads, so only when some are configured. */
-async function loadUpstreams(
-  config: HostConfig,
-  logger: HostLogger,
-  onListChanged: () => void,
-  subprocesses: SubprocessLog,
-): Promise<UpstreamProvider[]> {
-  if (Object.keys(config.upstream).length === 0) return [];
-  const { startUpstreams } = await import("./providers/upstream_start.ts");
-  return await startUpstreams(config, logger, { onListChanged, subprocesses });
 }

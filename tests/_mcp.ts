@@ -13,6 +13,7 @@
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import type { CallToolResult, Tool } from "@modelcontextprotocol/sdk/types.js";
+import { fileURLToPath as fromFileUrl } from "node:url";
 import type { ToolResult } from "../tools/tool.ts";
 
 /** What the user gives `mcp-config`, and what the client's `env` adds. */
@@ -240,6 +241,11 @@ export interface HttpLaunchOptions {
   config?: string;
   /** Variables the environment adds (beside PATH and HOME). */
   env?: Record<string, string>;
+  /**
+   * A test-only fault (a module of `tests/_faults/`) loaded into the served process before it
+   * starts: the scoped command line the launcher would run is run as it is, with `--preload`.
+   */
+  fault?: URL;
 }
 
 /** A host serving over Streamable HTTP, started the way a user starts it. */
@@ -287,10 +293,13 @@ export async function launchHttp(
     "--http=127.0.0.1:0",
     ...(options.conformanceFixtures ? ["--conformance-fixtures"] : []),
   ];
-  const child = new Deno.Command(command, {
-    args: [...args, ...http],
+  const line = options.fault
+    ? await faultedLine([...args.slice(1), ...http], options.fault, options.env)
+    : { command, args: [...args, ...http], env: clientEnv(options.env) };
+  const child = new Deno.Command(line.command, {
+    args: line.args,
     cwd: "/",
-    env: clientEnv(options.env),
+    env: line.env,
     clearEnv: true,
     stdin: "null",
     stdout: "null",
@@ -320,6 +329,36 @@ export async function launchHttp(
       await stop();
     },
   };
+}
+
+/**
+ * The scoped command line for `toolhost start ARGS…`, computed as the launcher computes it (in a
+ * process of its own, with the client's environment), with a fault module preloaded before the
+ * served entry.
+ */
+async function faultedLine(
+  startArgs: string[],
+  fault: URL,
+  env: Record<string, string> = {},
+): Promise<{ command: string; args: string[]; env: Record<string, string> }> {
+  const script = fromFileUrl(new URL("./_faults/scoped_line.ts", import.meta.url));
+  const output = await new Deno.Command(Deno.execPath(), {
+    args: ["run", "--quiet", "-A", script, ...startArgs],
+    env: clientEnv(env),
+    clearEnv: true,
+    stderr: "inherit",
+  }).output();
+  if (!output.success) throw new Error("The scoped command line could not be computed");
+  const line = JSON.parse(new TextDecoder().decode(output.stdout)) as {
+    command: string;
+    args: string[];
+    env: Record<string, string>;
+  };
+  const { ENTRY } = await import("../host/cli/scoped_command.ts");
+  const entry = line.args.indexOf(fromFileUrl(ENTRY));
+  const preload = `--preload=${fromFileUrl(fault)}`;
+  const args = [...line.args.slice(0, entry), preload, ...line.args.slice(entry)];
+  return { command: line.command, args, env: { ...clientEnv(env), ...line.env } };
 }
 
 /** The token in the entry `mcp-config --http HOST:PORT` prints. */

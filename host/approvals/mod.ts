@@ -7,6 +7,7 @@
  */
 
 export { Approvals, argsHash } from "./approvals.ts";
+export { globMatcher } from "./_approval_parts.ts";
 export type {
   AnswerOutcome,
   ApprovalAnswer,

@@ -19,6 +19,7 @@ export const LOADED_LATER = [
   "./log_command.ts",
   "./dashboard_command.ts",
   "./trust_command.ts",
+  "./token_command.ts",
   "../transports/mod.ts",
   "../state/http_token.ts",
 ] as const;
@@ -37,6 +38,7 @@ export const COMMANDS = {
   log: () => load<typeof import("./log_command.ts")>("./log_command.ts"),
   dashboard: () => load<typeof import("./dashboard_command.ts")>("./dashboard_command.ts"),
   trust: () => load<typeof import("./trust_command.ts")>("./trust_command.ts"),
+  token: () => load<typeof import("./token_command.ts")>("./token_command.ts"),
 };
 
 /**

@@ -28,7 +28,7 @@ import {
   type ScopedLine,
   staleFlagsLine,
 } from "./scoped_command.ts";
-import { overridesFrom, SERVE_OPTIONS } from "./serve_options.ts";
+import { overridesFrom, SERVE_OPTIONS, TOKEN_OPTIONS } from "./serve_options.ts";
 import { COMMANDS, httpTokenOf, mcpPath } from "./commands.ts";
 
 export { oneLine } from "./printer.ts";
@@ -53,6 +53,10 @@ Commands:
   trust        review the config files inside the roots (toolhost.json, .mcp.json), which only
                tighten the host until you trust them, and trust them as they are now (--yes:
                without asking; --list: what is trusted; --forget: untrust this start's files)
+  token        HTTP clients with rights of their own: "token add NAME --http [HOST:]PORT" prints the
+               entry with a new token once ([--read-only] [--tools|--deny-tools GLOB]... [--classes|
+               --deny-classes write|exec|net|upstream]... [--roots DIR]... [--no-shell] [--no-net]
+               [--calls-per-minute N] [--concurrent N]); "token list"; "token revoke NAME"
   doctor       probe both security boundaries live (--json for machine output)
   dashboard    print the dashboard's URL, with the token in its fragment, once the Hook API answers
                there (it never opens a browser); the Hook API is on in a server started with
@@ -95,11 +99,19 @@ const CLI_OPTIONS = {
   yes: { type: "boolean", default: false },
   list: { type: "boolean", default: false },
   forget: { type: "boolean", default: false },
+  ...TOKEN_OPTIONS,
   help: { type: "boolean", short: "h", default: false },
 } as const;
 
 /** The commands that only compute a launch: the server they start makes its state directory. */
-const LAUNCH_ONLY: readonly string[] = ["start", "flags", "mcp-config", "install", "trust"];
+const LAUNCH_ONLY: readonly string[] = [
+  "start",
+  "flags",
+  "mcp-config",
+  "install",
+  "trust",
+  "token",
+];
 
 /** The parsed command line. */
 type ParsedLine = ReturnType<typeof parseCommandLine>;
@@ -181,6 +193,11 @@ async function runCommand(command: string, run: Invocation): Promise<number> {
       // The variables it needs (the sandbox's plan) go first, as a shell sets them.
       printer.out(withEnv(await scopedCommand(config, { efferent: "any" })));
       return 0;
+    case "token":
+      return await (await COMMANDS.token()).tokenCommand(config, overrides, run.rest, {
+        values,
+        printer,
+      });
     case "mcp-config":
       if (config.http.listen) return await httpConfigCommand(config, overrides, printer);
       printer.out(

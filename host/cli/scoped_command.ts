@@ -18,6 +18,7 @@ import { assetPaths } from "../workers/asset_paths.ts";
 import { IGNORED_ENV } from "../../tools/assets.ts";
 import { computePlan, PLAN_ENV } from "../sandbox/plan.ts";
 import { servedEnv, servedNet } from "./_served_needs.ts";
+import { clientStorePath } from "../clients/store.ts";
 
 /** The `toolhost` command (`bin/toolhost`): what `mcp-config` prints. */
 export const TOOLHOST_BIN: URL = new URL("../../bin/toolhost", import.meta.url);
@@ -193,6 +194,16 @@ async function sinkNeeds(config: HostConfig, options: ScopeOptions): Promise<Sin
   return { efferent, run: [...peers.run, ...absolute], net: [...peers.net], read: [...peers.read] };
 }
 
+/**
+ * The user's own lists the served process reads: the trust list (it judges the config files again,
+ * as this process did), and over HTTP the clients' tokens' hashes (read again when they change: a
+ * revocation holds at the next request).
+ */
+function userLists(config: HostConfig): string[] {
+  const clients = config.http.listen ? clientStorePath() : null;
+  return [config.trust.store, clients].filter((path) => path !== null && path !== undefined);
+}
+
 /** The `serve` options that give the served process the configuration this one resolved. */
 function serveArgs(config: HostConfig): string[] {
   const args = config.policy.roots.flatMap((root) => ["--root", root]);
@@ -236,8 +247,7 @@ export async function scopedCommand(
     ...sinks.read,
     // The network worker's resolver takes its servers and the hosts file's names from these.
     ...(config.net ? [RESOLV_CONF, HOSTS_FILE] : []),
-    // The user's trust list: the served process judges the config files again, as this one did.
-    ...(config.trust.store ? [config.trust.store] : []),
+    ...userLists(config),
   ];
   const ripgrep = config.ripgrep.path !== null ? [config.ripgrep.path] : [];
   // The sandbox: the served process runs bwrap (or, unconfined, the shell) and takes the plan;

@@ -11,6 +11,8 @@ import { httpToken, TOKEN_FILE } from "../state/mod.ts";
 import type { Host } from "../host.ts";
 import { conformanceFixtures, serveHttp } from "../transports/mod.ts";
 import type { Printer } from "./printer.ts";
+import { ClientDirectory } from "../clients/access.ts";
+import { clientStorePath, tokenHash } from "../clients/store.ts";
 
 /**
  * Serve over HTTP until SIGTERM or SIGINT, then drain the calls in flight
@@ -33,16 +35,30 @@ export async function serveOverHttp(
   const fixtures = settings.conformanceFixtures;
   const token = fixtures ? null : await httpToken(config.policy.stateDir, { logger: host.logger });
   const extras = fixtures ? conformanceFixtures : undefined;
+  const store = clientStorePath();
+  // The clients `toolhost token add` made for this workspace, with the host's own token.
+  const clients = token === null ? undefined : new ClientDirectory({
+    store,
+    workspace: config.policy.roots[0]!,
+    roots: config.policy.roots,
+    token,
+    tokenSha256: await tokenHash(token),
+  });
   const http = await serveHttp(host, {
     hostname: listen.hostname,
     port: listen.port,
     token,
+    ...(clients ? { clients } : {}),
     idleTimeoutMs: settings.idleTimeoutMs,
     maxSessions: settings.maxSessions,
     ...(extras ? { extras } : {}),
   });
   const where = `${http.url} (${
-    token === null ? "no token" : `bearer token in ${config.policy.stateDir}/${TOKEN_FILE}`
+    token === null
+      ? "no token"
+      : `bearer token in ${config.policy.stateDir}/${TOKEN_FILE}; clients' tokens in ${
+        store ?? "no list (neither XDG_CONFIG_HOME nor HOME is set)"
+      }`
   })`;
   // One write: whoever reads the start-up line reads its warnings with it.
   printer.err(

@@ -19,6 +19,20 @@ export const SERVE_OPTIONS = {
   hooks: { type: "string" },
 } as const;
 
+/** The options of `toolhost token add`: a client's rights (`token_command.ts`). */
+export const TOKEN_OPTIONS = {
+  "read-only": { type: "boolean" },
+  tools: { type: "string", multiple: true },
+  "deny-tools": { type: "string", multiple: true },
+  classes: { type: "string", multiple: true },
+  "deny-classes": { type: "string", multiple: true },
+  roots: { type: "string", multiple: true },
+  "no-shell": { type: "boolean" },
+  "no-net": { type: "boolean" },
+  "calls-per-minute": { type: "string" },
+  concurrent: { type: "string" },
+} as const;
+
 /** The values that parsed {@linkcode SERVE_OPTIONS} give. */
 export interface ServeOptionValues {
   /** `--root`, each time it was given. */

@@ -55,6 +55,7 @@ export {
   type Listen,
   parseListen,
 } from "./http_settings.ts";
+export { APPROVAL_CLASSES } from "./schema.ts";
 export {
   type ApprovalClass,
   type ApprovalRule,

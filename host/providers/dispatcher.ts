@@ -13,84 +13,18 @@ import type { ToolResult } from "../../tools/tool.ts";
 import type { CallObserver, CallOutcome, CallRecord } from "../../tools/calls.ts";
 import { callRecord, waitsForEarlierCalls } from "../../tools/calls.ts";
 import { INPUT_REQUIRED_META } from "../approvals/mod.ts";
-import { holdCall, internalError, type Verdict } from "./_held.ts";
+import { holdCall, internalError } from "./_held.ts";
+import type { CallContext, CallGate, ProviderResult, ToolProvider } from "./call_types.ts";
 
 export type { CallObserver, CallOutcome, CallRecord };
-
-/** Who is calling and how the call is followed. */
-export interface CallContext {
-  /** Aborted when the client cancels. */
-  signal?: AbortSignal;
-  /** Progress for the client. */
-  onProgress?: (progress: number, total?: number, message?: string) => void;
-  /** The MCP session (or `cli`, `test`). */
-  session: string;
-  /** The client's name and version, when known. */
-  client: string;
-  /** The request's `_meta` (passed through to upstream servers). */
-  meta?: Record<string, unknown>;
-  /** Ask the client's user through MCP elicitation (when the client supports it). */
-  elicit?: (
-    message: string,
-    schema: Record<string, unknown>,
-    signal: AbortSignal,
-  ) => Promise<{ action: string; content?: Record<string, unknown> | undefined }>;
-  /**
-   * A 2026-07-28 request from a client that elicits: approvals answer with an
-   * input-required round, and its retry carries the answer and signed state.
-   */
-  rounds?: {
-    answer?: { action: string; content?: Record<string, unknown> | undefined } | undefined;
-    state?: string | undefined;
-  };
-}
-
-/**
- * What may hold a call before it runs (approvals): undefined lets it run as it is; a verdict runs
- * it with `args`, or answers with `refusal`. A gate that waits for a human calls `onWait` then:
- * that wait is the call's `waitedMs`, never part of its `durationMs`.
- */
-export type CallGate = (
-  call: CallRecord,
-  ctx: CallContext & { onWait?: () => void },
-) => Promise<Verdict>;
-
-/** What a provider returns: the result and the paths it touched. */
-export interface ProviderResult {
-  /** The tool's result. */
-  result: ToolResult;
-  /** Paths touched, as shown to the model. */
-  paths: string[];
-}
-
-/** A source of tools: the local registry (via the workers) or an upstream server. */
-export interface ToolProvider {
-  /** A short name for logs. */
-  readonly name: string;
-  /** The tools it offers now. */
-  list(): ToolDescriptor[];
-  /**
-   * Whether it answers calls of a tool: by default, those it lists (the local
-   * tools also answer a family's that waits for its language to be found).
-   *
-   * @param name The tool's name.
-   */
-  serves?(name: string): boolean;
-  /**
-   * Its calls read nothing the call observers keep (the tool workers' calls):
-   * the observers may hear of earlier calls while it runs, not before.
-   */
-  readonly readsNoObservations?: boolean;
-  /**
-   * Run one call.
-   *
-   * @param name The tool's name as listed.
-   * @param args Raw arguments.
-   * @param ctx The call's context.
-   * @throws {UnknownToolError} When it has no such tool.
-   */
-  call(name: string, args: unknown, ctx: CallContext): Promise<ProviderResult>;
-}
+export type {
+  Admission,
+  CallContext,
+  CallGate,
+  CallScope,
+  ProviderResult,
+  ToolProvider,
+} from "./call_types.ts";
 
 /** Options for {@linkcode Dispatcher}. */
 export interface DispatcherOptions {
@@ -204,32 +138,48 @@ export class Dispatcher {
     const record = callRecord(name, args, ctx, this.#now());
     this.#notify((observer) => observer.before?.(record));
     const start = performance.now();
-    const { verdict, waitedMs } = this.#gate ? await this.#held(record, ctx, this.#gate) : {};
-    const { result, paths } = verdict?.refusal
-      ? { result: verdict.refusal, paths: [] }
-      : await this.#run(provider, name, verdict ? verdict.args : args, ctx);
-    const outcome: CallOutcome = {
-      result,
-      paths,
-      durationMs: performance.now() - start - (waitedMs ?? 0),
-      ...(waitedMs === undefined ? {} : { waitedMs }),
-      ...(verdict ? { approval: verdict.approval } : {}),
-    };
+    // The client's rights and limits first: a call refused there waits for no human.
+    const admitted = ctx.admit?.(name);
+    let outcome: CallOutcome & { result: ToolResult };
+    try {
+      const refused = admitted && "refusal" in admitted ? admitted.refusal : undefined;
+      const { verdict, waitedMs } = !refused && this.#gate
+        ? await this.#held(record, ctx, this.#gate)
+        : { verdict: undefined, waitedMs: undefined };
+      const refusal = refused ?? verdict?.refusal;
+      const { result, paths } = refusal
+        ? { result: refusal, paths: [] }
+        : await this.#run(provider, name, verdict ? verdict.args : args, ctx);
+      outcome = {
+        result,
+        paths,
+        durationMs: performance.now() - start - (waitedMs ?? 0),
+        ...(waitedMs === undefined ? {} : { waitedMs }),
+        ...(verdict ? { approval: verdict.approval } : {}),
+      };
+    } finally {
+      if (admitted && "release" in admitted) admitted.release();
+    }
+    const { result } = outcome;
+    this.#directives(name, result, record);
+    this.#later.push(() => this.#notify((observer) => observer.after?.(record, outcome)));
+    this.#tellLater();
+    return result;
+  }
+
+  /** Apply the directives a result carries (natively, or in an upstream's `_meta`). */
+  #directives(name: string, result: ToolResult, record: CallRecord): void {
     const directives = result.directives ??
       parseDirectives(
         result._meta,
         (message) => this.#onObserverError(new Error(`${name}: ${message}`)),
       );
-    if (directives.length > 0) {
-      try {
-        this.#onDirectives(directives, record);
-      } catch (error) {
-        this.#onObserverError(error);
-      }
+    if (directives.length === 0) return;
+    try {
+      this.#onDirectives(directives, record);
+    } catch (error) {
+      this.#onObserverError(error);
     }
-    this.#later.push(() => this.#notify((observer) => observer.after?.(record, outcome)));
-    this.#tellLater();
-    return result;
   }
 
   /** Tell the observers once the reply went out: when the host is idle, else on the next turn. */

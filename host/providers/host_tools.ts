@@ -61,6 +61,7 @@ export class HostToolProvider implements ToolProvider {
   #fs: SafeFs;
   #logger: HostLogger;
   #shared: Map<string, unknown>;
+  #services: Readonly<Record<string, unknown>>;
   #callTimeoutMs: number;
   #deadlines: Readonly<Record<string, number>>;
   #listed: (name: string) => boolean;
@@ -78,6 +79,7 @@ export class HostToolProvider implements ToolProvider {
     this.#fs = new SafeFs(new Resolver({ ...options.policy, roots: [] }), new DirAnchor([]));
     this.#logger = options.logger;
     this.#shared = new Map(Object.entries(options.services));
+    this.#services = options.services;
     this.#callTimeoutMs = options.callTimeoutMs;
     this.#deadlines = options.deadlines ?? {};
     this.#listed = options.listed ?? (() => true);
@@ -86,6 +88,16 @@ export class HostToolProvider implements ToolProvider {
   /** The tools listed now, in the order they were given, each with its icon. */
   list(): ToolDescriptor[] {
     return this.#described.filter((tool) => this.#listed(tool.name));
+  }
+
+  /**
+   * The services its tools read, for a scope to start from (its own sandbox replaces the host's);
+   * not the values its tools made and share (a resolver over the host's roots).
+   *
+   * @returns A copy of the services.
+   */
+  services(): Map<string, unknown> {
+    return new Map(Object.entries(this.#services));
   }
 
   /**
@@ -138,8 +150,10 @@ export class HostToolProvider implements ToolProvider {
   }
 
   #context(signal: AbortSignal, ctx: CallContext): ToolContext {
+    // A client limited to some roots: its scope's policy, and its own sandbox among the services.
+    const shared = ctx.scope?.shared ?? this.#shared;
     return {
-      policy: this.#policy,
+      policy: ctx.scope?.policy ?? this.#policy,
       resolver: this.#fs.resolver,
       fs: this.#fs,
       signal,
@@ -158,8 +172,8 @@ export class HostToolProvider implements ToolProvider {
       },
       binaries: {},
       shared: <T>(key: string, make: () => T): T => {
-        if (!this.#shared.has(key)) this.#shared.set(key, make());
-        return this.#shared.get(key) as T;
+        if (!shared.has(key)) shared.set(key, make());
+        return shared.get(key) as T;
       },
     };
   }

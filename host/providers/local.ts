@@ -45,7 +45,8 @@ export function localTools(
       const pathArgs = pool.familyOf(name)?.pathArgs ?? [];
       const expect = reads.expectations(ctx.session, args, pathArgs);
       if (expect) call.expect = expect;
-      const done = await pool.call(name, args, call);
+      // A client limited to some roots has workers of its own, confined to them.
+      const done = await (ctx.scope?.pool ?? pool).call(name, args, call);
       if (done.changes) reads.changed(ctx.session, done.changes);
       // A failed call's reads are not the agent's: it never saw that content.
       if (done.seen && !done.result.isError) reads.record(ctx.session, done.seen);

@@ -8,11 +8,13 @@
  */
 
 export {
+  type Admission,
   type CallContext,
   type CallGate,
   type CallObserver,
   type CallOutcome,
   type CallRecord,
+  type CallScope,
   Dispatcher,
   type DispatcherOptions,
   type ProviderResult,

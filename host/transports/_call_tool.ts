@@ -19,12 +19,14 @@ import {
   type ServerContext,
   type ServerNotification,
 } from "@modelcontextprotocol/server";
-import { UnknownToolError } from "../../tools/registry.ts";
+import { errorResult, UnknownToolError } from "../../tools/registry.ts";
 import { DIRECTIVES_META_KEY } from "../../tools/directives.ts";
 import type { ToolResult } from "../../tools/tool.ts";
 import type { Host } from "../host.ts";
 import type { Inflight } from "./_inflight.ts";
 import { asInputRequired, elicitThrough, roundsOf } from "./_elicit.ts";
+import type { ClientAccess } from "../clients/access.ts";
+import { refusalOf } from "../clients/rights.ts";
 
 /**
  * What a tool call runs with besides its params: the SDK's request context,
@@ -53,6 +55,8 @@ export interface CallOptions {
   relay?: boolean;
   /** Counts calls in flight. */
   calls?: Inflight;
+  /** The client whose token opened the connection, with its rights (none: every right). */
+  client?: ClientAccess;
 }
 
 /**
@@ -75,7 +79,12 @@ export function callToolFor(
     try {
       if (!served) throw new UnknownToolError(name);
       const context = callContext(served, server, params, means, options);
-      const result = toWire(await served.call(name, args ?? {}, context));
+      const { client } = options;
+      const result = toWire(
+        client
+          ? await clientCall(served, client, { name, args: args ?? {}, context })
+          : await served.call(name, args ?? {}, context),
+      );
       return (lives ? undefined : asInputRequired(result)) ?? result;
     } catch (error) {
       if (error instanceof UnknownToolError) {
@@ -86,6 +95,37 @@ export function callToolFor(
       ended?.();
     }
   };
+}
+
+/**
+ * A call of a client with rights of its own: refused when they do not allow the tool or its limits
+ * are reached (in the dispatcher, so that the refusal is logged and observed as any call), and run
+ * in its roots' scope when they name some.
+ */
+async function clientCall(
+  host: Host,
+  client: ClientAccess,
+  call: { name: string; args: unknown; context: Parameters<Host["call"]>[2] },
+): Promise<ToolResult> {
+  const { rights } = client;
+  const admit = (tool: string) => {
+    const why = refusalOf(rights, tool, host.toolFacts(tool));
+    if (why === null) return client.admit();
+    const refusal = errorResult(
+      "not_permitted",
+      `client "${client.name}" may not call ${tool}: ${why}`,
+    );
+    return { refusal };
+  };
+  let scope;
+  try {
+    scope = rights.roots === null ? undefined : await host.scopeOf(rights.roots);
+  } catch (error) {
+    const why = error instanceof Error ? error.message : String(error);
+    return errorResult("not_permitted", `client "${client.name}"'s roots cannot be served: ${why}`);
+  }
+  const context = { ...call.context, client: client.name, admit, ...(scope ? { scope } : {}) };
+  return await host.call(call.name, call.args, context);
 }
 
 /** A call's session, client, cancellation and progress, from the SDK's request context or the direct route's. */

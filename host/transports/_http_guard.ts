@@ -50,13 +50,7 @@ export class HttpGuard {
     const foreign = this.refuseForeign(request);
     if (foreign) return foreign;
     if (this.#token !== null && !this.#authorized(request.headers.get("authorization"))) {
-      return refusal(
-        401,
-        "Unauthorized: send Authorization: Bearer <token> (toolhost mcp-config --http prints it)",
-        {
-          "WWW-Authenticate": 'Bearer realm="toolhost"',
-        },
-      );
+      return unauthorized();
     }
     return undefined;
   }
@@ -84,9 +78,33 @@ export class HttpGuard {
   }
 
   #authorized(header: string | null): boolean {
-    const match = header === null ? null : /^Bearer\s+(\S+)\s*$/i.exec(header);
-    return match !== null && sameBytes(new TextEncoder().encode(match[1]), this.#token!);
+    const token = bearerOf(header);
+    return token !== null && sameBytes(new TextEncoder().encode(token), this.#token!);
   }
+}
+
+/**
+ * The bearer token an `Authorization` header carries.
+ *
+ * @param header The header's value.
+ * @returns The token, or null when there is none.
+ */
+export function bearerOf(header: string | null): string | null {
+  const match = header === null ? null : /^Bearer\s+(\S+)\s*$/i.exec(header);
+  return match?.[1] ?? null;
+}
+
+/**
+ * The answer to a request without a token of this server's.
+ *
+ * @returns A 401 response.
+ */
+export function unauthorized(): Response {
+  return refusal(
+    401,
+    "Unauthorized: send Authorization: Bearer <token> (toolhost mcp-config --http or toolhost token add prints one)",
+    { "WWW-Authenticate": 'Bearer realm="toolhost"' },
+  );
 }
 
 /** Compare in time that depends on the length only. */

@@ -18,6 +18,7 @@ import {
 import { BoundedEventStore } from "./_event_store.ts";
 import { refusal } from "./_http_guard.ts";
 import { tapTransport } from "./_tap.ts";
+import type { ClientAccess } from "../clients/access.ts";
 
 /** Options for {@linkcode LegacySessions}. */
 export interface LegacySessionsOptions {
@@ -25,8 +26,9 @@ export interface LegacySessionsOptions {
    * A new gateway for a new session.
    *
    * @param session The session's own id for the log and stale reads (never its `Mcp-Session-Id`).
+   * @param client The client whose token opened it (none: the one token, every right).
    */
-  open(session: string): Server;
+  open(session: string, client: ClientAccess | undefined): Server;
   /** Told when a session closed (DELETE, idle, shutdown), with its own id. */
   onClosed?: (session: string) => void;
   /** Most sessions open at once. */
@@ -39,8 +41,8 @@ export interface LegacySessionsOptions {
   onTraffic?: (direction: "in" | "out", message: JSONRPCMessage, session: string) => void;
   /** Told of errors the transports report. */
   onError?: (error: Error) => void;
-  /** Told of a session closed for being idle, with its own id. */
-  onIdleClosed?: (session: string) => void;
+  /** Told of a session closed for being idle, with its own id and its client's name. */
+  onIdleClosed?: (session: string, client: string | undefined) => void;
 }
 
 /** The open sessions, by id. */
@@ -61,13 +63,18 @@ export class LegacySessions {
    * Serve one HTTP request of a session, or the `initialize` that opens one.
    *
    * @param request The request (its Host, Origin and token already checked).
+   * @param client The client its token is (none: the one token, every right).
    * @returns The response.
    */
-  async handle(request: Request): Promise<Response> {
+  async handle(request: Request, client?: ClientAccess): Promise<Response> {
     const id = request.headers.get("mcp-session-id");
     if (id !== null) {
       const session = this.#sessions.get(id);
       if (!session) return refusal(404, "Session not found: it was closed; initialize a new one");
+      // A session stays its client's: another token cannot take it over.
+      if (session.client?.sha256 !== client?.sha256) {
+        return refusal(403, "Forbidden: this session was opened with another client's token");
+      }
       return await session.serve(request);
     }
     if (request.method !== "POST") {
@@ -79,7 +86,7 @@ export class LegacySessions {
     const session = await LegacySession.open(this.#options, {
       opened: (id) => this.#sessions.set(id, session),
       closed: (id) => this.#sessions.delete(id),
-    });
+    }, client);
     const response = await session.serve(request);
     // Not an initialize (the transport answered 400): nothing was opened.
     if (session.id === undefined) await session.close();
@@ -96,7 +103,7 @@ export class LegacySessions {
     const before = Date.now() - this.#options.idleTimeoutMs;
     for (const session of this.#sessions.values()) {
       if (!session.idleSince(before)) continue;
-      this.#options.onIdleClosed?.(session.name);
+      this.#options.onIdleClosed?.(session.name, session.client?.name);
       session.close().catch((error) => this.#options.onError?.(error));
     }
   }
@@ -106,6 +113,8 @@ export class LegacySessions {
 class LegacySession {
   /** The session's own id: in the log, for stale reads; never the `Mcp-Session-Id`. */
   readonly name: string = crypto.randomUUID();
+  /** The client whose token opened it. */
+  readonly client: ClientAccess | undefined;
   #transport: WebStandardStreamableHTTPServerTransport;
   #deliver: (message: JSONRPCMessage) => void = () => {};
   /** Calls in flight, and the HTTP request that carried each. */
@@ -113,14 +122,19 @@ class LegacySession {
   #lastActive = Date.now();
   #closed = false;
 
-  private constructor(transport: WebStandardStreamableHTTPServerTransport) {
+  private constructor(
+    transport: WebStandardStreamableHTTPServerTransport,
+    client: ClientAccess | undefined,
+  ) {
     this.#transport = transport;
+    this.client = client;
   }
 
   /** Make a session's transport and server, connected. */
   static async open(
     options: LegacySessionsOptions,
     table: { opened: (id: string) => void; closed: (id: string) => void },
+    client: ClientAccess | undefined,
   ): Promise<LegacySession> {
     const transport = new WebStandardStreamableHTTPServerTransport({
       sessionIdGenerator: () => crypto.randomUUID(),
@@ -130,8 +144,8 @@ class LegacySession {
       retryInterval: 1000,
       maxRequestBodySize: options.maxRequestBodySize,
     });
-    const session = new LegacySession(transport);
-    const server = options.open(session.name);
+    const session = new LegacySession(transport, client);
+    const server = options.open(session.name, client);
     const closed = server.onclose;
     server.onclose = () => {
       session.#closed = true;

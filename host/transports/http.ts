@@ -19,7 +19,8 @@ import {
 import { hostPort } from "../config/mod.ts";
 import type { Host } from "../host.ts";
 import type { GatewayExtras } from "./extras.ts";
-import { HttpGuard, refusal } from "./_http_guard.ts";
+import { type ClientAccess, type ClientDirectory, DEFAULT_CLIENT } from "../clients/access.ts";
+import { bearerOf, HttpGuard, refusal, unauthorized } from "./_http_guard.ts";
 import { LegacySessions } from "./_http_sessions.ts";
 import { Inflight } from "./_inflight.ts";
 import { tapTransport } from "./_tap.ts";
@@ -43,6 +44,11 @@ export interface HttpServeOptions {
   port: number;
   /** The bearer token, or null (the conformance fixtures only). */
   token: string | null;
+  /**
+   * The clients and their tokens (the host's own among them): each request is its client's, with
+   * its rights. Without it, the one `token` has every right.
+   */
+  clients?: ClientDirectory;
   /** An idle session is closed after this long. */
   idleTimeoutMs: number;
   /** Most sessions open at once. */
@@ -98,6 +104,7 @@ export function serveHttp(host: Host, options: HttpServeOptions): Promise<HttpSe
     if (state.draining || !guard) return stopping();
     return route(request, {
       guard,
+      clients: options.clients,
       sessions,
       modern,
       maxRequestBodySize,
@@ -105,7 +112,9 @@ export function serveHttp(host: Host, options: HttpServeOptions): Promise<HttpSe
     });
   });
   const { port } = server.addr;
-  state.guard = new HttpGuard({ hostname: options.hostname, port, token: options.token });
+  // With clients, a token is judged by their list (the host's own token among them).
+  const token = options.clients ? null : options.token;
+  state.guard = new HttpGuard({ hostname: options.hostname, port, token });
   return Promise.resolve({
     url: `http://${hostPort({ hostname: options.hostname, port })}${MCP_PATH}`,
     finished: server.finished,
@@ -137,30 +146,33 @@ function eraLegs(
 ): { sessions: LegacySessions; modern: McpHttpHandler } {
   const traffic = (direction: "in" | "out", message: JSONRPCMessage, session: string) =>
     host.sessions.comms(direction, message, session);
-  const gateway = (extra: { relay?: boolean; session: string }) =>
+  const gateway = (extra: { relay?: boolean; session: string; client?: ClientAccess }) =>
     createGateway(host, {
       ...extra,
       calls: parts.inflight,
       ...(options.extras ? { extras: options.extras(), extrasOnly: true } : {}),
     });
   const sessions = new LegacySessions({
-    open: (session) => gateway({ session }),
+    open: (session, client) => gateway({ session, ...(client ? { client } : {}) }),
     onClosed: (session) => host.endSession(session),
     maxSessions: options.maxSessions,
     idleTimeoutMs: options.idleTimeoutMs,
     maxRequestBodySize: parts.maxRequestBodySize,
     onTraffic: traffic,
     onError: (error) => host.logger.log("warn", `HTTP session: ${error.message}`),
-    onIdleClosed: (session) =>
+    onIdleClosed: (session, client) =>
       host.logger.log(
         "info",
-        `HTTP session ${session} closed: idle for ${options.idleTimeoutMs / 1000} s`,
+        `HTTP session ${session}${client ? ` of client ${client}` : ""} closed: idle for ${
+          options.idleTimeoutMs / 1000
+        } s`,
       ),
   });
-  const modern = createMcpHandler(() => {
+  const modern = createMcpHandler(({ authInfo }) => {
     // A request of its own: what it read is forgotten once it is answered.
     const session = `${STATELESS_SESSION}-${crypto.randomUUID().slice(0, 8)}`;
-    const server = gateway({ relay: false, session });
+    const client = authInfo?.extra?.client as ClientAccess | undefined;
+    const server = gateway({ relay: false, session, ...(client ? { client } : {}) });
     endsWith(server, () => host.endSession(session));
     return logged(server, (direction, message) => traffic(direction, message, session));
   }, {
@@ -186,9 +198,10 @@ function endsWith(server: Server, ended: () => void): void {
 /** The methods the endpoint answers. */
 const METHODS = ["GET", "POST", "DELETE"];
 
-/** One request: the endpoint, the guard, then the era's leg. */
+/** One request: the endpoint, the guard, its client, then the era's leg. */
 async function route(request: Request, parts: {
   guard: HttpGuard;
+  clients: ClientDirectory | undefined;
   sessions: LegacySessions;
   modern: McpHttpHandler;
   maxRequestBodySize: number;
@@ -199,6 +212,12 @@ async function route(request: Request, parts: {
   }
   const refused = parts.guard.refuse(request);
   if (refused) return refused;
+  // The list of clients is read again when it changed: a revoked token's next request is refused.
+  const token = parts.clients ? bearerOf(request.headers.get("authorization")) : null;
+  const found = token === null ? null : await parts.clients!.authenticate(token);
+  if (parts.clients && found === null) return unauthorized();
+  // The host's own token has every right: its connections are as they were without clients.
+  const client = found?.name === DEFAULT_CLIENT ? null : found;
   if (!METHODS.includes(request.method)) {
     return refusal(405, `Method Not Allowed: ${METHODS.join(", ")}`, { Allow: METHODS.join(", ") });
   }
@@ -206,7 +225,10 @@ async function route(request: Request, parts: {
   const legacy = request.headers.has("mcp-session-id") ||
     await isLegacyRequest(request, undefined, { maxRequestBodySize: parts.maxRequestBodySize });
   if (parts.draining()) return stopping();
-  return legacy ? await parts.sessions.handle(request) : await parts.modern.fetch(request);
+  if (legacy) return await parts.sessions.handle(request, client ?? undefined);
+  if (client === null) return await parts.modern.fetch(request);
+  const authInfo = { token: "", clientId: client.name, scopes: [], extra: { client } };
+  return await parts.modern.fetch(request, { authInfo });
 }
 
 /** A server whose messages, once it is connected, go to the session log. */

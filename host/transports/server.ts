@@ -21,7 +21,9 @@ import {
 import { serveStdio } from "@modelcontextprotocol/server/stdio";
 import type { Host } from "../host.ts";
 import type { GatewayExtras } from "./extras.ts";
+import type { ClientAccess } from "../clients/access.ts";
 import { Inflight } from "./_inflight.ts";
+import { refusalOf } from "../clients/rights.ts";
 import { stdioTransport } from "./_stdio_host.ts";
 import { directRoute, type LaterRoute, laterRoute } from "./_direct.ts";
 import { callToolFor, type GatewayCall } from "./_call_tool.ts";
@@ -34,10 +36,11 @@ export const SERVER_INFO = { name: "toolhost", version: "0.1.0" } as const;
  * The instructions the model reads when it connects.
  *
  * @param host The host.
+ * @param client The client, when its rights name some roots: the instructions name those.
  * @returns The text.
  */
-export function instructions(host: Host): string {
-  const roots = host.policy.roots.map((root, i) =>
+export function instructions(host: Host, client?: ClientAccess): string {
+  const roots = (client?.rights.roots ?? host.policy.roots).map((root, i) =>
     `- ${root}${i === 0 ? " (primary: relative paths start here)" : ""}`
   );
   return [
@@ -72,6 +75,11 @@ export interface GatewayOptions {
   relay?: boolean;
   /** Counts calls in flight (a shutdown waits for them). */
   calls?: Inflight;
+  /**
+   * The client whose token opened the connection: it lists and calls only what its rights allow
+   * (none: every right, stdio's and the one token's).
+   */
+  client?: ClientAccess;
 }
 
 /**
@@ -105,14 +113,23 @@ export function gatewayParts(
       resources: lives ? { subscribe: true, listChanged: true } : { listChanged: true },
       ...(lives ? { logging: {} } : {}),
     },
-    instructions: instructions(host),
+    instructions: instructions(host, options.client),
   });
   const { extras } = options;
   const served = options.extrasOnly ? undefined : host;
   const extraTools = new Set(extras?.tools.map((tool) => tool.name));
   // The descriptors' input schemas are the workers' JSON Schemas: objects, typed loosely here.
+  const { client } = options;
+  const listed = () => served?.list() ?? [];
+  // A client sees only what it may call (the call is refused all the same: `_call_tool.ts`).
+  const visible = client && served
+    ? () =>
+      listed().filter((tool) =>
+        refusalOf(client.rights, tool.name, served.toolFacts(tool.name)) === null
+      )
+    : listed;
   server.setRequestHandler("tools/list", () => ({
-    tools: [...((served?.list() ?? []) as unknown as Tool[]), ...(extras?.tools ?? [])],
+    tools: [...(visible() as unknown as Tool[]), ...(extras?.tools ?? [])],
   }));
   const callTool = callToolFor(served, server, options);
   server.setRequestHandler("tools/call", async (request, ctx) => {
@@ -126,7 +143,9 @@ export function gatewayParts(
       ended?.();
     }
   });
-  serveAnchors(host, server, { extras, anchors: !options.extrasOnly });
+  // Anchors are what tools pushed for every client: one limited to some roots sees none.
+  const anchors = !options.extrasOnly && !client?.rights.roots;
+  serveAnchors(host, server, { extras, anchors });
   if (lives) relayAnchors(host, server);
   extras?.install(server);
   return { server, callTool };

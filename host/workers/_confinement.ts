@@ -52,7 +52,7 @@ export function workerConfinement(policy: Policy, options: SpawnOptions): Confin
     libc,
     ...(libc ? {} : { noLibc: whyNoLibc(options) }),
     toolsModule: options.toolsModule?.href ?? null,
-    landlock: landlockPaths(policy, { extraRead, ripgrep: rg, libc }),
+    landlock: landlockPaths(options.confineTo ?? policy, { extraRead, ripgrep: rg, libc }),
   };
   return { permissions, setup };
 }

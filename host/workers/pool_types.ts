@@ -5,6 +5,7 @@
  * @module
  */
 
+import type { Policy } from "../../security/policy.ts";
 import type { RegistryOptions } from "../../tools/registry.ts";
 import type { SubprocessLog } from "../../tools/sandbox.ts";
 import type { ToolResult } from "../../tools/tool.ts";
@@ -29,6 +30,11 @@ export interface PoolOptions {
   callTimeoutMs: number;
   /** Confine the workers' threads with Landlock where the kernel has it (default true). */
   landlock?: boolean;
+  /**
+   * The policy whose paths Landlock confines the workers' threads to, when it is not the one they
+   * resolve paths with (a client scope under the test-only fault of `host/clients/scopes.ts`).
+   */
+  confineTo?: Policy;
   /** A module exporting `TOOLS` to run instead of the built-in list (for tests). */
   toolsModule?: URL;
   /** Where events go. */
@@ -42,7 +48,7 @@ export interface PoolOptions {
 /** What starting one worker needs of the pool's options (its permissions and init message). */
 export type SpawnOptions = Pick<
   PoolOptions,
-  "registry" | "ripgrep" | "extraRead" | "landlock" | "toolsModule"
+  "registry" | "ripgrep" | "extraRead" | "landlock" | "toolsModule" | "confineTo"
 >;
 
 /** How one call is followed. */
