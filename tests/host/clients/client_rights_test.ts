@@ -13,7 +13,7 @@ import type { CallToolResult, Tool } from "@modelcontextprotocol/sdk/types.js";
 import { assert, assertEquals, assertMatch, assertRejects } from "../../_assert.ts";
 import { canRun, tempDir } from "../../_helpers.ts";
 import { launchHttp, resultText } from "../../_mcp.ts";
-import { logLines } from "../transports/_http.ts";
+import { logLines, modernClient } from "../transports/_http.ts";
 import { clientWith, mint, token } from "./_clients.ts";
 
 const SECRET = "secret-of-root-b-1f6c";
@@ -65,6 +65,23 @@ Deno.test("clients: rights per token, in the launch users run", async (t) => {
       await assertRejects(() => Deno.stat(`${a}/new.txt`), Deno.errors.NotFound);
     } finally {
       await reviewer.close();
+    }
+  });
+
+  await t.step("a 2026-07-28 client with a read-only token is held to it as well", async () => {
+    const bearer = await mint(config, host, roots, "modern-reviewer", ["--read-only"]);
+    const client = await modernClient({ ...host, headers: { Authorization: `Bearer ${bearer}` } });
+    try {
+      const { tools } = await client.listTools();
+      assert(tools.length > 0 && tools.every((tool) => tool.annotations?.readOnlyHint === true));
+      const wrote = await client.callTool({
+        name: "write_file",
+        arguments: { path: "modern.txt", content: "x" },
+      });
+      assertMatch(JSON.stringify(wrote.content), /not_permitted: client \\"modern-reviewer\\"/);
+      await assertRejects(() => Deno.stat(`${a}/modern.txt`), Deno.errors.NotFound);
+    } finally {
+      await client.close();
     }
   });
 
