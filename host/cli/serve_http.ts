@@ -43,6 +43,7 @@ export async function serveOverHttp(
     roots: config.policy.roots,
     token,
     tokenSha256: await tokenHash(token),
+    onError: (message) => host.logger.log("warn", message),
   });
   const http = await serveHttp(host, {
     hostname: listen.hostname,

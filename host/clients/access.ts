@@ -91,10 +91,11 @@ export class ClientDirectory {
   #stamp = "";
   #byHash = new Map<string, ClientAccess>();
   #loading: Promise<void> | undefined;
+  #onError: (message: string) => void;
 
   /**
    * @param options The list's path (null: no list), the workspace (the primary root), the roots,
-   *   and the host's own token with its hash.
+   *   the host's own token with its hash, and where a list that cannot be read is said.
    */
   constructor(options: {
     store: string | null;
@@ -102,7 +103,9 @@ export class ClientDirectory {
     roots: readonly string[];
     token: string;
     tokenSha256: string;
+    onError?: (message: string) => void;
   }) {
+    this.#onError = options.onError ?? (() => {});
     this.#store = options.store;
     this.#workspace = options.workspace;
     this.#roots = options.roots;
@@ -139,7 +142,13 @@ export class ClientDirectory {
   }
 
   async #load(none: boolean): Promise<void> {
-    const records = none ? [] : await readClients(this.#store!, this.#roots).catch(() => []);
+    // A list that cannot be read admits no client but the host's own token (it fails closed).
+    const records = none ? [] : await readClients(this.#store!, this.#roots).catch((error) => {
+      this.#onError(
+        `Cannot read the clients' tokens in ${this.#store}: ${error}; only the server's own token is taken`,
+      );
+      return [];
+    });
     const next = new Map<string, ClientAccess>();
     for (const record of records) {
       if (record.workspace !== this.#workspace) continue;
