@@ -9,7 +9,7 @@
 import type { Policy } from "../../security/policy.ts";
 import type { ToolDescriptor } from "../../tools/registry.ts";
 import type { ToolResult } from "../../tools/tool.ts";
-import type { CallRecord } from "../../tools/calls.ts";
+import type { CallOutcome, CallRecord } from "../../tools/calls.ts";
 import type { WorkerPool } from "../workers/mod.ts";
 import type { Verdict } from "./_held.ts";
 
@@ -74,8 +74,8 @@ export type CallGate = (
   ctx: CallContext & { onWait?: () => void },
 ) => Promise<Verdict>;
 
-/** What a provider returns: the result and the paths it touched. */
-export interface ProviderResult {
+/** What a provider returns: the result and the paths it touched (and what it timed, for telemetry). */
+export interface ProviderResult extends Pick<CallOutcome, "queuedMs" | "phases"> {
   /** The tool's result. */
   result: ToolResult;
   /** Paths touched, as shown to the model. */

@@ -147,7 +147,7 @@ export class Dispatcher {
         ? await this.#held(record, ctx, this.#gate)
         : { verdict: undefined, waitedMs: undefined };
       const refusal = refused ?? verdict?.refusal;
-      const { result, paths } = refusal
+      const { result, paths, queuedMs, phases }: ProviderResult = refusal
         ? { result: refusal, paths: [] }
         : await this.#run(provider, name, verdict ? verdict.args : args, ctx);
       outcome = {
@@ -156,6 +156,8 @@ export class Dispatcher {
         durationMs: performance.now() - start - (waitedMs ?? 0),
         ...(waitedMs === undefined ? {} : { waitedMs }),
         ...(verdict ? { approval: verdict.approval } : {}),
+        ...(queuedMs === undefined ? {} : { queuedMs }),
+        ...(phases ? { phases } : {}),
       };
     } finally {
       if (admitted && "release" in admitted) admitted.release();

@@ -99,6 +99,8 @@ export class RequestTracing {
   }
 
   #response(message: object, session: string): void {
+    // Most responses are tools/call's, which wait in no list: they cost no key.
+    if (this.#pending.size === 0) return;
     const { id, result, error } = message as {
       id: string | number;
       result?: unknown;

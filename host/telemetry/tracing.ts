@@ -33,6 +33,9 @@ import type { CallObserver, CallOutcome, CallRecord, CallResult } from "../../to
 import type { SubprocessRecord } from "../../tools/sandbox.ts";
 import { parentContext } from "./_trace_context.ts";
 
+/** The shortest wait for a worker that has a span of its own (shorter ones are an attribute). */
+const WAIT_SPAN_MS = 1;
+
 /** A call's span, and its approval wait's while it waits. */
 interface Held {
   readonly span: Span;
@@ -153,23 +156,32 @@ export class CallTracing implements CallObserver {
     span.end(waitedEnd + outcome.durationMs);
   }
 
-  /** The call's spans in flight by tool lose this one. */
+  /** The call's spans in flight by tool lose this one (a tool's list stays: tools are few). */
   #finished(tool: string, held: Held): void {
     const running = this.#running.get(tool);
     const at = running?.indexOf(held) ?? -1;
     if (at !== -1) running!.splice(at, 1);
-    if (running?.length === 0) this.#running.delete(tool);
   }
 
-  /** Child spans of what the call's provider timed: its wait for a worker, its phases. */
+  /**
+   * What the call's provider timed: its wait for a worker (an attribute; a child span too when it
+   * waited {@linkcode WAIT_SPAN_MS} or more: most calls find a worker free) and its phases.
+   */
   #parts(span: Span, ranFrom: number, outcome: CallOutcome): void {
-    if (outcome.queuedMs === undefined && outcome.phases === undefined) return;
-    const inCall = trace.setSpan(ROOT_CONTEXT, span);
-    if (outcome.queuedMs !== undefined) {
-      const queued = this.#tracer.startSpan("toolhost.worker.wait", { startTime: ranFrom }, inCall);
-      queued.end(ranFrom + outcome.queuedMs);
+    const { queuedMs, phases } = outcome;
+    if (queuedMs === undefined && phases === undefined) return;
+    if (queuedMs !== undefined) span.setAttribute("toolhost.worker.queued_ms", queuedMs);
+    if (queuedMs !== undefined && queuedMs >= WAIT_SPAN_MS) {
+      this.#tracer.startSpan(
+        "toolhost.worker.wait",
+        { startTime: ranFrom },
+        trace.setSpan(ROOT_CONTEXT, span),
+      )
+        .end(ranFrom + queuedMs);
     }
-    for (const phase of outcome.phases ?? []) {
+    if (phases === undefined) return;
+    const inCall = trace.setSpan(ROOT_CONTEXT, span);
+    for (const phase of phases) {
       const { name, start, end, attributes } = phase;
       this.#tracer.startSpan(
         name,

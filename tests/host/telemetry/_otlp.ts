@@ -8,7 +8,12 @@
 /** An attribute as OTLP JSON writes it. */
 export interface OtlpAttribute {
   key: string;
-  value: { stringValue?: string; intValue?: number | string; boolValue?: boolean };
+  value: {
+    stringValue?: string;
+    intValue?: number | string;
+    doubleValue?: number;
+    boolValue?: boolean;
+  };
 }
 
 /** A span as OTLP JSON writes it (what the tests read of it). */
@@ -55,6 +60,7 @@ export function spansIn(bodies: readonly string[]): OtlpSpan[] {
 export function attribute(span: OtlpSpan, key: string): string | number | boolean | undefined {
   const value = span.attributes.find((each) => each.key === key)?.value;
   if (value?.boolValue !== undefined) return value.boolValue;
+  if (value?.doubleValue !== undefined) return value.doubleValue;
   return value?.stringValue ?? (value?.intValue === undefined ? undefined : Number(value.intValue));
 }
 

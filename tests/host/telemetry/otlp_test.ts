@@ -79,6 +79,8 @@ Deno.test("OTLP: spans and metrics of the calls reach the collector, in the clie
     assert(typeof attribute(inTrace!, "mcp.session.id") === "string");
     assertEquals(attribute(inTrace!, "toolhost.result.chars"), "alpha\n".length);
     assertEquals(attribute(inTrace!, "toolhost.arguments.chars"), '{"path":"a.txt"}'.length);
+    const queued = attribute(inTrace!, "toolhost.worker.queued_ms");
+    assert(typeof queued === "number" && queued >= 0, `the wait for a tool worker: ${queued}`);
     const error = others.find((span) => attribute(span, "error.type") !== undefined);
     assertEquals(error && attribute(error, "error.type"), "not_found");
     assertEquals(error?.status.code, 2, "an error status");

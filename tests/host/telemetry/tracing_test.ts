@@ -91,6 +91,17 @@ Deno.test("CallTracing: a call's wait for a worker and its provider's phases are
   assertNear(timesOf(phase).start, phaseStart, 1);
   assertNear(timesOf(phase).end, phaseStart + 50, 1);
   assertEquals(attribute(phase, "toolhost.upstream.server"), "docs");
+  assertEquals(attribute(call, "toolhost.worker.queued_ms"), 25);
+});
+
+Deno.test("CallTracing: a call that found a worker free has its wait as an attribute, no span", async () => {
+  const spans = await traced((tracing) => {
+    const call = callRecord("read_file", {}, { session: "s", client: "c/1" }, new Date());
+    tracing.before(call);
+    tracing.after(call, { result: OK, paths: [], durationMs: 0.4, queuedMs: 0.25 });
+  });
+  assertEquals(spans.map((span) => span.name), ["tools/call read_file"]);
+  assertEquals(attribute(spans[0]!, "toolhost.worker.queued_ms"), 0.25);
 });
 
 Deno.test("CallTracing: a process is a child span of the one call of its tool in flight, never of two", async () => {
