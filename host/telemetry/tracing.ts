@@ -12,15 +12,17 @@
  *
  * A process is told by the session log with the tool that ran it, not the
  * call: its span goes to the one call of that tool in flight (none when
- * several are).
+ * several are). A call's spans are all made when it ends, which the
+ * dispatcher tells after the reply went out: the call's own path only notes
+ * that it started.
  *
  * @module
  */
 
 import {
   type Attributes,
+  type Context,
   ROOT_CONTEXT,
-  type Span,
   SpanKind,
   SpanStatusCode,
   trace,
@@ -36,10 +38,12 @@ import { parentContext } from "./_trace_context.ts";
 /** The shortest wait for a worker that has a span of its own (shorter ones are an attribute). */
 const WAIT_SPAN_MS = 1;
 
-/** A call's span, and its approval wait's while it waits. */
+/** What is known of a call in flight: its spans are made when it ends, off the call's path. */
 interface Held {
-  readonly span: Span;
-  wait?: Span;
+  /** When it began to wait for a human (milliseconds since the epoch), and whether it was let run. */
+  wait?: { from: number; approved: boolean };
+  /** The processes it ran, each with when it ended. */
+  processes?: Array<{ record: SubprocessRecord; end: number }>;
 }
 
 /** Spans of tool calls, sent to an OTLP/HTTP collector. */
@@ -71,22 +75,9 @@ export class CallTracing implements CallObserver {
     return this.#tracer;
   }
 
-  /** A call starts: its span opens, in the client's trace when the request carried one. */
+  /** A call starts: it is noted (its span is made when it ends, from its record and outcome). */
   before(call: CallRecord): void {
-    const attributes: Attributes = {
-      "mcp.method.name": "tools/call",
-      "mcp.session.id": call.session,
-      "gen_ai.operation.name": "execute_tool",
-      "gen_ai.tool.name": call.tool,
-      "toolhost.client.name": call.client,
-      "toolhost.arguments.chars": jsonChars(call.args),
-    };
-    const span = this.#tracer.startSpan(
-      `tools/call ${call.tool}`,
-      { kind: SpanKind.SERVER, startTime: call.started, attributes },
-      parentContext(call.trace),
-    );
-    const held = { span };
+    const held: Held = {};
     this.#calls.set(call, held);
     const running = this.#running.get(call.tool);
     if (running) running.push(held);
@@ -101,59 +92,39 @@ export class CallTracing implements CallObserver {
   process(record: SubprocessRecord): void {
     const running = this.#running.get(record.tool);
     if (running?.length !== 1) return;
-    const end = performance.timeOrigin + performance.now();
-    const attributes: Attributes = {
-      "process.executable.name": record.argv[0]?.split("/").pop() ?? "",
-      "toolhost.sandbox.confinement": record.confinement,
-      "toolhost.process.timed_out": record.timedOut,
-    };
-    if (record.exitCode !== null) attributes["process.exit.code"] = record.exitCode;
-    if (record.signal !== null) attributes["toolhost.process.signal"] = record.signal;
-    const span = this.#tracer.startSpan(
-      "toolhost.process",
-      { startTime: end - record.durationMs, attributes },
-      trace.setSpan(ROOT_CONTEXT, running[0]!.span),
-    );
-    if (record.exitCode !== 0) span.setStatus({ code: SpanStatusCode.ERROR });
-    span.end(end);
+    const held = running[0]!;
+    (held.processes ??= []).push({ record, end: performance.timeOrigin + performance.now() });
   }
 
   /** A call begins or ends its wait for a human's approval: a child span covers it. */
   waiting(call: CallRecord, waiting: boolean): void {
     const held = this.#calls.get(call);
     if (!held) return;
-    if (waiting) {
-      const inCall = trace.setSpan(ROOT_CONTEXT, held.span);
-      held.wait = this.#tracer.startSpan("toolhost.approval.wait", {
-        attributes: { "gen_ai.tool.name": call.tool },
-      }, inCall);
-      return;
-    }
-    held.wait?.setAttribute("toolhost.approval.decision", "approved");
-    held.wait?.end();
-    delete held.wait;
+    if (waiting) held.wait = { from: performance.timeOrigin + performance.now(), approved: false };
+    else if (held.wait) held.wait.approved = true;
   }
 
-  /** A call ended: its span closes at the call's own end, with its outcome. */
+  /** A call ended: its span, from its start to its own end, with its outcome and its parts. */
   after(call: CallRecord, outcome: CallOutcome): void {
     const held = this.#calls.get(call);
     if (!held) return;
     this.#calls.delete(call);
     this.#finished(call.tool, held);
-    const waitedEnd = call.started.getTime() + (outcome.waitedMs ?? 0);
-    if (held.wait) {
-      held.wait.setAttribute("toolhost.approval.decision", outcome.approval?.decision ?? "none");
-      held.wait.end(waitedEnd);
+    const ranFrom = call.started.getTime() + (outcome.waitedMs ?? 0);
+    const span = this.#tracer.startSpan(
+      `tools/call ${call.tool}`,
+      { kind: SpanKind.SERVER, startTime: call.started, attributes: callAttributes(call, outcome) },
+      parentContext(call.trace),
+    );
+    if (outcome.result.isError) span.setStatus({ code: SpanStatusCode.ERROR });
+    const { wait, processes } = held;
+    if (wait || processes || outcome.phases || (outcome.queuedMs ?? 0) >= WAIT_SPAN_MS) {
+      const inCall = trace.setSpan(ROOT_CONTEXT, span);
+      if (wait) this.#waitSpan(call, outcome, wait, inCall);
+      for (const { record, end } of processes ?? []) this.#processSpan(record, end, inCall);
+      this.#parts(ranFrom, outcome, inCall);
     }
-    const { span } = held;
-    this.#parts(span, waitedEnd, outcome);
-    span.setAttribute("toolhost.result.chars", resultChars(outcome.result));
-    if (outcome.waitedMs !== undefined) span.setAttribute("toolhost.waited_ms", outcome.waitedMs);
-    if (outcome.result.isError) {
-      span.setAttribute("error.type", errorType(outcome.result));
-      span.setStatus({ code: SpanStatusCode.ERROR });
-    }
-    span.end(waitedEnd + outcome.durationMs);
+    span.end(ranFrom + outcome.durationMs);
   }
 
   /** The call's spans in flight by tool lose this one (a tool's list stays: tools are few). */
@@ -163,26 +134,43 @@ export class CallTracing implements CallObserver {
     if (at !== -1) running!.splice(at, 1);
   }
 
+  #waitSpan(
+    call: CallRecord,
+    outcome: CallOutcome,
+    wait: NonNullable<Held["wait"]>,
+    inCall: Context,
+  ): void {
+    const decision = outcome.approval?.decision ?? (wait.approved ? "approved" : "none");
+    const attributes = { "gen_ai.tool.name": call.tool, "toolhost.approval.decision": decision };
+    this.#tracer.startSpan("toolhost.approval.wait", { startTime: wait.from, attributes }, inCall)
+      .end(call.started.getTime() + (outcome.waitedMs ?? 0));
+  }
+
+  #processSpan(record: SubprocessRecord, end: number, inCall: Context): void {
+    const attributes: Attributes = {
+      "process.executable.name": record.argv[0]?.split("/").pop() ?? "",
+      "toolhost.sandbox.confinement": record.confinement,
+      "toolhost.process.timed_out": record.timedOut,
+    };
+    if (record.exitCode !== null) attributes["process.exit.code"] = record.exitCode;
+    if (record.signal !== null) attributes["toolhost.process.signal"] = record.signal;
+    const startTime = end - record.durationMs;
+    const span = this.#tracer.startSpan("toolhost.process", { startTime, attributes }, inCall);
+    if (record.exitCode !== 0) span.setStatus({ code: SpanStatusCode.ERROR });
+    span.end(end);
+  }
+
   /**
-   * What the call's provider timed: its wait for a worker (an attribute; a child span too when it
-   * waited {@linkcode WAIT_SPAN_MS} or more: most calls find a worker free) and its phases.
+   * What the call's provider timed: its wait for a worker (a child span when it waited
+   * {@linkcode WAIT_SPAN_MS} or more: most calls find a worker free) and its phases.
    */
-  #parts(span: Span, ranFrom: number, outcome: CallOutcome): void {
+  #parts(ranFrom: number, outcome: CallOutcome, inCall: Context): void {
     const { queuedMs, phases } = outcome;
-    if (queuedMs === undefined && phases === undefined) return;
-    if (queuedMs !== undefined) span.setAttribute("toolhost.worker.queued_ms", queuedMs);
     if (queuedMs !== undefined && queuedMs >= WAIT_SPAN_MS) {
-      this.#tracer.startSpan(
-        "toolhost.worker.wait",
-        { startTime: ranFrom },
-        trace.setSpan(ROOT_CONTEXT, span),
-      )
+      this.#tracer.startSpan("toolhost.worker.wait", { startTime: ranFrom }, inCall)
         .end(ranFrom + queuedMs);
     }
-    if (phases === undefined) return;
-    const inCall = trace.setSpan(ROOT_CONTEXT, span);
-    for (const phase of phases) {
-      const { name, start, end, attributes } = phase;
+    for (const { name, start, end, attributes } of phases ?? []) {
       this.#tracer.startSpan(
         name,
         { startTime: start, ...(attributes ? { attributes } : {}) },
@@ -196,6 +184,23 @@ export class CallTracing implements CallObserver {
   async close(): Promise<void> {
     await this.#provider.shutdown();
   }
+}
+
+/** A call's span's attributes, all at once (the SDK checks each attribute set on its own). */
+function callAttributes(call: CallRecord, outcome: CallOutcome): Attributes {
+  const attributes: Attributes = {
+    "mcp.method.name": "tools/call",
+    "mcp.session.id": call.session,
+    "gen_ai.operation.name": "execute_tool",
+    "gen_ai.tool.name": call.tool,
+    "toolhost.client.name": call.client,
+    "toolhost.arguments.chars": jsonChars(call.args),
+    "toolhost.result.chars": resultChars(outcome.result),
+  };
+  if (outcome.waitedMs !== undefined) attributes["toolhost.waited_ms"] = outcome.waitedMs;
+  if (outcome.queuedMs !== undefined) attributes["toolhost.worker.queued_ms"] = outcome.queuedMs;
+  if (outcome.result.isError) attributes["error.type"] = errorType(outcome.result);
+  return attributes;
 }
 
 /**
