@@ -1,7 +1,8 @@
 /**
  * One request to an upstream server: a tool call that keeps the client's
  * `_meta`, its cancellation and its progress; the whole tool list, page by
- * page; and how a failure reads to the model (from the SDK's error codes).
+ * page; how a failure reads to the model (from the SDK's error codes); and
+ * the call's time, a phase of the client's call that telemetry shows.
  *
  * @module
  */
@@ -11,7 +12,10 @@ import type { CallToolResult, Tool as McpTool } from "@modelcontextprotocol/sdk/
 import { isConnectionLoss, isTimeout } from "../../sinks/mcp_errors.ts";
 import { errorResult } from "../../tools/registry.ts";
 import type { ToolResult } from "../../tools/tool.ts";
-import type { CallContext } from "./dispatcher.ts";
+import type { CallContext, ProviderResult } from "./dispatcher.ts";
+
+/** The name of an upstream call's phase (a child span of the client's call). */
+export const UPSTREAM_PHASE = "toolhost.upstream.call";
 
 /**
  * Call a tool of an upstream server.
@@ -113,4 +117,28 @@ export async function listAllTools(client: Client): Promise<McpTool[]> {
  */
 export function describeError(error: unknown): string {
   return (error instanceof Error ? error.message : String(error)).split("\n")[0]!.slice(0, 300);
+}
+
+/**
+ * Time an upstream call from now: the phase it adds to its result says which server and tool,
+ * and whether it failed (`tool_error`), never its arguments.
+ *
+ * @param server The server's name.
+ * @param tool The tool's own name on that server.
+ * @returns What adds the phase to the call's result when it is known.
+ */
+export function upstreamTiming(
+  server: string,
+  tool: string,
+): (out: ProviderResult) => ProviderResult {
+  const start = performance.timeOrigin + performance.now();
+  return (out) => {
+    const attributes = {
+      "toolhost.upstream.server": server,
+      "gen_ai.tool.name": tool,
+      ...(out.result.isError ? { "error.type": "tool_error" } : {}),
+    };
+    const end = performance.timeOrigin + performance.now();
+    return { ...out, phases: [{ name: UPSTREAM_PHASE, start, end, attributes }] };
+  };
 }

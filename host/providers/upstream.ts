@@ -18,7 +18,13 @@ import { isConnectionLoss } from "../../sinks/mcp_errors.ts";
 import { type ToolDescriptor, UnknownToolError } from "../../tools/registry.ts";
 import type { ToolResult } from "../../tools/tool.ts";
 import type { CallContext, ProviderResult, ToolProvider } from "./dispatcher.ts";
-import { callUpstream, describeError, failureResult, listAllTools } from "./_upstream_calls.ts";
+import {
+  callUpstream,
+  describeError,
+  failureResult,
+  listAllTools,
+  upstreamTiming,
+} from "./_upstream_calls.ts";
 import { listUpstream, type UpstreamListing } from "./_upstream_list.ts";
 import { serverNameProblem, UPSTREAM_SEPARATOR } from "../../tools/tool_names.ts";
 import type { HostLogger } from "../logger.ts";
@@ -156,13 +162,14 @@ export class UpstreamProvider implements ToolProvider {
     if (!tool) throw new UnknownToolError(name);
     const own = tool.name;
     const retries = tool.annotations?.idempotentHint ? 1 : 0;
+    const timed = upstreamTiming(this.name, own);
     for (let attempt = 0;; attempt++) {
       try {
-        return { result: await this.#callOnce(own, args, ctx), paths: [] };
+        return timed({ result: await this.#callOnce(own, args, ctx), paths: [] });
       } catch (error) {
         const lost = isConnectionLoss(error);
         if (lost && attempt < retries && !ctx.signal?.aborted) continue;
-        return { result: this.#failure(name, error, ctx.signal), paths: [] };
+        return timed({ result: this.#failure(name, error, ctx.signal), paths: [] });
       }
     }
   }
@@ -190,14 +197,8 @@ export class UpstreamProvider implements ToolProvider {
   }
 
   async #callOnce(name: string, args: unknown, ctx: CallContext): Promise<ToolResult> {
-    const client = await this.#ready();
-    return await callUpstream(
-      client,
-      name,
-      args,
-      ctx,
-      this.#options.timeoutMs ?? DEFAULT_TIMEOUT_MS,
-    );
+    const timeoutMs = this.#options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+    return await callUpstream(await this.#ready(), name, args, ctx, timeoutMs);
   }
 
   /** A failed call's result, naming the tool as listed. */

@@ -6,7 +6,8 @@
  * conventions for MCP and GenAI tool execution say, the one with a
  * `traceparent` in the client's trace — and as metrics; no argument value is
  * in anything sent. The other MCP requests (`initialize`, `tools/list`) have
- * spans of their own, and a shell command's process a child span of its call.
+ * spans of their own; a shell command's process and an upstream server's
+ * answer are child spans of their calls.
  *
  * @module
  */
@@ -14,7 +15,7 @@
 import { assert, assertEquals, assertStringIncludes } from "../../_assert.ts";
 import { canRun, missing, tempDir } from "../../_helpers.ts";
 import { connectStdio, type StdioSession } from "../../_mcp.ts";
-import { attribute, receiver, spansIn } from "./_otlp.ts";
+import { attribute, receiver, spansIn, timesOf } from "./_otlp.ts";
 
 /** A value no export may hold: it is only ever an argument. */
 const ARGUMENT_VALUE = "argument-value-never-exported";
@@ -100,12 +101,13 @@ Deno.test("OTLP: spans and metrics of the calls reach the collector, in the clie
 async function launchExporting(
   root: string,
   collector: { url: string },
+  more: Record<string, unknown> = {},
 ): Promise<StdioSession & AsyncDisposable> {
   const outside = await Deno.makeTempDir({ prefix: "toolhost-otlp-config-" });
   const config = `${outside}/toolhost.json`;
   await Deno.writeTextFile(
     config,
-    JSON.stringify({ telemetry: { otlp: { endpoint: collector.url } } }),
+    JSON.stringify({ ...more, telemetry: { otlp: { endpoint: collector.url } } }),
   );
   const session = await connectStdio([root], { config, env: { OTEL_BSP_SCHEDULE_DELAY: "100" } });
   return {
@@ -187,6 +189,39 @@ Deno.test({
     const sent = (collector.bodies.get("/v1/traces") ?? []).join("\n");
     assert(!sent.includes(ARGUMENT_VALUE), "the command is in no span");
     assert(!sent.includes("exit 3"), "nor any of its arguments");
+  } finally {
+    await collector.close();
+  }
+});
+
+const ECHO = new URL("../../../fixtures/upstream/echo_server.ts", import.meta.url).pathname;
+
+Deno.test("OTLP: an upstream server's answer is a child span of the call, with its server and tool", async () => {
+  const collector = receiver();
+  await using root = await tempDir();
+  try {
+    const upstream = { mcpServers: { echo: { command: Deno.execPath(), args: ["run", ECHO] } } };
+    await using session = await launchExporting(root.path, collector, { upstream });
+    const echoed = await session.call("echo__echo", { text: ARGUMENT_VALUE });
+    assert(!echoed.isError, `${JSON.stringify(echoed)}\n${session.stderr()}`);
+    const spans = () => spansIn(collector.bodies.get("/v1/traces") ?? []);
+    const named = (name: string) => spans().find((span) => span.name === name);
+    await until(
+      "the call's and its upstream answer's spans",
+      () =>
+        named("tools/call echo__echo") !== undefined &&
+        named("toolhost.upstream.call") !== undefined,
+    );
+    const call = named("tools/call echo__echo")!;
+    const upstreamCall = named("toolhost.upstream.call")!;
+    assertEquals(upstreamCall.parentSpanId, call.spanId, "the upstream answer is the call's child");
+    assertEquals(attribute(upstreamCall, "toolhost.upstream.server"), "echo");
+    assertEquals(attribute(upstreamCall, "gen_ai.tool.name"), "echo");
+    assertEquals(attribute(upstreamCall, "error.type"), undefined);
+    const [span, inner] = [call, upstreamCall].map(timesOf);
+    assert(span!.start <= inner!.start && inner!.end <= span!.end + 1, "within the call");
+    const sent = (collector.bodies.get("/v1/traces") ?? []).join("\n");
+    assert(!sent.includes(ARGUMENT_VALUE), "the argument is in no span");
   } finally {
     await collector.close();
   }
