@@ -6,9 +6,11 @@
  * with) and the v1 SDK — all under Deno, all reached by the same v1 SDK
  * client (2025-11-25 sessions), in interleaved turns. An extra row calls
  * toolhost with the v2 client at 2026-07-28 (one stateless request per call),
- * and one a second toolhost whose config file (outside its root) turns
+ * and one a toolhost whose config file (outside its root) turns
  * OpenTelemetry export on, to a collector this bench serves on loopback (it
- * takes the spans and metrics and drops them): what export costs a call.
+ * takes the spans and metrics and drops them), beside a control started the
+ * same way with an empty config file: what export costs a call, apart from
+ * what a second host's place in the turns costs.
  * Also: each server's start time (spawn to listening) and resident memory
  * after the run.
  *
@@ -32,10 +34,8 @@ const CALLS = Number(Deno.args[0] ?? 4000);
 const BLOCK = 250;
 const root = await Deno.realPath(await Deno.makeTempDir({ prefix: "toolhost-bench-http-" }));
 await Deno.writeTextFile(`${root}/small.txt`, "hello, toolhost\n".repeat(8));
-/** The host with OTLP export on: its own root, its config file outside it. */
-const tracedRoot = await Deno.realPath(await Deno.makeTempDir({ prefix: "toolhost-bench-otlp-" }));
-await Deno.writeTextFile(`${tracedRoot}/small.txt`, "hello, toolhost\n".repeat(8));
-const configDir = await Deno.makeTempDir({ prefix: "toolhost-bench-otlp-config-" });
+/** The hosts with a config file (export on, and its control): their roots and config files. */
+const configuredDirs: string[] = [];
 let exported = 0;
 const collector = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen() {} }, async (request) => {
   exported += (await request.arrayBuffer()).byteLength;
@@ -90,6 +90,23 @@ async function modernCaller(url: string, headers: Record<string, string>): Promi
   });
   await client.connect(new ModernTransport(new URL(url), { requestInit: { headers } }));
   return client as unknown as Caller;
+}
+
+/** A toolhost with a config file outside its own root: a row, and the host to stop. */
+async function launchConfigured(
+  label: string,
+  file: Record<string, unknown>,
+): Promise<{ host: HttpHost; row: Row }> {
+  const ownRoot = await Deno.realPath(await Deno.makeTempDir({ prefix: "toolhost-bench-otlp-" }));
+  const configDir = await Deno.makeTempDir({ prefix: "toolhost-bench-otlp-config-" });
+  configuredDirs.push(ownRoot, configDir);
+  await Deno.writeTextFile(`${ownRoot}/small.txt`, "hello, toolhost\n".repeat(8));
+  const config = `${configDir}/toolhost.json`;
+  await Deno.writeTextFile(config, JSON.stringify(file));
+  const started = performance.now();
+  const host = await launchHttp([ownRoot], { config });
+  const startMs = performance.now() - started;
+  return { host, row: hostRow(label, host, startMs, await legacyCaller(host.url, host.headers)) };
 }
 
 /** A row for a toolhost started with `launchHttp`, called through `caller`. */
@@ -147,15 +164,17 @@ try {
   rows.push(
     hostRow("toolhost (2026-07-28)", host, startMs, await modernCaller(host.url, host.headers)),
   );
-  const config = `${configDir}/toolhost.json`;
   const endpoint = `http://127.0.0.1:${collector.addr.port}`;
-  await Deno.writeTextFile(config, JSON.stringify({ telemetry: { otlp: { endpoint } } }));
-  const tracedStarted = performance.now();
-  const traced = await launchHttp([tracedRoot], { config });
-  const tracedStartMs = performance.now() - tracedStarted;
-  stops.push(() => traced.stop());
-  const tracedCaller = await legacyCaller(traced.url, traced.headers);
-  rows.push(hostRow("toolhost, OTLP export on", traced, tracedStartMs, tracedCaller));
+  for (
+    const [label, file] of [
+      ["toolhost, export off (control)", {}],
+      ["toolhost, OTLP export on", { telemetry: { otlp: { endpoint } } }],
+    ] as const
+  ) {
+    const configured = await launchConfigured(label, file);
+    stops.push(() => configured.host.stop());
+    rows.push(configured.row);
+  }
   for (const row of rows) await run(row, 300, false); // warm up
   for (let done = 0, turn = 0; done < CALLS; done += BLOCK, turn++) {
     const block = Math.min(BLOCK, CALLS - done);
@@ -168,7 +187,7 @@ try {
   const all = rows.map((row) => stats(row.times));
   // The toolhost rows' process tree holds its sandbox's processes too (none run here).
   const rss = rows.map((row) => treeRss(row.pid) / (1024 * 1024));
-  const [bareV2, , ours, , withExport] = all;
+  const [bareV2, , ours, , control, withExport] = all;
   const lines = [
     `read_file round trip over Streamable HTTP, ${CALLS} sequential calls each, in turns of ${BLOCK}`,
     `${"".padEnd(32)} ${"mean".padStart(7)} ${"p50".padStart(7)} ${"p99".padStart(7)} ${
@@ -183,11 +202,14 @@ try {
     }x, mean ${
       (withExport!.mean / bareV2!.mean).toFixed(2)
     }x (export off: the toolhost row); ${exported} bytes of spans and metrics reached the collector`,
+    `toolhost with OTLP export on / its control (same place, export off): p50 ${
+      (withExport!.p50 / control!.p50).toFixed(2)
+    }x, mean ${(withExport!.mean / control!.mean).toFixed(2)}x`,
   ];
   Deno.stdout.writeSync(new TextEncoder().encode(`${lines.join("\n")}\n`));
 } finally {
   await Promise.all(rows.map((row) => row.caller.close().catch(() => {})));
   await Promise.all(stops.map((stop) => stop()));
   await collector.shutdown();
-  for (const dir of [root, tracedRoot, configDir]) await Deno.remove(dir, { recursive: true });
+  for (const dir of [root, ...configuredDirs]) await Deno.remove(dir, { recursive: true });
 }
