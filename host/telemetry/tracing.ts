@@ -143,7 +143,7 @@ export class CallTracing implements CallObserver {
     const decision = outcome.approval?.decision ?? (wait.approved ? "approved" : "none");
     const attributes = { "gen_ai.tool.name": call.tool, "toolhost.approval.decision": decision };
     this.#tracer.startSpan("toolhost.approval.wait", { startTime: wait.from, attributes }, inCall)
-      .end(call.started.getTime() + (outcome.waitedMs ?? 0));
+      .end(wait.from + (outcome.waitedMs ?? 0));
   }
 
   #processSpan(record: SubprocessRecord, end: number, inCall: Context): void {

@@ -104,6 +104,49 @@ Deno.test("CallTracing: a call that found a worker free has its wait as an attri
   assertEquals(attribute(spans[0]!, "toolhost.worker.queued_ms"), 0.25);
 });
 
+Deno.test("CallTracing: a call's wait for a human is a child span with the decision", async () => {
+  const started = new Date(Date.now() - 5000);
+  const approval = { id: "a1", args_hash: "h" } as const;
+  const spans = await traced((tracing) => {
+    const approved = callRecord("run_shell", {}, { session: "s", client: "c/1" }, started);
+    tracing.before(approved);
+    tracing.waiting(approved, true);
+    tracing.waiting(approved, false);
+    tracing.after(approved, {
+      result: OK,
+      paths: [],
+      durationMs: 10,
+      waitedMs: 2000,
+      approval: { ...approval, decision: "approved" },
+    });
+    const denied = callRecord("edit_file", {}, { session: "s", client: "c/1" }, started);
+    tracing.before(denied);
+    tracing.waiting(denied, true);
+    tracing.after(denied, {
+      result: { content: [{ type: "text", text: "denied: a human said no" }], isError: true },
+      paths: [],
+      durationMs: 0,
+      waitedMs: 1000,
+      approval: { ...approval, decision: "denied" },
+    });
+  });
+  const waits = spans.filter((span) => span.name === "toolhost.approval.wait");
+  const byTool = (tool: string) =>
+    waits.find((span) => attribute(span, "gen_ai.tool.name") === tool)!;
+  assertEquals(byTool("run_shell").parentSpanId, named(spans, "tools/call run_shell").spanId);
+  assertEquals(attribute(byTool("run_shell"), "toolhost.approval.decision"), "approved");
+  assertEquals(attribute(byTool("edit_file"), "toolhost.approval.decision"), "denied");
+  assertEquals(byTool("edit_file").parentSpanId, named(spans, "tools/call edit_file").spanId);
+  // The call's own time starts once the human answered: its span ends 10 ms after the wait.
+  const call = timesOf(named(spans, "tools/call run_shell"));
+  assertNear(call.start, started.getTime(), 1);
+  assertNear(call.end, started.getTime() + 2000 + 10, 1);
+  const wait = timesOf(byTool("run_shell"));
+  assertNear(wait.end - wait.start, 2000, 1);
+  assertEquals(named(spans, "tools/call edit_file").status.code, 2);
+  assertEquals(attribute(named(spans, "tools/call edit_file"), "error.type"), "denied");
+});
+
 Deno.test("CallTracing: a process is a child span of the one call of its tool in flight, never of two", async () => {
   const spans = await traced((tracing) => {
     const at = (tool: string) => callRecord(tool, {}, { session: "s", client: "c/1" }, new Date());
