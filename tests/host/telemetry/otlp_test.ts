@@ -14,7 +14,9 @@
 
 import { assert, assertEquals, assertStringIncludes } from "../../_assert.ts";
 import { canRun, missing, tempDir } from "../../_helpers.ts";
-import { connectStdio, type StdioSession } from "../../_mcp.ts";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import { connectStdio, launchHttp, type StdioSession } from "../../_mcp.ts";
 import { attribute, receiver, spansIn, timesOf } from "./_otlp.ts";
 
 /** A value no export may hold: it is only ever an argument. */
@@ -222,6 +224,45 @@ Deno.test("OTLP: an upstream server's answer is a child span of the call, with i
     assert(span!.start <= inner!.start && inner!.end <= span!.end + 1, "within the call");
     const sent = (collector.bodies.get("/v1/traces") ?? []).join("\n");
     assert(!sent.includes(ARGUMENT_VALUE), "the argument is in no span");
+  } finally {
+    await collector.close();
+  }
+});
+
+Deno.test("OTLP: over HTTP, a session's requests have spans with its own session id, over TCP", async () => {
+  const collector = receiver();
+  await using root = await tempDir();
+  await using outside = await tempDir("toolhost-otlp-config-");
+  const config = `${outside.path}/toolhost.json`;
+  const telemetry = { otlp: { endpoint: collector.url } };
+  await Deno.writeTextFile(config, JSON.stringify({ telemetry }));
+  try {
+    await using host = await launchHttp([root.path], {
+      config,
+      env: { OTEL_BSP_SCHEDULE_DELAY: "100" },
+    });
+    const client = new Client({ name: "toolhost-http-test", version: "2.0.0" });
+    await client.connect(
+      new StreamableHTTPClientTransport(new URL(host.url), {
+        requestInit: { headers: host.headers },
+      }),
+    );
+    try {
+      await client.listTools();
+    } finally {
+      await client.close();
+    }
+    const spans = () => spansIn(collector.bodies.get("/v1/traces") ?? []);
+    const named = (name: string) => spans().find((span) => span.name === name);
+    await until("the session's requests' spans", () => ["initialize", "tools/list"].every(named));
+    const [initialize, list] = [named("initialize")!, named("tools/list")!];
+    assertEquals(attribute(initialize, "network.transport"), "tcp");
+    assertEquals(attribute(list, "network.transport"), "tcp");
+    const session = attribute(list, "mcp.session.id");
+    assert(typeof session === "string" && session.length > 0, "a session id");
+    assertEquals(attribute(initialize, "mcp.session.id"), session, "one session, one id");
+    assertEquals(attribute(list, "toolhost.client.name"), "toolhost-http-test/2.0.0");
+    assert(!JSON.stringify(spans()).includes(host.token ?? "no token"), "no token in a span");
   } finally {
     await collector.close();
   }
