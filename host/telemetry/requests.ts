@@ -11,7 +11,8 @@
  * and `error.type` for an error response, with the client's name. A
  * request whose `params._meta` carries a W3C `traceparent` continues that
  * trace. No parameter is exported but a prompt's name and a resource's URI
- * without its query, fragment or user.
+ * without its query, fragment or user; a method's name that is not one
+ * (a client chooses it) is `_OTHER`.
  *
  * @module
  */
@@ -31,14 +32,21 @@ const MOST_SESSIONS = 1024;
  */
 const NOT_SERVER_ERRORS = new Set([-32700, -32600, -32601, -32602, -32002]);
 
-/** A request waiting for its response. */
+/** What a method's name may be to name a span (others are `_OTHER`: a client chooses them). */
+const METHOD_NAME = /^[A-Za-z][A-Za-z_/]{0,63}$/;
+
+/** A request waiting for its response: what its span shows, taken when it came. */
 interface Pending {
   readonly method: string;
   readonly id: string | number;
   readonly session: string;
   /** When it came (milliseconds since the epoch, fractional). */
   readonly at: number;
-  readonly params: Record<string, unknown> | undefined;
+  /** The prompt's name (`prompts/get`). */
+  readonly prompt: string | undefined;
+  /** The resource's URI without what may hold a secret. */
+  readonly uri: string | undefined;
+  readonly trace: TraceContext | undefined;
 }
 
 /** What a session's `initialize` said. */
@@ -95,7 +103,16 @@ export class RequestTracing {
     if (this.#pending.size >= MOST_PENDING) {
       this.#pending.delete(this.#pending.keys().next().value!);
     }
-    this.#pending.set(`${session}\n${id}`, { method, id, session, at, params: object });
+    const { name, uri } = object ?? {};
+    this.#pending.set(`${session}\n${id}`, {
+      method: METHOD_NAME.test(method) ? method : "_OTHER",
+      id,
+      session,
+      at,
+      prompt: method === "prompts/get" && typeof name === "string" ? name : undefined,
+      uri: typeof uri === "string" ? withoutSecrets(uri) : undefined,
+      trace: traceOf(object),
+    });
   }
 
   #response(message: object, session: string): void {
@@ -115,7 +132,7 @@ export class RequestTracing {
       kind: SpanKind.SERVER,
       startTime: pending.at,
       attributes: this.#attributes(pending),
-    }, parentContext(traceOf(pending.params)));
+    }, parentContext(pending.trace));
     const code = (error as { code?: unknown } | undefined)?.code;
     if (typeof code === "number") {
       span.setAttribute("rpc.response.status_code", String(code));
@@ -137,10 +154,8 @@ export class RequestTracing {
     };
     if (facts?.protocol) attributes["mcp.protocol.version"] = facts.protocol;
     if (facts?.client) attributes["toolhost.client.name"] = facts.client;
-    const prompt = promptName(pending);
-    if (prompt !== undefined) attributes["gen_ai.prompt.name"] = prompt;
-    const uri = pending.params?.uri;
-    if (typeof uri === "string") attributes["mcp.resource.uri"] = withoutSecrets(uri);
+    if (pending.prompt !== undefined) attributes["gen_ai.prompt.name"] = pending.prompt;
+    if (pending.uri !== undefined) attributes["mcp.resource.uri"] = pending.uri;
     return attributes;
   }
 
@@ -168,13 +183,7 @@ export class RequestTracing {
 
 /** `{mcp.method.name} {target}`: the target is a prompt's name; a resource's URI never is. */
 function spanName(pending: Pending): string {
-  const prompt = promptName(pending);
-  return prompt === undefined ? pending.method : `${pending.method} ${prompt}`;
-}
-
-function promptName(pending: Pending): string | undefined {
-  const name = pending.params?.name;
-  return pending.method === "prompts/get" && typeof name === "string" ? name : undefined;
+  return pending.prompt === undefined ? pending.method : `${pending.method} ${pending.prompt}`;
 }
 
 /** The client's trace context, from the request's `params._meta`. */

@@ -118,13 +118,20 @@ export class CallTracing implements CallObserver {
     );
     if (outcome.result.isError) span.setStatus({ code: SpanStatusCode.ERROR });
     const { wait, processes } = held;
+    // The call's own time is counted from after the observers heard of its start: its parts,
+    // timed as they happened, may end a little later, and the call's span covers them.
+    let end = ranFrom + outcome.durationMs;
     if (wait || processes || outcome.phases || (outcome.queuedMs ?? 0) >= WAIT_SPAN_MS) {
       const inCall = trace.setSpan(ROOT_CONTEXT, span);
       if (wait) this.#waitSpan(call, outcome, wait, inCall);
-      for (const { record, end } of processes ?? []) this.#processSpan(record, end, inCall);
+      for (const process of processes ?? []) {
+        this.#processSpan(process.record, process.end, inCall);
+        end = Math.max(end, process.end);
+      }
       this.#parts(ranFrom, outcome, inCall);
+      for (const phase of outcome.phases ?? []) end = Math.max(end, phase.end);
     }
-    span.end(ranFrom + outcome.durationMs);
+    span.end(end);
   }
 
   /** The call's spans in flight by tool lose this one (a tool's list stays: tools are few). */

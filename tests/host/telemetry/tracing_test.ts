@@ -202,6 +202,10 @@ Deno.test("RequestTracing: a span per request answered, as MCP's semantic conven
       id: 4,
       result: { content: [] },
     });
+    exchange("web-1", { id: 7, method: "x method-secret" }, {
+      id: 7,
+      error: { code: -32601, message: "Method not found" },
+    });
     // A response in another session, or to no request, makes no span.
     requests.message("in", { jsonrpc: "2.0", id: 5, method: "ping" }, "web-1");
     requests.message("out", { jsonrpc: "2.0", id: 5, result: {} }, "web-2");
@@ -209,6 +213,7 @@ Deno.test("RequestTracing: a span per request answered, as MCP's semantic conven
   });
   await t.step("one span per answered request but tools/call (the call's observer has it)", () => {
     assertEquals(spans.map((span) => span.name).sort(), [
+      "_OTHER",
       "initialize",
       "prompts/get review",
       "resources/read",
@@ -228,7 +233,7 @@ Deno.test("RequestTracing: a span per request answered, as MCP's semantic conven
     const read = named(spans, "resources/read");
     assertEquals(attribute(read, "mcp.resource.uri"), "https://example.org/a/b");
     const sent = JSON.stringify(spans);
-    for (const secret of ["pw@", "query-secret", "frag", "prompt-secret"]) {
+    for (const secret of ["pw@", "query-secret", "frag", "prompt-secret", "method-secret"]) {
       assert(!sent.includes(secret), secret);
     }
   });
