@@ -19,6 +19,9 @@ import {
 } from "../../tools/registry.ts";
 import { type Tool, type ToolContext, ToolError, type ToolResult } from "../../tools/tool.ts";
 import type { CallContext, ProviderResult, ToolProvider } from "./dispatcher.ts";
+import type { CallPhase } from "../../tools/calls.ts";
+import { type Network, NETWORK_SERVICE } from "../../tools/network.ts";
+import { timedNetwork } from "./_timed_network.ts";
 import type { HostLogger } from "../logger.ts";
 
 /** Options for {@linkcode HostToolProvider}. */
@@ -136,9 +139,11 @@ export class HostToolProvider implements ToolProvider {
     this.#running.set(stop, { name, deadline: performance.now() + limitMs, limitMs });
     this.#watchDeadlines();
     try {
-      const running = this.#registry.call(name, args, this.#context(stop.signal, ctx));
+      const timing: { phases?: CallPhase[] } = {};
+      const running = this.#registry.call(name, args, this.#context(stop.signal, ctx, timing));
       running.catch(() => {}); // answered by `stopped` first, it may still end later
-      return { result: await Promise.race([running, stopped]), paths: [] };
+      const result = await Promise.race([running, stopped]);
+      return { result, paths: [], ...(timing.phases ? { phases: timing.phases } : {}) };
     } finally {
       ctx.signal?.removeEventListener("abort", cancel);
       this.#running.delete(stop);
@@ -149,7 +154,11 @@ export class HostToolProvider implements ToolProvider {
     }
   }
 
-  #context(signal: AbortSignal, ctx: CallContext): ToolContext {
+  #context(
+    signal: AbortSignal,
+    ctx: CallContext,
+    timing: { phases?: CallPhase[] },
+  ): ToolContext {
     // A client limited to some roots: its scope's policy, and its own sandbox among the services.
     const shared = ctx.scope?.shared ?? this.#shared;
     return {
@@ -173,7 +182,10 @@ export class HostToolProvider implements ToolProvider {
       binaries: {},
       shared: <T>(key: string, make: () => T): T => {
         if (!shared.has(key)) shared.set(key, make());
-        return shared.get(key) as T;
+        const value = shared.get(key);
+        // The call's fetches and searches are timed for its span.
+        if (key !== NETWORK_SERVICE || value === undefined) return value as T;
+        return timedNetwork(value as Network, timing.phases ??= []) as T;
       },
     };
   }

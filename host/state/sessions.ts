@@ -43,9 +43,9 @@ import { trustStateDir } from "./state_dir.ts";
 
 export type { Direction } from "./_session_lines.ts";
 
-/** Sees every message (its session: this log's id on stdio) and ended process, logged or not. */
+/** Sees every message and ended process, logged or not (a message's session: this log's id on stdio). */
 export interface MessageWatcher {
-  message?(direction: Direction, message: unknown, session: string): void;
+  message?(direction: Direction, message: unknown, session: string, client?: string): void;
   process?(record: SubprocessRecord): void;
 }
 
@@ -135,18 +135,15 @@ export class SessionLog implements SubprocessLog {
    * @param direction `in` from the client, `out` to it.
    * @param message The JSON-RPC message.
    * @param session The client's session, where one host serves several (HTTP).
+   * @param client The client, when its token names one (HTTP).
    */
-  comms(direction: Direction, message: unknown, session?: string): void {
-    this.#watcher?.message?.(direction, message, session ?? this.id);
+  comms(direction: Direction, message: unknown, session?: string, client?: string): void {
+    this.#watcher?.message?.(direction, message, session ?? this.id, client);
     if (!this.enabled || this.#commsStopped) return;
     this.#enqueue({ ts: this.#now(), direction, message, ...(session ? { session } : {}) });
   }
 
-  /**
-   * Log a line the transport refused to read (too large, too deep, not JSON).
-   *
-   * @param why Why, as the client was told.
-   */
+  /** Log a line the transport refused to read (too large, too deep, not JSON), and why, as told. */
   refused(why: string): void {
     if (this.enabled && !this.#commsStopped) this.#enqueue({ ts: this.#now(), refused: why });
   }

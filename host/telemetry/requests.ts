@@ -47,6 +47,8 @@ interface Pending {
   /** The resource's URI without what may hold a secret. */
   readonly uri: string | undefined;
   readonly trace: TraceContext | undefined;
+  /** The client its token names. */
+  readonly client: string | undefined;
 }
 
 /** What a session's `initialize` said. */
@@ -77,18 +79,19 @@ export class RequestTracing {
    * @param direction `in` from the client, `out` to it.
    * @param message The JSON-RPC message.
    * @param session Its session.
+   * @param client Its client, when a token named one (else what the session's `initialize` said).
    */
-  message(direction: "in" | "out", message: unknown, session: string): void {
+  message(direction: "in" | "out", message: unknown, session: string, client?: string): void {
     if (typeof message !== "object" || message === null) return;
     const { id, method } = message as { id?: unknown; method?: unknown };
     if (typeof id !== "string" && typeof id !== "number") return;
     try {
-      if (direction === "in" && typeof method === "string") this.#request(message, session);
+      if (direction === "in" && typeof method === "string") this.#request(message, session, client);
       else if (direction === "out" && method === undefined) this.#response(message, session);
     } catch { /* Telemetry never breaks the transport. */ }
   }
 
-  #request(message: object, session: string): void {
+  #request(message: object, session: string, client: string | undefined): void {
     const { id, method, params } = message as {
       id: string | number;
       method: string;
@@ -112,6 +115,7 @@ export class RequestTracing {
       prompt: method === "prompts/get" && typeof name === "string" ? name : undefined,
       uri: typeof uri === "string" ? withoutSecrets(uri) : undefined,
       trace: traceOf(object),
+      client,
     });
   }
 
@@ -153,7 +157,8 @@ export class RequestTracing {
       "network.transport": pending.session === this.#stdio ? "pipe" : "tcp",
     };
     if (facts?.protocol) attributes["mcp.protocol.version"] = facts.protocol;
-    if (facts?.client) attributes["toolhost.client.name"] = facts.client;
+    const client = pending.client ?? facts?.client;
+    if (client) attributes["toolhost.client.name"] = client;
     if (pending.prompt !== undefined) attributes["gen_ai.prompt.name"] = pending.prompt;
     if (pending.uri !== undefined) attributes["mcp.resource.uri"] = pending.uri;
     return attributes;

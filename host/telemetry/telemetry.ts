@@ -33,7 +33,7 @@ export interface MessageSource {
   readonly id: string;
   /** Tell one watcher of them all. */
   watch(watcher: {
-    message(direction: "in" | "out", message: unknown, session: string): void;
+    message(direction: "in" | "out", message: unknown, session: string, client?: string): void;
     process(record: SubprocessRecord): void;
   }): void;
 }
@@ -84,7 +84,8 @@ export function startTelemetry(
 function watchSessions(sessions: MessageSource, tracing: CallTracing): void {
   const requests = new RequestTracing(tracing.tracer, sessions.id);
   sessions.watch({
-    message: (direction, message, session) => requests.message(direction, message, session),
+    message: (direction, message, session, client) =>
+      requests.message(direction, message, session, client),
     process: (record) => {
       try {
         tracing.process(record);

@@ -37,8 +37,13 @@ export interface LegacySessionsOptions {
   idleTimeoutMs: number;
   /** The largest request body read. */
   maxRequestBodySize: number;
-  /** Told of every message in and out, with the session's own id (the session log); must not throw. */
-  onTraffic?: (direction: "in" | "out", message: JSONRPCMessage, session: string) => void;
+  /** Told of every message in and out, with the session's own id and client (the session log); must not throw. */
+  onTraffic?: (
+    direction: "in" | "out",
+    message: JSONRPCMessage,
+    session: string,
+    client: string | undefined,
+  ) => void;
   /** Told of errors the transports report. */
   onError?: (error: Error) => void;
   /** Told of a session closed for being idle, with its own id and its client's name. */
@@ -210,14 +215,14 @@ class LegacySession {
         if ("method" in message && message.method === "notifications/cancelled") {
           this.#running.delete((message.params as { requestId?: RequestId }).requestId ?? "");
         }
-        options.onTraffic?.("in", message, this.name);
+        options.onTraffic?.("in", message, this.name, this.client?.name);
       },
       // What the server sends is not the client's activity: a client gone idle lets its session close.
       out: (message) => {
         if (!("method" in message) && "id" in message && message.id !== undefined) {
           this.#running.delete(message.id);
         }
-        options.onTraffic?.("out", message, this.name);
+        options.onTraffic?.("out", message, this.name, this.client?.name);
       },
     });
     this.#transport.onerror = (error) => options.onError?.(error);

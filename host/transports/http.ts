@@ -144,8 +144,12 @@ function eraLegs(
   options: HttpServeOptions,
   parts: { inflight: Inflight; maxRequestBodySize: number },
 ): { sessions: LegacySessions; modern: McpHttpHandler } {
-  const traffic = (direction: "in" | "out", message: JSONRPCMessage, session: string) =>
-    host.sessions.comms(direction, message, session);
+  const traffic = (
+    direction: "in" | "out",
+    message: JSONRPCMessage,
+    session: string,
+    client?: string,
+  ) => host.sessions.comms(direction, message, session, client);
   const gateway = (extra: { relay?: boolean; session: string; client?: ClientAccess }) =>
     createGateway(host, {
       ...extra,
@@ -174,7 +178,10 @@ function eraLegs(
     const client = authInfo?.extra?.client as ClientAccess | undefined;
     const server = gateway({ relay: false, session, ...(client ? { client } : {}) });
     endsWith(server, () => host.endSession(session));
-    return logged(server, (direction, message) => traffic(direction, message, session));
+    return logged(
+      server,
+      (direction, message) => traffic(direction, message, session, client?.name),
+    );
   }, {
     legacy: "reject",
     // Answered as a stream from the start: a client that goes away is noticed (and its call

@@ -6,8 +6,8 @@
  * conventions for MCP and GenAI tool execution say, the one with a
  * `traceparent` in the client's trace — and as metrics; no argument value is
  * in anything sent. The other MCP requests (`initialize`, `tools/list`) have
- * spans of their own; a shell command's process and an upstream server's
- * answer are child spans of their calls.
+ * spans of their own; a shell command's process, an upstream server's
+ * answer and a fetch are child spans of their calls.
  *
  * @module
  */
@@ -18,6 +18,8 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { connectStdio, launchHttp, type StdioSession } from "../../_mcp.ts";
 import { attribute, receiver, spansIn, timesOf } from "./_otlp.ts";
+import { fixtureSite } from "../network/_web.ts";
+import { clientWith, mint } from "../clients/_clients.ts";
 
 /** A value no export may hold: it is only ever an argument. */
 const ARGUMENT_VALUE = "argument-value-never-exported";
@@ -233,6 +235,36 @@ Deno.test("OTLP: an upstream server's answer is a child span of the call, with i
   }
 });
 
+Deno.test("OTLP: a fetch is a child span of its call, with the host and status and nothing of the URL's path", async () => {
+  const collector = receiver();
+  await using site = fixtureSite();
+  await using root = await tempDir();
+  try {
+    const net = { allow: [`127.0.0.1:${site.port}`] };
+    await using session = await launchExporting(root.path, collector, { net });
+    const url = site.url(`/article.html?q=${ARGUMENT_VALUE}`);
+    const fetched = await session.call("fetch_url", { url });
+    assert(!fetched.isError, `${JSON.stringify(fetched)}\n${session.stderr()}`);
+    const spans = () => spansIn(collector.bodies.get("/v1/traces") ?? []);
+    const named = (name: string) => spans().find((span) => span.name === name);
+    await until(
+      "the call's and its fetch's spans",
+      () =>
+        named("tools/call fetch_url") !== undefined && named("toolhost.net.fetch") !== undefined,
+    );
+    const call = named("tools/call fetch_url")!;
+    const fetch = named("toolhost.net.fetch")!;
+    assertEquals(fetch.parentSpanId, call.spanId, "the fetch is the call's child");
+    assertEquals(attribute(fetch, "server.address"), "127.0.0.1");
+    assertEquals(attribute(fetch, "http.response.status_code"), 200);
+    const sent = (collector.bodies.get("/v1/traces") ?? []).join("\n");
+    assert(!sent.includes(ARGUMENT_VALUE), "the URL's query is in no span");
+    assert(!sent.includes("article.html"), "the URL's path is in no span");
+  } finally {
+    await collector.close();
+  }
+});
+
 Deno.test("OTLP: over HTTP, a session's requests have spans with its own session id, over TCP", async () => {
   const collector = receiver();
   await using root = await tempDir();
@@ -243,7 +275,7 @@ Deno.test("OTLP: over HTTP, a session's requests have spans with its own session
   try {
     await using host = await launchHttp([root.path], {
       config,
-      env: { OTEL_BSP_SCHEDULE_DELAY: "100" },
+      env: { OTEL_BSP_SCHEDULE_DELAY: "100", XDG_CONFIG_HOME: outside.path },
     });
     const client = new Client({ name: "toolhost-http-test", version: "2.0.0" });
     await client.connect(
@@ -267,6 +299,25 @@ Deno.test("OTLP: over HTTP, a session's requests have spans with its own session
     assertEquals(attribute(initialize, "mcp.session.id"), session, "one session, one id");
     assertEquals(attribute(list, "toolhost.client.name"), "toolhost-http-test/2.0.0");
     assert(!JSON.stringify(spans()).includes(host.token ?? "no token"), "no token in a span");
+    // A client whose token names it: its name, not what its initialize says, in every span.
+    const bearer = await mint(outside.path, host, [root.path], "ci-bot");
+    const bot = await clientWith(host, bearer, "some-app");
+    try {
+      await bot.listTools();
+      await bot.callTool({ name: "get_file_info", arguments: { path: "." } });
+    } finally {
+      await bot.close();
+    }
+    const ofBot = () =>
+      spans().filter((span) => attribute(span, "toolhost.client.name") === "ci-bot");
+    await until(
+      "the named client's spans",
+      () =>
+        ["tools/list", "tools/call get_file_info"].every((name) =>
+          ofBot().some((span) => span.name === name)
+        ),
+    );
+    assert(!JSON.stringify(spans()).includes(bearer), "no client token in a span");
   } finally {
     await collector.close();
   }
