@@ -14,12 +14,9 @@
 import * as posix from "node:path/posix";
 import { isInside, type Policy } from "../../security/policy.ts";
 import { sha256Hex } from "../config/mod.ts";
-import { trustStateDir } from "../state/mod.ts";
+import { CLIENT_SCOPES_DIR, trustStateDir } from "../state/mod.ts";
 import type { HostLogger } from "../logger.ts";
 import type { CallScope } from "../providers/mod.ts";
-
-/** Where the scopes' state directories are, inside the host's. */
-export const SCOPES_STATE = "client-scopes";
 
 /**
  * A test-only fault (`tests/_faults/`), set before the host starts: a
@@ -114,7 +111,7 @@ export async function scopedPolicy(
     throw new Error(`"${outside ?? ""}" is not inside the host's roots`);
   }
   const key = (await sha256Hex(new TextEncoder().encode(roots.join("\0")))).slice(0, 16);
-  const stateDir = posix.join(policy.stateDir, SCOPES_STATE, key);
+  const stateDir = posix.join(policy.stateDir, CLIENT_SCOPES_DIR, key);
   await Deno.mkdir(stateDir, { recursive: true, mode: 0o700 });
   await trustStateDir(stateDir, { logger });
   const scratchDir = policy.scratch.dir === null ? null : `${policy.scratch.dir}/scope-${key}`;

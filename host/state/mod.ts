@@ -23,6 +23,7 @@ export { observationOf, openSinks, type SinkOptions, type Sinks } from "./observ
 export { PerformanceStats } from "./performance.ts";
 export { lineDiff, MAX_NOTICE_CHARS, ReadTracker } from "./stale_reads.ts";
 export {
+  CLIENT_SCOPES_DIR,
   STATE_ENTRIES,
   STATE_GITIGNORE,
   STATE_MARKER,

@@ -43,6 +43,9 @@ export const STATE_GITIGNORE = ".gitignore";
 /** What {@linkcode STATE_GITIGNORE} says: everything here is ignored, itself included. */
 const GITIGNORE_TEXT = "# toolhost's state (written by toolhost): never committed\n*\n";
 
+/** Where the scopes of clients limited to some roots keep their state (`host/clients/scopes.ts`). */
+export const CLIENT_SCOPES_DIR = "client-scopes";
+
 /** What the host loads back from its state directory: set aside together when it is not trusted. */
 export const STATE_ENTRIES: readonly string[] = Object.freeze([
   "anchors.json",
@@ -59,6 +62,8 @@ export const STATE_ENTRIES: readonly string[] = Object.freeze([
   FACTS_DIR,
   SCOPES_DIR,
   ANSWERS_DIR,
+  // The state of clients limited to some roots (each checked again as a state directory of its own).
+  CLIENT_SCOPES_DIR,
 ]);
 
 /** Options for {@linkcode trustStateDir} and {@linkcode trustedStateFile}. */

@@ -11,6 +11,7 @@ import { AnchorStore } from "../../../host/state/anchors.ts";
 import { TodoFileStore } from "../../../host/state/todos.ts";
 import { ANSWERS_DIR, FACTS_DIR, SCOPES_DIR, WORD_INDEX_FILE } from "../../../tools/symbols/mod.ts";
 import {
+  CLIENT_SCOPES_DIR,
   STATE_GITIGNORE,
   STATE_MARKER,
   type StateDirOptions,
@@ -93,13 +94,13 @@ Deno.test("state dir: state shipped in a directory the host did not make is set 
   assertEquals(options.lines.length, 1);
 });
 
-Deno.test("state dir: a shipped symbol index, kept facts, listings and answers are set aside, never read by the symbol tools", async () => {
+Deno.test("state dir: a shipped symbol index, kept facts, listings, answers and client scopes are set aside, never read by the symbol tools", async () => {
   await using dir = await tempDir();
   const state = `${dir.path}/.toolhost`;
   await Deno.mkdir(`${state}/${FACTS_DIR}`, { recursive: true });
   await Deno.writeTextFile(`${state}/${WORD_INDEX_FILE}`, "forged: no file uses anything");
   await Deno.writeTextFile(`${state}/${FACTS_DIR}/python-0000000000000000`, "forged facts");
-  for (const dir of [SCOPES_DIR, ANSWERS_DIR]) {
+  for (const dir of [SCOPES_DIR, ANSWERS_DIR, CLIENT_SCOPES_DIR]) {
     await Deno.mkdir(`${state}/${dir}`);
     await Deno.writeTextFile(`${state}/${dir}/0000000000000000.json`, "forged: nothing uses it");
   }
@@ -107,7 +108,7 @@ Deno.test("state dir: a shipped symbol index, kept facts, listings and answers a
   assert(await trustStateDir(state, options), "the directory is made the host's own");
   assertMatch(
     options.lines.join("\n"),
-    /Set aside symbol-words\.bin, symbol-facts, symbol-scopes, symbol-answers in the state/,
+    /Set aside symbol-words\.bin, symbol-facts, symbol-scopes, symbol-answers, client-scopes in the state/,
   );
   const suffix = "untrusted-20300102T030405678Z";
   assertEquals(
@@ -119,6 +120,7 @@ Deno.test("state dir: a shipped symbol index, kept facts, listings and answers a
       `${WORD_INDEX_FILE}.${suffix}`,
       `${SCOPES_DIR}.${suffix}`,
       `${ANSWERS_DIR}.${suffix}`,
+      `${CLIENT_SCOPES_DIR}.${suffix}`,
     ].sort(),
   );
 });
