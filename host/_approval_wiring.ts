@@ -58,7 +58,9 @@ export function approvalsFor(
  * runs programs, `net` when it reaches beyond the roots (open world), and
  * `upstream` for an upstream server's tool. Kept until the tool list changes.
  */
-function classifier(parts: ApprovalParts): (tool: string) => readonly ApprovalClass[] {
+export function classifier(
+  parts: Pick<ApprovalParts, "tools" | "upstreams" | "toolsChanged">,
+): (tool: string) => readonly ApprovalClass[] {
   const known = new Map<string, readonly ApprovalClass[]>();
   parts.toolsChanged.add(() => known.clear());
   return (tool) => {

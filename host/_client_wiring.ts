@@ -16,7 +16,7 @@ import { spawnOptions } from "./first_worker.ts";
 import type { HostLogger } from "./logger.ts";
 import type { HostToolProvider, UpstreamProvider } from "./providers/mod.ts";
 import type { ToolDescriptor } from "../tools/registry.ts";
-import { classesOf } from "./_approval_wiring.ts";
+import { classifier } from "./_approval_wiring.ts";
 import { familyOf } from "./_host_parts.ts";
 import type { ToolFacts } from "./clients/rights.ts";
 import type { CallScope } from "./providers/mod.ts";
@@ -35,8 +35,9 @@ export interface ClientSide {
    * The host's `toolFacts` and `scopeOf`.
    *
    * @param tools Every tool as listed now.
+   * @param toolsChanged Told when the tool list changes (each tool's classes are kept until then).
    */
-  surface(tools: () => ToolDescriptor[]): {
+  surface(tools: () => ToolDescriptor[], toolsChanged: Set<() => void>): {
     toolFacts(name: string): ToolFacts;
     scopeOf(roots: readonly string[]): Promise<CallScope>;
   };
@@ -63,14 +64,18 @@ export function clientSide(
   const scopes = clientScopes(config, parts);
   return {
     scopes,
-    surface: (tools) => ({
-      toolFacts: (name) => {
-        const family = familyOf(parts.pool, name)?.name;
-        const classes = classesOf(name, { tools, upstreams: parts.upstreams });
-        return family === undefined ? { classes } : { classes, family };
-      },
-      scopeOf: (roots) => scopes.scopeOf(roots),
-    }),
+    surface: (tools, toolsChanged) => {
+      // Asked for each tool a client lists and each call it makes: kept, as the approvals' are.
+      const classesOf = classifier({ tools, upstreams: parts.upstreams, toolsChanged });
+      return {
+        toolFacts: (name) => {
+          const family = familyOf(parts.pool, name)?.name;
+          const classes = classesOf(name);
+          return family === undefined ? { classes } : { classes, family };
+        },
+        scopeOf: (roots) => scopes.scopeOf(roots),
+      };
+    },
   };
 }
 

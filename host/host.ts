@@ -202,7 +202,7 @@ export async function createHost(options: HostOptions = {}): Promise<Host> {
     sessions,
     onToolsChanged: (listener) => (toolsChanged.add(listener), () => toolsChanged.delete(listener)),
     list: () => dispatcher.list(),
-    ...clients.surface(() => dispatcher.list()),
+    ...clients.surface(tools, toolsChanged),
     endSession: (session) => (reads.forget(session), held?.approvals.endSession(session)),
     ...hostCalls({ dispatcher, pool, reads, maxReplyBytes: config.policy.limits.maxOutputChars }),
     flush: () => (dispatcher.settle(), sinks.flush().then(() => sessions.flush())),

@@ -11,12 +11,12 @@
 import { type ConfigOverrides, type HostConfig, hostPort, isWildcard } from "../config/mod.ts";
 import * as posix from "node:path/posix";
 import { isInside } from "../../security/policy.ts";
+import { newToken } from "../../security/tokens.ts";
 import { type ClientRights, describeRights, parseClass } from "../clients/rights.ts";
 import { DEFAULT_CLIENT } from "../clients/access.ts";
 import {
   CLIENT_NAME,
   clientStorePath,
-  newClientToken,
   readClients,
   tokenHash,
   writeClients,
@@ -112,7 +112,7 @@ async function addToken(parts: {
   }
   const rights = await rightsOf(parts.values, config.policy.roots);
   const workspace = config.policy.roots[0]!;
-  const token = newClientToken();
+  const token = newToken();
   const record = {
     name,
     workspace,

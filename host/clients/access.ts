@@ -9,6 +9,7 @@
  */
 
 import { errorResult } from "../../tools/registry.ts";
+import { sameToken } from "../../security/tokens.ts";
 import type { Admission } from "../providers/mod.ts";
 import { type ClientRights, FULL_RIGHTS } from "./rights.ts";
 import { readClients, tokenHash } from "./store.ts";
@@ -120,7 +121,7 @@ export class ClientDirectory {
    * @returns The client, or null when the token is no client's.
    */
   async authenticate(token: string): Promise<ClientAccess | null> {
-    if (sameText(token, this.#ownToken)) return this.#own;
+    if (sameToken(token, this.#ownToken)) return this.#own;
     await this.#fresh();
     return this.#byHash.get(await tokenHash(token)) ?? null;
   }
@@ -152,18 +153,10 @@ export class ClientDirectory {
     const next = new Map<string, ClientAccess>();
     for (const record of records) {
       if (record.workspace !== this.#workspace) continue;
-      // A client whose rights did not change keeps its limits' counts.
-      const kept = [...this.#byHash.values()].find((each) => each.sha256 === record.sha256);
+      // A client still listed keeps its limits' counts (a record is never changed, only removed).
+      const kept = this.#byHash.get(record.sha256);
       next.set(record.sha256, kept ?? new ClientAccess(record.name, record.rights, record.sha256));
     }
     this.#byHash = next;
   }
-}
-
-/** Compare two strings in time that depends on their lengths only. */
-function sameText(a: string, b: string): boolean {
-  if (a.length !== b.length) return false;
-  let differ = 0;
-  for (let i = 0; i < a.length; i++) differ |= a.charCodeAt(i) ^ b.charCodeAt(i);
-  return differ === 0;
 }

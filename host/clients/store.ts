@@ -11,8 +11,7 @@
  */
 
 import * as posix from "node:path/posix";
-import { isInside } from "../../security/policy.ts";
-import { sha256Hex, trustStorePath } from "../config/mod.ts";
+import { readUserList, sha256Hex, trustStorePath, writeUserList } from "../config/mod.ts";
 import { type ClientRights, isRights } from "./rights.ts";
 
 /** A client's name: what logs, metrics and traces call it. */
@@ -54,28 +53,15 @@ export function tokenHash(token: string): Promise<string> {
 }
 
 /**
- * The records, from the list; none when it is missing or malformed, or lies
- * inside one of the roots.
+ * The records, from the list; none when it is missing or lies inside one of
+ * the roots (it throws when it cannot be read or is not JSON).
  *
  * @param store The list's path.
  * @param roots The roots (real paths).
  * @returns The records.
  */
-export async function readClients(
-  store: string,
-  roots: readonly string[],
-): Promise<ClientRecord[]> {
-  const real = await Deno.realPath(store).catch(() => store);
-  if (isInside(real, roots)) return [];
-  let text: string;
-  try {
-    text = await Deno.readTextFile(store);
-  } catch (error) {
-    if (error instanceof Deno.errors.NotFound) return [];
-    throw error;
-  }
-  const json = JSON.parse(text) as { clients?: unknown };
-  return Array.isArray(json.clients) ? json.clients.filter(isRecord) : [];
+export function readClients(store: string, roots: readonly string[]): Promise<ClientRecord[]> {
+  return readUserList(store, "clients", { roots, isRecord });
 }
 
 /**
@@ -89,24 +75,7 @@ export async function writeClients(
   store: string,
   change: (records: ClientRecord[]) => ClientRecord[],
 ): Promise<void> {
-  const next = change(await readClients(store, []));
-  await Deno.mkdir(posix.dirname(store), { recursive: true, mode: 0o700 });
-  const temp = `${store}.${crypto.randomUUID()}.tmp`;
-  await Deno.writeTextFile(temp, `${JSON.stringify({ clients: next }, null, 2)}\n`, {
-    mode: 0o600,
-  });
-  await Deno.rename(temp, store);
-}
-
-/**
- * A new token: 32 random bytes, base64url.
- *
- * @returns The token.
- */
-export function newClientToken(): string {
-  const bytes = crypto.getRandomValues(new Uint8Array(32));
-  return btoa(String.fromCharCode(...bytes)).replaceAll("+", "-").replaceAll("/", "_")
-    .replace(/=+$/, "");
+  await writeUserList(store, "clients", change(await readClients(store, [])));
 }
 
 /** Whether a value read from the list is a record. */

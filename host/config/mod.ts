@@ -44,6 +44,7 @@ export {
   USER_DIRS_ENV,
   writeTrust,
 } from "./trust.ts";
+export { readUserList, writeUserList } from "./user_list.ts";
 export { EFFERENT_ENV, efferentCopyEnabled, selfEntries, selfEntry } from "./efferent_env.ts";
 export {
   bracketed,

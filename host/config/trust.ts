@@ -12,7 +12,7 @@
  */
 
 import * as posix from "node:path/posix";
-import { isInside } from "../../security/policy.ts";
+import { readUserList, writeUserList } from "./user_list.ts";
 
 /**
  * The environment variables that say where the user's own directories are:
@@ -76,14 +76,8 @@ export async function sha256Hex(bytes: Uint8Array): Promise<string> {
  * @returns The records.
  */
 export async function readTrust(store: string, roots: readonly string[]): Promise<TrustRecord[]> {
-  const real = await Deno.realPath(store).catch(() => store);
-  if (isInside(real, roots)) return [];
-  try {
-    const json = JSON.parse(await Deno.readTextFile(store)) as { trusted?: unknown };
-    return Array.isArray(json.trusted) ? json.trusted.filter(isRecord) : [];
-  } catch {
-    return []; // none yet, or not ours to read: nothing is trusted
-  }
+  // Missing, not ours to read, or malformed: nothing is trusted.
+  return await readUserList(store, "trusted", { roots, isRecord }).catch(() => []);
 }
 
 /**
@@ -102,14 +96,7 @@ export async function writeTrust(
   const records = await readTrust(store, []);
   const path = "add" in change ? change.add.path : change.forget;
   const kept = records.filter((record) => record.path !== path);
-  const next = "add" in change ? [...kept, change.add] : kept;
-  const dir = posix.dirname(store);
-  await Deno.mkdir(dir, { recursive: true, mode: 0o700 });
-  const temp = `${store}.${crypto.randomUUID()}.tmp`;
-  await Deno.writeTextFile(temp, `${JSON.stringify({ trusted: next }, null, 2)}\n`, {
-    mode: 0o600,
-  });
-  await Deno.rename(temp, store);
+  await writeUserList(store, "trusted", "add" in change ? [...kept, change.add] : kept);
   return kept.length < records.length;
 }
 

@@ -8,6 +8,7 @@
  * @module
  */
 
+import { newToken } from "../../security/tokens.ts";
 import { type StateDirOptions, trustedStateFile } from "./state_dir.ts";
 
 /** The token file's name in the state directory. */
@@ -79,10 +80,4 @@ async function stateToken(
     }
   }
   throw new Deno.errors.AlreadyExists(`Cannot make the token "${path}": it keeps changing`);
-}
-
-function newToken(): string {
-  const bytes = crypto.getRandomValues(new Uint8Array(32));
-  return btoa(String.fromCharCode(...bytes)).replaceAll("+", "-").replaceAll("/", "_")
-    .replace(/=+$/, "");
 }

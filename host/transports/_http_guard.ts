@@ -6,6 +6,7 @@
  * @module
  */
 
+import { sameToken } from "../../security/tokens.ts";
 import { bracketed, isWildcard } from "../config/mod.ts";
 
 /** Options for {@linkcode HttpGuard}. */
@@ -28,7 +29,7 @@ const LOOPBACK_NAMES = ["127.0.0.1", "localhost", "[::1]"];
 export class HttpGuard {
   #hosts: Set<string> | null;
   #origins: Set<string>;
-  #token: Uint8Array | null;
+  #token: string | null;
 
   /** @param options The bound address and the token. */
   constructor(options: HttpGuardOptions) {
@@ -37,7 +38,7 @@ export class HttpGuard {
     const hosts = names.map((name) => `${name}:${options.port}`);
     this.#hosts = isWildcard(options.hostname) ? null : new Set(hosts);
     this.#origins = new Set(hosts.flatMap((host) => [`http://${host}`, `https://${host}`]));
-    this.#token = options.token === null ? null : new TextEncoder().encode(options.token);
+    this.#token = options.token;
   }
 
   /**
@@ -79,7 +80,7 @@ export class HttpGuard {
 
   #authorized(header: string | null): boolean {
     const token = bearerOf(header);
-    return token !== null && sameBytes(new TextEncoder().encode(token), this.#token!);
+    return token !== null && sameToken(token, this.#token!);
   }
 }
 
@@ -105,14 +106,6 @@ export function unauthorized(): Response {
     "Unauthorized: send Authorization: Bearer <token> (toolhost mcp-config --http or toolhost token add prints one)",
     { "WWW-Authenticate": 'Bearer realm="toolhost"' },
   );
-}
-
-/** Compare in time that depends on the length only. */
-function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
-  if (a.length !== b.length) return false;
-  let differ = 0;
-  for (let i = 0; i < a.length; i++) differ |= a[i]! ^ b[i]!;
-  return differ === 0;
 }
 
 /**
