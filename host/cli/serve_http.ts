@@ -9,7 +9,7 @@ import { printable } from "../../security/printable.ts";
 import { type HostConfig, isLoopback } from "../config/mod.ts";
 import { httpToken, TOKEN_FILE } from "../state/mod.ts";
 import type { Host } from "../host.ts";
-import { conformanceFixtures, serveHttp } from "../transports/mod.ts";
+import { type GatewayExtras, serveHttp } from "../transports/mod.ts";
 import type { Printer } from "./printer.ts";
 import { ClientDirectory } from "../clients/access.ts";
 import { clientStorePath, tokenHash } from "../clients/store.ts";
@@ -34,7 +34,7 @@ export async function serveOverHttp(
   const listen = settings.listen!;
   const fixtures = settings.conformanceFixtures;
   const token = fixtures ? null : await httpToken(config.policy.stateDir, { logger: host.logger });
-  const extras = fixtures ? conformanceFixtures : undefined;
+  const extras = fixtures ? await conformanceExtras() : undefined;
   const store = clientStorePath();
   // The clients `toolhost token add` made for this workspace, with the host's own token.
   const clients = token === null ? undefined : new ClientDirectory({
@@ -82,6 +82,15 @@ export async function serveOverHttp(
     Deno.removeSignalListener("SIGTERM", stop);
     Deno.removeSignalListener("SIGINT", stop);
   }
+}
+
+/**
+ * The conformance suite's fixtures, test data kept out of the product's
+ * folders: loaded only when `--conformance-fixtures` asks for them.
+ */
+async function conformanceExtras(): Promise<() => GatewayExtras> {
+  const { conformanceFixtures } = await import("../../fixtures/conformance/fixtures.ts");
+  return conformanceFixtures;
 }
 
 /** What the start-up line warns of: fixtures without a token, an address beyond loopback. */

@@ -17,6 +17,5 @@ export {
 export { type HttpServeOptions, type HttpServing, MCP_PATH, serveHttp } from "./http.ts";
 export type { GatewayExtras } from "./extras.ts";
 export { LineTransport, type LineTransportOptions, MAX_MESSAGE_DEPTH } from "./stdio.ts";
-export { conformanceFixtures } from "./conformance_fixtures.ts";
 export { Inflight } from "./_inflight.ts";
 export { HttpGuard, type HttpGuardOptions, refusal } from "./_http_guard.ts";
