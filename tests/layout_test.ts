@@ -1,5 +1,5 @@
 /**
- * The layout rules the README's "Layout" section states, checked on the
+ * The layout rules docs/contributing.md's "Layout" section states, checked on the
  * source itself: no import cycles (between files, or between host/'s
  * folders), no function over 60 lines outside the tests, no file in
  * host/'s folders over 300 lines. Functions are found with the TypeScript

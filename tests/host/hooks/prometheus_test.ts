@@ -2,7 +2,7 @@
  * The host's metrics as Prometheus reads them: `GET /metrics` on the Hook
  * API port of a host started the way a user starts it, read by the test
  * (names, labels, no argument value, the token required) and scraped by a
- * real Prometheus (Debian's `prometheus`) configured as the README shows —
+ * real Prometheus (Debian's `prometheus`) configured as docs/hooks.md shows —
  * its HTTP API then returns `toolhost_tool_calls_total` for the calls this
  * test made.
  *
@@ -84,7 +84,7 @@ async function makeCalls(client: Client): Promise<void> {
 }
 
 /**
- * Start Prometheus with the README's scrape config for this host, and wait until its query API
+ * Start Prometheus with docs/hooks.md's scrape config for this host, and wait until its query API
  * returns the read_file calls.
  *
  * @returns `toolhost_tool_calls_total{tool="read_file"}` by outcome, as Prometheus returns it.
