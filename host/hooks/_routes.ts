@@ -62,7 +62,7 @@ export async function handle(route: Route): Promise<Response> {
     : PREFIXED.find(([prefix]) => path.startsWith(prefix))?.[1];
   if (methods === undefined) {
     return seedPathMoved(request.method, path) ??
-      failure(404, `No such endpoint: ${path} (the README's "The Hook API" lists them)`);
+      failure(404, `No such endpoint: ${path} ("The Hook API" in docs/hooks.md lists them)`);
   }
   const handler = Object.hasOwn(methods, request.method) ? methods[request.method] : undefined;
   return handler ? await handler(route) : notAllowed(Object.keys(methods).join(", "));
