@@ -71,7 +71,7 @@ Options:
   --root DIR                  a project root (repeatable; default: the current directory)
   --config FILE               the config file (default: <first root>/toolhost.json, optional)
   --ripgrep auto|off|PATH     use ripgrep for searches (default: auto)
-  --unprotect GLOB            let tools write a protected path (repeatable; see the README)
+  --unprotect GLOB            let tools write a protected path (repeatable; see docs/security.md)
   --http [HOST:]PORT          serve over Streamable HTTP (HOST defaults to 127.0.0.1)
   --hooks PORT                serve the Hook API and dashboard on 127.0.0.1:PORT (seed default 8999)
   --allow-remote              let --http bind an address other than loopback (warned at start)
