@@ -9,6 +9,7 @@
 
 import * as posix from "node:path/posix";
 import type { SourceFile } from "../symbols/_source_index.ts";
+import { addTo } from "../symbols/_multimap.ts";
 
 const INCLUDE = /^[ \t]*#[ \t]*include[ \t]*(?:"([^"\n]+)"|<([^>\n]+)>)/gm;
 
@@ -89,7 +90,7 @@ export class IncludeGraph {
       this.#includedBy = new Map();
       for (const path of this.#files.keys()) {
         for (const target of this.#includes(path)) {
-          this.#includedBy.set(target, [...(this.#includedBy.get(target) ?? []), path]);
+          addTo(this.#includedBy, target, path);
         }
       }
     }
@@ -124,8 +125,7 @@ export class IncludeGraph {
     if (!this.#byName) {
       this.#byName = new Map();
       for (const path of this.#files.keys()) {
-        const base = posix.basename(path);
-        this.#byName.set(base, [...(this.#byName.get(base) ?? []), path]);
+        addTo(this.#byName, posix.basename(path), path);
       }
     }
     const clean = posix.normalize(spec).replace(/^(\.\.?\/)+/, "");

@@ -9,39 +9,22 @@
  */
 
 import type { SourceFile } from "../symbols/_source_index.ts";
-import type { FactsOr } from "../symbols/_source_sites.ts";
+import { type FactsOr, SourceProgram } from "../symbols/_source_sites.ts";
 import { IncludeGraph } from "./_resolve_includes.ts";
 import type { CContext, CDecl, CFacts, COcc, Receiver, TypeRef } from "./_resolve_facts.ts";
-
-/** A file's facts, or why it has none. */
-export type CFactsOrError = FactsOr<CFacts>;
-
-/** A declaration in a file. */
-export interface DeclRef {
-  /** The file's real path. */
-  file: string;
-  /** The declaration's index. */
-  decl: number;
-}
-
-/** A record (struct, union, class) in a file. */
-export interface RecordRef {
-  /** The file's real path. */
-  file: string;
-  /** The record's index. */
-  record: number;
-}
-
-/** What kind of token a lookup is for. */
-type Space = "ref" | "type" | "tag";
+import {
+  type DeclRef,
+  enclosing,
+  fits,
+  qualifiedLookup,
+  type RecordRef,
+  type Space,
+} from "./_resolve_names.ts";
 
 const MAX_STEPS = 16;
 
 /** The C/C++ files of a scope. */
-export class CProgram {
-  /** Files whose facts were wanted but not made yet. */
-  readonly missing = new Set<string>();
-  #files: ReadonlyMap<string, SourceFile<CFactsOrError>>;
+export class CProgram extends SourceProgram<CFacts> {
   #graph: IncludeGraph;
   #around = new Map<string, Set<string>>();
 
@@ -51,40 +34,9 @@ export class CProgram {
    * @param files The files, by real path.
    * @param root The scope's real path.
    */
-  constructor(files: ReadonlyMap<string, SourceFile<CFactsOrError>>, root: string) {
-    this.#files = files;
+  constructor(files: ReadonlyMap<string, SourceFile<FactsOr<CFacts>>>, root: string) {
+    super(files);
     this.#graph = new IncludeGraph(files, root);
-  }
-
-  /** Forget what was resolved (after more facts were made). */
-  reset(): void {
-    this.missing.clear();
-  }
-
-  /**
-   * A file of the program.
-   *
-   * @param path Its real path.
-   * @returns The file, or undefined.
-   */
-  file(path: string): SourceFile<CFactsOrError> | undefined {
-    return this.#files.get(path);
-  }
-
-  /**
-   * A file's facts; notes it as missing when they are not made yet.
-   *
-   * @param path Its real path.
-   * @returns The facts, or undefined.
-   */
-  facts(path: string): CFacts | undefined {
-    const file = this.#files.get(path);
-    if (!file) return undefined;
-    if (!file.facts) {
-      this.missing.add(path);
-      return undefined;
-    }
-    return "error" in file.facts ? undefined : file.facts;
   }
 
   /**
@@ -304,41 +256,5 @@ export class CProgram {
       default:
         return undefined;
     }
-  }
-}
-
-/** `a::b::n` from the namespaces around it (innermost first), or through `using namespace`; `::n` at the top. */
-function qualifiedLookup(
-  want: (parts: string[]) => DeclRef[],
-  context: CContext,
-  parts: string[],
-): DeclRef[] {
-  if (parts[0] === "") return want(parts.slice(1));
-  for (let k = context.ns.length; k >= 0; k--) {
-    const found = want([...context.ns.slice(0, k), ...parts]);
-    if (found.length) return found;
-  }
-  return context.using.flatMap((using) => want([...using, ...parts]));
-}
-
-/**
- * The context a record's own names are written in (its bases): the scopes around it.
- *
- * @param qualified The record's qualified name.
- * @returns The context.
- */
-export function enclosing(qualified: string): CContext {
-  return { ns: qualified.split("::").slice(0, -1), using: [] };
-}
-
-/** Whether a declaration can be what a kind of token names (in C, a tag only after `struct`). */
-function fits(decl: CDecl, space: Space, cpp: boolean): boolean {
-  switch (space) {
-    case "tag":
-      return decl.kind === "tag";
-    case "type":
-      return decl.kind === "typedef" || cpp && (decl.kind === "tag" || decl.kind === "namespace");
-    default:
-      return decl.kind !== "namespace" && decl.kind !== "macro" && (cpp || decl.kind !== "tag");
   }
 }

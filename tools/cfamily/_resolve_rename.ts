@@ -6,8 +6,9 @@
  */
 
 import { position } from "../symbols/_source_index.ts";
-import type { RawSite } from "../symbols/_source_sites.ts";
-import type { CProgram, DeclRef } from "./_resolve_program.ts";
+import type { RawSite } from "../symbols/_sites.ts";
+import type { CProgram } from "./_resolve_program.ts";
+import type { DeclRef } from "./_resolve_names.ts";
 import type { CTarget } from "./_resolve_target.ts";
 
 const KEYWORDS = new Set(

@@ -11,9 +11,10 @@
  */
 
 import type { SiteRole } from "../symbols/_resolver.ts";
-import type { RawSite } from "../symbols/_source_sites.ts";
+import type { RawSite } from "../symbols/_sites.ts";
 import { CALL, type CFacts, type COcc, IN_ERROR } from "./_resolve_facts.ts";
-import { type CProgram, type DeclRef, enclosing, type RecordRef } from "./_resolve_program.ts";
+import type { CProgram } from "./_resolve_program.ts";
+import { type DeclRef, enclosing, type RecordRef } from "./_resolve_names.ts";
 import { type CTarget, declKey } from "./_resolve_target.ts";
 
 type Verdict = { certainty: "exact" } | { certainty: "unsure"; reason: string } | null;

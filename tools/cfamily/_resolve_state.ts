@@ -16,6 +16,8 @@ import type {
   CRecord,
   TypeRef,
 } from "./_resolve_facts.ts";
+import { BlockScopes } from "./_resolve_locals.ts";
+import { addTo } from "../symbols/_multimap.ts";
 
 /** What a declaration gets besides its name. */
 export interface DeclOptions {
@@ -63,8 +65,7 @@ export class CState {
   records: number[] = [];
   /** {@linkcode IN_ERROR} when inside an ERROR node. */
   flags = 0;
-  #locals: Array<Map<string, TypeRef | null>> = [];
-  #blocks = 0;
+  #scopes = new BlockScopes();
   #using: string[][] = [];
   #contexts = new Map<string, number>();
   #last: { ns: string[]; cls: string[] | undefined; version: number; index: number } | undefined;
@@ -95,7 +96,7 @@ export class CState {
 
   /** Inside a function (or a block): names declared now are locals. */
   get inBlock(): boolean {
-    return this.#blocks > 0;
+    return this.#scopes.inBlock;
   }
 
   /** Whether an anonymous namespace encloses the walker (internal linkage). */
@@ -110,14 +111,7 @@ export class CState {
    * @param isBlock False for a template's parameters: the templated declaration is not local.
    */
   block(body: () => void, isBlock = true): void {
-    this.#locals.push(new Map());
-    if (isBlock) this.#blocks++;
-    try {
-      body();
-    } finally {
-      this.#locals.pop();
-      if (isBlock) this.#blocks--;
-    }
+    this.#scopes.run(body, isBlock);
   }
 
   /**
@@ -146,7 +140,7 @@ export class CState {
    * @param type Its type, when known.
    */
   local(name: string, type: TypeRef | null = null): void {
-    this.#locals.at(-1)?.set(name, type);
+    this.#scopes.declare(name, type);
   }
 
   /**
@@ -156,11 +150,7 @@ export class CState {
    * @returns Its type (null when unknown), or undefined when it is no local.
    */
   lookupLocal(name: string): TypeRef | null | undefined {
-    for (let i = this.#locals.length - 1; i >= 0; i--) {
-      const found = this.#locals[i]!.get(name);
-      if (found !== undefined || this.#locals[i]!.has(name)) return found ?? null;
-    }
-    return undefined;
+    return this.#scopes.lookup(name);
   }
 
   /**
@@ -205,9 +195,7 @@ export class CState {
       context: this.#context(),
       ...fields,
     });
-    const list = this.#facts.byName.get(name);
-    if (list) list.push(occs.length - 1);
-    else this.#facts.byName.set(name, [occs.length - 1]);
+    addTo(this.#facts.byName, name, occs.length - 1);
     return occs.length - 1;
   }
 
@@ -258,9 +246,7 @@ export class CState {
    * @param decl The member's declaration.
    */
   member(record: number, decl: number): void {
-    const members = this.#facts.records[record]!.members;
-    const name = this.#facts.decls[decl]!.name;
-    members.set(name, [...(members.get(name) ?? []), decl]);
+    addTo(this.#facts.records[record]!.members, this.#facts.decls[decl]!.name, decl);
   }
 
   /**

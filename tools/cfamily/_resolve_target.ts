@@ -9,7 +9,8 @@
 
 import { ToolError } from "../../security/errors.ts";
 import type { CDecl } from "./_resolve_facts.ts";
-import type { CProgram, DeclRef } from "./_resolve_program.ts";
+import type { CProgram } from "./_resolve_program.ts";
+import type { DeclRef } from "./_resolve_names.ts";
 
 /** What a model named. */
 export interface CTarget {

@@ -17,9 +17,9 @@
  */
 
 import type { FactsCodec, StoredSections } from "../symbols/_facts_store.ts";
+import { lineStartsOf } from "../symbols/_lines.ts";
 import {
   type BindingKind,
-  lineStartsOf,
   type PyAttr,
   type PyBinding,
   type PyExpr,

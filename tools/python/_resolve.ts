@@ -15,9 +15,9 @@ import type {
   SymbolTarget,
 } from "../symbols/_resolver.ts";
 import { Skipped } from "../_skipped.ts";
-import { comparePaths } from "../_walk.ts";
 import type { ToolContext } from "../tool.ts";
-import { lineIndexOf } from "./_resolve_facts.ts";
+import { placeOf } from "../symbols/_lines.ts";
+import { type LineCut, shownSite, sortSites, uniqueSites } from "../symbols/_sites.ts";
 import { bindingsOf, PyLookup } from "./_resolve_lookup.ts";
 import { invalidPythonName, pythonConflicts } from "./_resolve_rename.ts";
 import { collectSites, type PySite, symbolNames } from "./_resolve_sites.ts";
@@ -137,37 +137,17 @@ function noteOf(skipped: Skipped): string {
 
 /** The definition first, then by path and position; each place once. */
 function ordered(sites: PySite[], file: PyFile, nameStart: number): PySite[] {
-  const seen = new Set<string>();
-  const unique = sites.filter((site) => {
-    const key = `${site.file.path}\0${site.start}`;
-    if (seen.has(key)) return false;
-    seen.add(key);
-    return true;
-  });
   const isDefinition = (site: PySite) => site.file === file && site.start === nameStart;
-  return unique.sort((a, b) =>
-    Number(isDefinition(b)) - Number(isDefinition(a)) ||
-    comparePaths(a.file.display, b.file.display) || a.start - b.start
-  ).map((site) => isDefinition(site) ? { ...site, role: "definition" } : site);
+  const unique = uniqueSites(sites, (site) => `${site.file.path}\0${site.start}`);
+  return sortSites(unique, (site) => site.file.display, isDefinition)
+    .map((site) => isDefinition(site) ? { ...site, role: "definition" } : site);
 }
+
+/** How much of a site's line is shown. */
+const PY_CUT: LineCut = { max: 200, mark: "" };
 
 /** A site as the tools show it. */
 function shown(site: PySite): SymbolSite {
-  const facts = site.file.facts;
-  const line = lineIndexOf(facts.lineStarts, site.start);
-  const lineStart = facts.lineStarts[line]!;
-  const lineEnd = facts.lineStarts[line + 1] ?? facts.text.length;
-  const out: SymbolSite = {
-    path: site.file.display,
-    line: line + 1,
-    column: site.start - lineStart + 1,
-    start: site.start,
-    end: site.end,
-    role: site.role,
-    certainty: site.certainty,
-    text: facts.text.slice(lineStart, lineEnd).trim().slice(0, 200),
-  };
-  if (site.reason !== undefined) out.reason = site.reason;
-  if (site.via !== undefined) out.via = site.via;
-  return out;
+  const { text, lineStarts } = site.file.facts;
+  return shownSite(site.file.display, placeOf(text, lineStarts, site.start), site, PY_CUT);
 }

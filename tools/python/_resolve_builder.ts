@@ -11,9 +11,7 @@
 import type { Node } from "web-tree-sitter";
 import {
   type BindingKind,
-  lineStartsOf,
   type MethodKind,
-  pushIndex,
   type PyAttr,
   type PyBinding,
   type PyExpr,
@@ -23,6 +21,8 @@ import {
   type UseRole,
 } from "./_resolve_facts.ts";
 import { allEntries, dynamicName, importsOf, nodeExpr } from "./_resolve_nodes.ts";
+import { lineStartsOf } from "../symbols/_lines.ts";
+import { addTo } from "../symbols/_multimap.ts";
 
 /** Builds one file's facts. */
 export class FactsBuilder {
@@ -218,7 +218,7 @@ export class FactsBuilder {
     // A `nonlocal` name is bound in an enclosing function: its uses resolve there.
     if (scope < 0) return binding;
     const index = this.facts.bindings.push(binding) - 1;
-    pushIndex(this.facts.scopes[scope]!.bindings, name, index);
+    addTo(this.facts.scopes[scope]!.bindings, name, index);
     return binding;
   }
 
@@ -245,7 +245,7 @@ export class FactsBuilder {
    */
   attr(attr: PyAttr, end: number, always = false): void {
     const index = this.facts.attrs.push(attr) - 1;
-    pushIndex(this.facts.attrsByName, attr.name, index);
+    addTo(this.facts.attrsByName, attr.name, index);
     if (always || this.#wanted.has(end)) this.facts.attrByEnd.set(end, index);
   }
 }

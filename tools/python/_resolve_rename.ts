@@ -9,7 +9,8 @@
  * @module
  */
 
-import { lineIndexOf, type PyFacts, refsNamed } from "./_resolve_facts.ts";
+import { type PyFacts, refsNamed } from "./_resolve_facts.ts";
+import { lineIndexOf } from "../symbols/_lines.ts";
 import { scopeOf, type Sym } from "./_resolve_lookup.ts";
 import type { PySite } from "./_resolve_sites.ts";
 import { type ClassRef, instanceAttrs, type PyValues } from "./_resolve_values.ts";

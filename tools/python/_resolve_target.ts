@@ -7,7 +7,7 @@
  */
 
 import { ToolError } from "../../security/errors.ts";
-import { lineIndexOf } from "./_resolve_facts.ts";
+import { lineIndexOf } from "../symbols/_lines.ts";
 import { bindingsOf, type Denoted, type Sym } from "./_resolve_lookup.ts";
 import { instanceAttrs, type PyValues } from "./_resolve_values.ts";
 import type { PyFile } from "./_resolve_world.ts";

@@ -13,6 +13,7 @@ import { grammarForPath, treeSitter } from "../_treesitter.ts";
 import type { ToolContext } from "../tool.ts";
 import type { LanguageResolver, SymbolSite } from "./_resolver.ts";
 import type { Located } from "./_locate.ts";
+import { wordPattern } from "./_lines.ts";
 import { chosenSites, type IncludeUnsure, mentionsIn, shownMentions } from "./_rename_sites.ts";
 
 /** One file's change. */
@@ -142,8 +143,7 @@ function refuseConflicts(
 
 /** Without a resolver's check: the new name must not occur as a word in any file the rename touches. */
 function wordConflicts(edits: readonly FileEdit[], newName: string): string[] {
-  const escaped = newName.replace(/[$]/g, "\\$");
-  const word = new RegExp(`(?<![\\p{L}\\p{N}_$])${escaped}(?![\\p{L}\\p{N}_$])`, "u");
+  const word = wordPattern(newName);
   const out: string[] = [];
   for (const { loaded } of edits) {
     const lines = loaded.file.text.split(/\r\n|\r|\n/);

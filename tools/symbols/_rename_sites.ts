@@ -10,6 +10,7 @@ import { ToolError } from "../../security/errors.ts";
 import type { Node, Tree } from "web-tree-sitter";
 import type { Located } from "./_locate.ts";
 import type { SymbolSite } from "./_resolver.ts";
+import { wordPattern } from "./_lines.ts";
 
 /**
  * Which unsure sites a rename takes: none without being told (it is refused
@@ -88,8 +89,7 @@ function where(site: SymbolSite): string {
  * @returns The mentions.
  */
 export function mentionsIn(display: string, after: string, tree: Tree, oldName: string): string[] {
-  const escaped = oldName.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
-  const word = new RegExp(`(?<![\\p{L}\\p{N}_$])${escaped}(?![\\p{L}\\p{N}_$])`, "gu");
+  const word = wordPattern(oldName, "g");
   const lines = after.split("\n");
   const starts: number[] = [];
   for (let i = 0, at = 0; i < lines.length; at += lines[i]!.length + 1, i++) starts.push(at);

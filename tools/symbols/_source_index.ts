@@ -14,6 +14,7 @@ import type { Skipped } from "../_skipped.ts";
 import { decodeText, readTexts } from "../_text.ts";
 import { walk } from "../_walk.ts";
 import { type ToolContext, yieldDue, yieldToWorker } from "../tool.ts";
+import { type LinePlace, lineStartsOf, placeOf } from "./_lines.ts";
 
 /**
  * The most memory (bytes, estimated) an index keeps: texts at two bytes a
@@ -234,15 +235,7 @@ export class SourceIndex<F> {
  * @returns The offsets of line starts, the first 0.
  */
 export function lineStarts(file: SourceFile<unknown>): number[] {
-  if (file.lineStarts) return file.lineStarts;
-  const starts = [0];
-  const text = file.text;
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    if (c === 10 || (c === 13 && text.charCodeAt(i + 1) !== 10)) starts.push(i + 1);
-  }
-  file.lineStarts = starts;
-  return starts;
+  return file.lineStarts ??= lineStartsOf(file.text);
 }
 
 /**
@@ -252,20 +245,6 @@ export function lineStarts(file: SourceFile<unknown>): number[] {
  * @param offset An offset in its text.
  * @returns The line, the column (UTF-16 code units) and the line's text.
  */
-export function position(
-  file: SourceFile<unknown>,
-  offset: number,
-): { line: number; column: number; text: string } {
-  const starts = lineStarts(file);
-  let lo = 0;
-  let hi = starts.length - 1;
-  while (lo < hi) {
-    const mid = (lo + hi + 1) >> 1;
-    if (starts[mid]! <= offset) lo = mid;
-    else hi = mid - 1;
-  }
-  const begin = starts[lo]!;
-  const end = lo + 1 < starts.length ? starts[lo + 1]! : file.text.length;
-  const text = file.text.slice(begin, end).replace(/\r?\n$|\r$/, "").trim();
-  return { line: lo + 1, column: offset - begin + 1, text };
+export function position(file: SourceFile<unknown>, offset: number): LinePlace {
+  return placeOf(file.text, lineStarts(file), offset);
 }

@@ -1,7 +1,8 @@
 /**
  * What the symbol resolvers share around their index: opening a scope's
  * sources for one name (listing, reading, and making the facts of the files
- * that contain it), and placing the sites found in lines for the model.
+ * that contain it), rounds of making the facts a resolution found missing,
+ * and the answer with its sites placed in lines (`_sites.ts`).
  * Language-neutral: the TS/JS and C/C++ resolvers use it.
  *
  * @module
@@ -9,74 +10,13 @@
 
 import * as posix from "node:path/posix";
 import { ToolError } from "../../security/errors.ts";
-import type { SiteRole, SymbolSite, SymbolSites } from "./_resolver.ts";
+import type { SymbolSites } from "./_resolver.ts";
 import { type Skipped, skipReason } from "../_skipped.ts";
 import type { ToolContext } from "../tool.ts";
-import { comparePaths, Pacer } from "../_walk.ts";
-import { position, type SourceFile, type SourceIndex } from "./_source_index.ts";
-
-/** A site found by a resolver, before it is placed in lines. */
-export interface RawSite {
-  /** The file's real path. */
-  file: string;
-  /** Offset of the name. */
-  start: number;
-  /** What it is. */
-  role: SiteRole;
-  /** Sure or not. */
-  certainty: "exact" | "unsure";
-  /** Why not sure. */
-  reason?: string;
-}
-
-/**
- * Sites placed in lines (each place once): the definition's own site first,
- * then by path (as the walk orders them) and position.
- *
- * @param fileOf The file of a real path.
- * @param raw The sites.
- * @param length The name's length.
- * @param definition Where the symbol is defined.
- * @returns The sites.
- */
-export function placeSites(
-  fileOf: (path: string) => SourceFile<unknown>,
-  raw: readonly RawSite[],
-  length: number,
-  definition: { file: string; lines: readonly [number, number] },
-): SymbolSite[] {
-  const seen = new Set<string>();
-  const sites: SymbolSite[] = [];
-  for (const site of raw) {
-    const key = `${site.file}\0${site.start}`;
-    if (seen.has(key)) continue;
-    seen.add(key);
-    const file = fileOf(site.file);
-    const at = position(file, site.start);
-    sites.push({
-      path: file.display,
-      line: at.line,
-      column: at.column,
-      start: site.start,
-      end: site.start + length,
-      role: site.role,
-      certainty: site.certainty,
-      ...(site.reason === undefined ? {} : { reason: site.reason }),
-      text: at.text.length > MAX_SITE_TEXT ? `${at.text.slice(0, MAX_SITE_TEXT)}…` : at.text,
-    });
-  }
-  const home = fileOf(definition.file).display;
-  const [first, last] = definition.lines;
-  const isDefinition = (s: SymbolSite) =>
-    s.role === "definition" && s.path === home && s.line >= first && s.line <= last;
-  return sites.sort((a, b) =>
-    Number(isDefinition(b)) - Number(isDefinition(a)) || comparePaths(a.path, b.path) ||
-    a.start - b.start
-  );
-}
-
-/** The most characters of a site's line shown. */
-const MAX_SITE_TEXT = 300;
+import { Pacer } from "../_walk.ts";
+import type { SourceFile, SourceIndex } from "./_source_index.ts";
+import { placeSites, type RawSite } from "./_sites.ts";
+import { wordPattern } from "./_lines.ts";
 
 /** A file's facts, or why it has none. */
 export type FactsOr<F extends object> = F | { error: string };
@@ -139,8 +79,7 @@ export async function openSources<F extends object>(
   const files = new Map(scan.files);
   if (!files.has(resolved.path)) files.set(resolved.path, index.file(ctx, resolved));
   const file = files.get(resolved.path)!;
-  const escaped = options.name.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
-  const word = new RegExp(`(?<![\\p{L}\\p{N}_$])${escaped}(?![\\p{L}\\p{N}_$])`, "u");
+  const word = wordPattern(options.name);
   const candidates = [...files.values()].filter((f) =>
     f.text.includes(options.name) && word.test(f.text)
   );
@@ -194,6 +133,57 @@ export interface RoundProgram<F extends object> {
   readonly missing: ReadonlySet<string>;
   /** A file by its path. */
   file(path: string): SourceFile<FactsOr<F>> | undefined;
+}
+
+/**
+ * The files a call resolves across, as a resolution reads them: a file's
+ * facts, or a note that they are missing (made before the next round).
+ * A language's program extends it with what a name there refers to.
+ */
+export class SourceProgram<F extends object> implements RoundProgram<F> {
+  /** Files whose facts were wanted but not made yet. */
+  readonly missing = new Set<string>();
+  #files: ReadonlyMap<string, SourceFile<FactsOr<F>>>;
+
+  /**
+   * The program of some files.
+   *
+   * @param files The files, by real path.
+   */
+  constructor(files: ReadonlyMap<string, SourceFile<FactsOr<F>>>) {
+    this.#files = files;
+  }
+
+  /** Forget what was resolved (after more facts were made). */
+  reset(): void {
+    this.missing.clear();
+  }
+
+  /**
+   * A file of the program.
+   *
+   * @param path Its real path.
+   * @returns The file, or undefined.
+   */
+  file(path: string): SourceFile<FactsOr<F>> | undefined {
+    return this.#files.get(path);
+  }
+
+  /**
+   * A file's facts; notes it as missing when they are not made yet.
+   *
+   * @param path Its real path.
+   * @returns The facts, or undefined (no such file, not made yet, or it could not be parsed).
+   */
+  facts(path: string): F | undefined {
+    const file = this.#files.get(path);
+    if (!file) return undefined;
+    if (!file.facts) {
+      this.missing.add(path);
+      return undefined;
+    }
+    return "error" in file.facts ? undefined : file.facts;
+  }
 }
 
 /** How many rounds of "make the facts a resolution asked for" a call may take. */
