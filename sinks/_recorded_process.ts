@@ -10,12 +10,8 @@
  * @module
  */
 
-import type { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
-import type {
-  Transport,
-  TransportSendOptions,
-} from "@modelcontextprotocol/sdk/shared/transport.js";
-import type { JSONRPCMessage, MessageExtraInfo } from "@modelcontextprotocol/sdk/types.js";
+import type { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
+import type { JSONRPCMessage, MessageExtraInfo, Transport } from "@modelcontextprotocol/client";
 import type { SubprocessLog } from "../tools/sandbox.ts";
 
 /** How a started server is named in the log. */
@@ -86,8 +82,8 @@ export class RecordedProcess implements Transport {
   }
 
   /** @inheritdoc */
-  send(message: JSONRPCMessage, options?: TransportSendOptions): Promise<void> {
-    return this.#inner.send(message, options);
+  send(message: JSONRPCMessage): Promise<void> {
+    return this.#inner.send(message);
   }
 
   /**

@@ -10,8 +10,7 @@
  * @module
  */
 
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import type { Tool as McpTool } from "@modelcontextprotocol/sdk/types.js";
+import { Client, type Tool as McpTool } from "@modelcontextprotocol/client";
 import {
   DISCOVERY_TIMEOUT_MS,
   type ObserveChannel,
@@ -112,7 +111,7 @@ async function connectObserve(
   }
   return {
     async observe(payload, meta, timeoutMs) {
-      await client.callTool({ name: "observe", arguments: payload, _meta: meta }, undefined, {
+      await client.callTool({ name: "observe", arguments: payload, _meta: meta }, {
         timeout: timeoutMs,
       });
     },

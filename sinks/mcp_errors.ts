@@ -6,25 +6,34 @@
  */
 
 /**
- * The SDK's codes for a closed connection and an unanswered request (its
- * `ErrorCode.ConnectionClosed` and `ErrorCode.RequestTimeout`), as numbers:
- * importing its types would load every schema of the protocol into a
- * process that only compares two numbers (`tests/sinks/mcp_errors_test.ts`
- * holds them equal to the SDK's).
+ * The SDK's codes for a closed connection, a request on a client with no
+ * transport, and an unanswered request (its `SdkErrorCode.ConnectionClosed`,
+ * `NotConnected` and `RequestTimeout`), as strings: importing its types
+ * would load every schema of the protocol into a process that only
+ * compares a few codes (`tests/sinks/mcp_errors_test.ts` holds them equal
+ * to the SDK's).
  */
-export const SDK_CODES = Object.freeze({ connectionClosed: -32000, requestTimeout: -32001 });
+export const SDK_CODES = Object.freeze({
+  connectionClosed: "CONNECTION_CLOSED",
+  notConnected: "NOT_CONNECTED",
+  requestTimeout: "REQUEST_TIMEOUT",
+});
 
 /**
  * Whether a request failed because the connection is gone: the SDK's
  * `ConnectionClosed`, a request on a client with no transport (the SDK's
- * plain `Error("Not connected")`), or a write into a closed pipe.
+ * `NotConnected`, or its plain `Error("Not connected")`), or a write into a
+ * closed pipe.
  *
  * @param error What the request threw.
  * @returns True when reconnecting could help.
  */
 export function isConnectionLoss(error: unknown): boolean {
   if (!(error instanceof Error)) return false;
-  if ("code" in error) return error.code === SDK_CODES.connectionClosed || error.code === "EPIPE";
+  if ("code" in error) {
+    return error.code === SDK_CODES.connectionClosed || error.code === SDK_CODES.notConnected ||
+      error.code === "EPIPE";
+  }
   return error.message === "Not connected";
 }
 

@@ -6,13 +6,12 @@
  * @module
  */
 
-import { SSEClientTransport } from "@modelcontextprotocol/sdk/client/sse.js";
 import {
-  getDefaultEnvironment,
-  StdioClientTransport,
-} from "@modelcontextprotocol/sdk/client/stdio.js";
-import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
+  SSEClientTransport,
+  StreamableHTTPClientTransport,
+  type Transport,
+} from "@modelcontextprotocol/client";
+import { getDefaultEnvironment, StdioClientTransport } from "@modelcontextprotocol/client/stdio";
 import type { PeerEntry } from "./peers.ts";
 import { type RecordedAs, RecordedProcess } from "./_recorded_process.ts";
 

@@ -7,8 +7,13 @@
  * @module
  */
 
-import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import type { CallToolResult, Tool as McpTool } from "@modelcontextprotocol/sdk/types.js";
+import {
+  type CallToolResult,
+  type Client,
+  type Progress,
+  ProtocolError,
+  type Tool as McpTool,
+} from "@modelcontextprotocol/client";
 import { isConnectionLoss, isTimeout } from "../../sinks/mcp_errors.ts";
 import { errorResult } from "../../tools/registry.ts";
 import type { ToolResult } from "../../tools/tool.ts";
@@ -44,14 +49,13 @@ export async function callUpstream(
   } = { name, arguments: (args ?? {}) as Record<string, unknown> };
   if (Object.keys(meta).length > 0) params._meta = meta;
   const onProgress = ctx.onProgress;
-  const result = await client.callTool(params, undefined, {
+  const result = await client.callTool(params, {
     timeout: timeoutMs,
     resetTimeoutOnProgress: true,
     ...(ctx.signal ? { signal: ctx.signal } : {}),
     ...(onProgress
       ? {
-        onprogress: (p: { progress: number; total?: number; message?: string }) =>
-          onProgress(p.progress, p.total, p.message),
+        onprogress: (p: Progress) => onProgress(p.progress, p.total, p.message),
       }
       : {}),
   });
@@ -88,25 +92,27 @@ export function failureResult(tool: string, error: unknown, context: FailureCont
       `The upstream server "${context.server}" stopped during the call (it is being restarted); call again`,
     );
   }
-  const message = error instanceof Error ? error.message : String(error);
-  return errorResult("upstream_error", `${tool} failed: ${message.slice(0, 500)}`);
+  return errorResult("upstream_error", `${tool} failed: ${errorMessage(error).slice(0, 500)}`);
 }
 
 /**
- * Every tool a server lists, following its pages.
+ * What an error says: the server's own error with its code first (`MCP error -32603: …`), as
+ * the v1 SDK's `McpError` read, so that a reply reads the same whichever SDK carried it.
+ */
+function errorMessage(error: unknown): string {
+  if (error instanceof ProtocolError) return `MCP error ${error.code}: ${error.message}`;
+  return error instanceof Error ? error.message : String(error);
+}
+
+/**
+ * Every tool a server lists, following its pages (the SDK walks them when no cursor is given;
+ * the client is made without a cap on their number).
  *
  * @param client The connected client.
  * @returns The tools.
  */
 export async function listAllTools(client: Client): Promise<McpTool[]> {
-  const tools: McpTool[] = [];
-  let cursor: string | undefined;
-  do {
-    const page = await client.listTools(cursor ? { cursor } : undefined);
-    tools.push(...page.tools);
-    cursor = page.nextCursor;
-  } while (cursor);
-  return tools;
+  return (await client.listTools()).tools;
 }
 
 /**

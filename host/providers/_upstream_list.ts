@@ -7,7 +7,7 @@
  * @module
  */
 
-import type { Tool as McpTool } from "@modelcontextprotocol/sdk/types.js";
+import type { Tool as McpTool } from "@modelcontextprotocol/client";
 import { ICONS } from "../../tools/icons.ts";
 import type { ToolDescriptor } from "../../tools/registry.ts";
 import { UPSTREAM_SEPARATOR } from "../../tools/tool_names.ts";
@@ -72,7 +72,7 @@ function describe(listed: string, tool: McpTool): ToolDescriptor {
     name: listed,
     description: tool.description ?? "",
     inputSchema: tool.inputSchema as Record<string, unknown>,
-    annotations: { ...(tool.annotations ?? {}) },
+    annotations: { ...(tool.annotations ?? {}) } as ToolDescriptor["annotations"],
     icons: [ICONS.upstream],
   };
   if (tool.outputSchema) descriptor.outputSchema = tool.outputSchema as Record<string, unknown>;

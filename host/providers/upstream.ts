@@ -9,8 +9,7 @@
  * @module
  */
 
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { ToolListChangedNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
+import { Client } from "@modelcontextprotocol/client";
 import { Backoff } from "../../sinks/backoff.ts";
 import { clientTransport, type Launcher } from "../../sinks/mcp_transport.ts";
 import type { PeerEntry } from "../../sinks/peers.ts";
@@ -228,9 +227,10 @@ export class UpstreamProvider implements ToolProvider {
 
   #connect(): Promise<Client> {
     this.#connecting ??= (async () => {
-      const client = new Client({ name: "toolhost", version: "0.1.0" });
+      // Every page of the tool list is followed, however many (listMaxPages: 0 is no cap).
+      const client = new Client({ name: "toolhost", version: "0.1.0" }, { listMaxPages: 0 });
       client.onclose = () => this.#lost(client);
-      client.setNotificationHandler(ToolListChangedNotificationSchema, async () => {
+      client.setNotificationHandler("notifications/tools/list_changed", async () => {
         await this.#refresh(client);
         this.#options.onListChanged?.();
       });
@@ -238,7 +238,7 @@ export class UpstreamProvider implements ToolProvider {
         await client.connect(this.#transport());
         await this.#refresh(client);
       } catch (error) {
-        client.onclose = undefined;
+        delete client.onclose;
         await client.close().catch(() => {
           // It failed to connect: the error that says why is thrown below.
         });
