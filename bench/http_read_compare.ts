@@ -1,10 +1,10 @@
 /**
  * Side by side over Streamable HTTP: a small `read_file` through the whole
  * toolhost (started as a user starts it: `toolhost start --http`, scoped
- * flags, Landlock, token checked, dispatcher, worker, resolver) against bare
- * SDK servers that only read the file — the v2 SDK (what toolhost serves
- * with) and the v1 SDK — all under Deno, all reached by the same v1 SDK
- * client (2025-11-25 sessions), in interleaved turns. An extra row calls
+ * flags, Landlock, token checked, dispatcher, worker, resolver) against a bare
+ * v2 SDK server (what toolhost serves with) that only reads the file, both
+ * under Deno, both reached by the same v2 SDK client (2025-11-25 sessions),
+ * in interleaved turns. An extra row calls
  * toolhost with the v2 client at 2026-07-28 (one stateless request per call),
  * and one a toolhost whose config file (outside its root) turns
  * OpenTelemetry export on, to a collector this bench serves on loopback (it
@@ -20,12 +20,7 @@
  * @module
  */
 
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import {
-  Client as ModernClient,
-  StreamableHTTPClientTransport as ModernTransport,
-} from "@modelcontextprotocol/client";
+import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import { type HttpHost, launchHttp } from "../tests/_mcp.ts";
 import { quantile, treeRss } from "./_measure.ts";
 
@@ -55,8 +50,8 @@ interface Row {
   startMs: number;
 }
 
-/** Start a bare server; its URL, process and start time. */
-async function startBare(sdk: "v1" | "v2") {
+/** Start the bare server; its URL, process and start time. */
+async function startBare() {
   const started = performance.now();
   const child = new Deno.Command(Deno.execPath(), {
     args: [
@@ -65,7 +60,6 @@ async function startBare(sdk: "v1" | "v2") {
       "--allow-net=127.0.0.1",
       new URL("../fixtures/bare_read_http_server.ts", import.meta.url).pathname,
       root,
-      sdk,
     ],
     stdout: "piped",
     stderr: "inherit",
@@ -85,10 +79,12 @@ async function legacyCaller(url: string, headers: Record<string, string> = {}): 
 }
 
 async function modernCaller(url: string, headers: Record<string, string>): Promise<Caller> {
-  const client = new ModernClient({ name: "bench", version: "1" }, {
+  const client = new Client({ name: "bench", version: "1" }, {
     versionNegotiation: { mode: { pin: "2026-07-28" } },
   });
-  await client.connect(new ModernTransport(new URL(url), { requestInit: { headers } }));
+  await client.connect(
+    new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers } }),
+  );
   return client as unknown as Caller;
 }
 
@@ -134,21 +130,18 @@ function stats(times: number[]) {
 const rows: Row[] = [];
 const stops: Array<() => Promise<unknown>> = [];
 try {
-  for (const sdk of ["v2", "v1"] as const) {
-    const bare = await startBare(sdk);
-    stops.push(async () => {
-      bare.child.kill("SIGTERM");
-      await bare.child.status;
-    });
-    const caller = await legacyCaller(bare.url);
-    rows.push({
-      label: `bare ${sdk} SDK server`,
-      caller,
-      times: [],
-      pid: bare.child.pid,
-      startMs: bare.startMs,
-    });
-  }
+  const bare = await startBare();
+  stops.push(async () => {
+    bare.child.kill("SIGTERM");
+    await bare.child.status;
+  });
+  rows.push({
+    label: "bare v2 SDK server",
+    caller: await legacyCaller(bare.url),
+    times: [],
+    pid: bare.child.pid,
+    startMs: bare.startMs,
+  });
   const started = performance.now();
   const host = await launchHttp([root]);
   const startMs = performance.now() - started;
@@ -187,7 +180,7 @@ try {
   const all = rows.map((row) => stats(row.times));
   // The toolhost rows' process tree holds its sandbox's processes too (none run here).
   const rss = rows.map((row) => treeRss(row.pid) / (1024 * 1024));
-  const [bareV2, , ours, , control, withExport] = all;
+  const [bareV2, ours, , control, withExport] = all;
   const lines = [
     `read_file round trip over Streamable HTTP, ${CALLS} sequential calls each, in turns of ${BLOCK}`,
     `${"".padEnd(32)} ${"mean".padStart(7)} ${"p50".padStart(7)} ${"p99".padStart(7)} ${
