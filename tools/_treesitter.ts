@@ -1,7 +1,8 @@
 /**
- * tree-sitter for the code tools: grammars loaded lazily from the `.wasm`
- * files their npm packages ship, and parsed trees cached per worker by
- * (path, mtime, size) within a byte budget. Evicted and replaced trees are
+ * tree-sitter for the code tools: grammars handed to it (a family declares
+ * its own in its `family.ts`) and loaded lazily from the `.wasm` files
+ * their npm packages ship, and parsed trees cached per worker by (path,
+ * mtime, size) within a byte budget. Evicted and replaced trees are
  * deleted: web-tree-sitter frees wasm memory only on `delete()`.
  *
  * A cached tree stays valid until the next `parseFile` call may evict it, so
@@ -10,18 +11,24 @@
  * replace, and delete, the tree the first call is about to use), and an
  * evicted tree is deleted only after the current turn of the event loop.
  *
+ * The worker's shared service ({@linkcode treeSitter}) and
+ * {@linkcode grammarForPath} parse with every grammar the families declare
+ * (`grammars.ts`) unless handed others: the tool contexts the host and the
+ * tests make carry no grammars yet, and callers outside this layer's
+ * owners still look them up by path alone.
+ *
  * @module
  */
 
-import { Edit, Language, type Node, Parser, type Tree } from "web-tree-sitter";
-import { ToolError } from "../security/errors.ts";
+import { Edit, Language, Parser, type Tree } from "web-tree-sitter";
 import type { ResolvedPath } from "../security/resolver.ts";
-import { GRAMMAR_FILES, RUNTIME_WASM } from "./assets.ts";
-import { FAMILIES } from "./families.ts";
+import { type GrammarAsset, RUNTIME_WASM } from "./family.ts";
+import { type Grammar, GrammarTable } from "./_grammar_table.ts";
+import { DECLARED_GRAMMARS } from "./grammars.ts";
 import type { ToolContext } from "./tool.ts";
 
-/** A grammar's name, as the family that parses with it declares it (`python`, `tsx`). */
-export type Grammar = string;
+export type { Grammar } from "./_grammar_table.ts";
+export { MAX_NESTING, tooDeep } from "./_nesting.ts";
 
 /** A parsed file. */
 export interface Parsed {
@@ -33,50 +40,31 @@ export interface Parsed {
   readonly grammar: Grammar;
 }
 
-/**
- * The deepest nesting of definitions (namespaces, classes, `#if` groups,
- * blocks) the symbol collectors follow: clang's default bracket depth, and
- * well past Python's own limit of 100 indentation levels. Deeper code is
- * refused with {@linkcode tooDeep} rather than left to exhaust the call stack.
- */
-export const MAX_NESTING = 256;
-
-/**
- * The error for code nested deeper than {@linkcode MAX_NESTING}: the model
- * sees it for one file; whole-tree tools count the file as skipped.
- *
- * @param node The node that is one level too deep.
- * @returns A ToolError `unsupported` saying where.
- */
-export function tooDeep(node: Node): ToolError {
-  return new ToolError(
-    "unsupported",
-    `Cannot read past line ${
-      node.startPosition.row + 1
-    }: the code nests more than ${MAX_NESTING} levels deep`,
-  );
-}
-
 /** Default budget for cached trees, in bytes of source (trees cost ~10× their source). */
 export const DEFAULT_CACHE_BYTES = 4 * 1024 * 1024;
 
-/** Each file extension's grammar, as the families declare them. */
-const EXTENSIONS: ReadonlyMap<string, Grammar> = new Map(
-  FAMILIES.flatMap((family) => family.grammars ?? []).flatMap((grammar) =>
-    grammar.extensions.map((extension) => [extension, grammar.name] as const)
-  ),
-);
+/** What the shared service and {@linkcode grammarForPath} parse with: what the families declare. */
+const DECLARED = new GrammarTable(DECLARED_GRAMMARS);
 
 /**
- * The grammar for a file name, by extension. JavaScript is parsed with the
- * TSX grammar, which accepts it.
+ * The grammar for a file name, by extension, among those the families
+ * declare. JavaScript is parsed with the TSX grammar, which accepts it.
+ * Where a tool context is at hand, `treeSitter(ctx).grammarFor(path)`
+ * answers from the grammars the service was handed.
  *
  * @param path A file name or path.
  * @returns The grammar, or `undefined`.
  */
 export function grammarForPath(path: string): Grammar | undefined {
-  const dot = path.lastIndexOf(".");
-  return dot < 0 ? undefined : EXTENSIONS.get(path.slice(dot).toLowerCase());
+  return DECLARED.forPath(path);
+}
+
+/** Options for {@linkcode TreeSitter}. */
+export interface TreeSitterOptions {
+  /** The grammars it parses with (default: every grammar the families declare). */
+  grammars?: readonly GrammarAsset[];
+  /** Cache budget in bytes of source (default {@linkcode DEFAULT_CACHE_BYTES}). */
+  budget?: number;
 }
 
 interface Entry {
@@ -95,10 +83,22 @@ export class TreeSitter {
   #parsing = new Map<string, Promise<Entry>>();
   #bytes = 0;
   #budget: number;
+  #grammars: GrammarTable;
 
-  /** @param budget Cache budget in bytes of source. */
-  constructor(budget: number = DEFAULT_CACHE_BYTES) {
-    this.#budget = budget;
+  /** @param options The grammars it parses with, and its cache budget. */
+  constructor(options: TreeSitterOptions = {}) {
+    this.#grammars = options.grammars ? new GrammarTable(options.grammars) : DECLARED;
+    this.#budget = options.budget ?? DEFAULT_CACHE_BYTES;
+  }
+
+  /**
+   * The grammar it parses a file with, by the file's extension.
+   *
+   * @param path A file name or path.
+   * @returns The grammar, or `undefined` when it was handed none for that extension.
+   */
+  grammarFor(path: string): Grammar | undefined {
+    return this.#grammars.forPath(path);
   }
 
   /**
@@ -255,11 +255,13 @@ export class TreeSitter {
           await Parser.init({ wasmBinary: await Deno.readFile(RUNTIME_WASM) } as never);
         })();
         await this.#init;
-        const wasm = GRAMMAR_FILES[grammar];
-        if (!wasm) {
-          throw new TypeError(`Cannot parse with grammar "${grammar}": no family declares it`);
+        const declared = this.#grammars.get(grammar);
+        if (!declared) {
+          throw new TypeError(
+            `Cannot parse with grammar "${grammar}": it was not handed to the parser`,
+          );
         }
-        return await Language.load(await Deno.readFile(wasm));
+        return await Language.load(await Deno.readFile(declared.wasm));
       })();
       this.#languages.set(grammar, language);
     }
@@ -268,7 +270,7 @@ export class TreeSitter {
 }
 
 /**
- * The worker's tree-sitter service.
+ * The worker's tree-sitter service, with every grammar the families declare.
  *
  * @param ctx The tool context.
  * @returns The shared instance.

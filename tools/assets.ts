@@ -1,48 +1,29 @@
 /**
- * Files outside the roots that tool code reads: the tree-sitter runtime and
- * the grammars the families declare. The tool worker gets read permission
- * for exactly these paths, and `deno task compile` includes them. Kept apart
- * from `mod.ts` so the host can name them without loading any tool.
+ * Files outside the roots that tool code reads: the tree-sitter runtime, and
+ * the grammars and other files the families declare. The tool worker gets
+ * read permission for exactly these paths, and `deno task compile` includes
+ * them. Kept apart from `mod.ts` so the host can name them without loading
+ * any tool.
  *
  * @module
  */
 
+import { RUNTIME_WASM } from "./family.ts";
 import { FAMILIES } from "./families.ts";
-
-/** web-tree-sitter's runtime. */
-export const RUNTIME_WASM: URL = new URL(
-  "../node_modules/web-tree-sitter/web-tree-sitter.wasm",
-  import.meta.url,
-);
-
-/** Each grammar's `.wasm`, by grammar name, as the families declare them. */
-export const GRAMMAR_FILES: Readonly<Record<string, URL>> = Object.freeze(
-  Object.fromEntries(
-    FAMILIES.flatMap((family) => family.grammars ?? []).map((
-      grammar,
-    ) => [grammar.name, grammar.wasm]),
-  ),
-);
+import { DECLARED_GRAMMARS } from "./grammars.ts";
 
 /**
- * The TypeScript compiler (`typescript.js`, loaded by the TS/JS symbol tools on
- * first use) and its library declarations (`lib.*.d.ts`), in one folder.
+ * Every file (or folder) tool code reads outside the roots: the tree-sitter
+ * runtime, each grammar a family declares, and the other files the
+ * families declare (the TypeScript compiler's), each once.
  */
-export const TYPESCRIPT_LIB: URL = new URL("../node_modules/typescript/lib/", import.meta.url);
-
-/** The compiler package's manifest: the module loader reads it to find `typescript.js`. */
-export const TYPESCRIPT_MANIFEST: URL = new URL(
-  "../node_modules/typescript/package.json",
-  import.meta.url,
+export const TOOL_ASSETS: readonly URL[] = Object.freeze(
+  [
+    RUNTIME_WASM,
+    ...DECLARED_GRAMMARS.map((grammar) => grammar.wasm),
+    ...FAMILIES.flatMap((family) => family.assets ?? []),
+  ].filter((url, i, all) => all.findIndex((each) => each.href === url.href) === i),
 );
-
-/** Every file (or folder) tool code reads outside the roots. */
-export const TOOL_ASSETS: readonly URL[] = Object.freeze([
-  RUNTIME_WASM,
-  ...Object.values(GRAMMAR_FILES),
-  TYPESCRIPT_LIB,
-  TYPESCRIPT_MANIFEST,
-]);
 
 /**
  * Environment variables tool code reads but is never given: the TypeScript

@@ -7,7 +7,19 @@
  * @module
  */
 
+import type { Node, Tree } from "web-tree-sitter";
+import type { ResolvedPath } from "../security/resolver.ts";
 import type { ToolIcon } from "./icons.ts";
+import type { Tool, ToolContext } from "./tool.ts";
+
+/**
+ * web-tree-sitter's runtime, which every declared grammar runs on: read by
+ * the tool workers and included by `compile`, like the grammars.
+ */
+export const RUNTIME_WASM: URL = new URL(
+  "../node_modules/web-tree-sitter/web-tree-sitter.wasm",
+  import.meta.url,
+);
 
 /** A tree-sitter grammar a family parses with. */
 export interface GrammarAsset {
@@ -32,6 +44,11 @@ export interface ToolFamily {
    * where the roots hold a file of one of their extensions (or config says so).
    */
   readonly grammars?: readonly GrammarAsset[];
+  /**
+   * Other files outside the roots its tools read (a compiler and its
+   * library): the tool workers may read them, and `compile` includes them.
+   */
+  readonly assets?: readonly URL[];
   /** Its tools parse code: a call goes to the first worker when that one is free (its caches are warm). */
   readonly prefersCodeWorker?: boolean;
   /** The arguments that name a file the call reads or changes (stale-read protection checks them). */
@@ -88,4 +105,117 @@ export function extensionOf(name: string): string | undefined {
   const base = name.slice(name.lastIndexOf("/") + 1);
   const dot = base.lastIndexOf(".");
   return dot > 0 ? base.slice(dot).toLowerCase() : undefined;
+}
+
+/** A file a {@linkcode LanguageReader} summarizes: where it is, its text, and its lines. */
+export interface SourceText {
+  /** The checked path. */
+  readonly resolved: ResolvedPath;
+  /** The file's text. */
+  readonly text: string;
+  /** Its lines, without their ends. */
+  readonly lines: readonly string[];
+}
+
+/** A function bound to a name (`const f = () => …`): the name, and the function's body. */
+export interface FunctionValue {
+  /** The name it is bound to. */
+  readonly name: string;
+  /** Its body, if it has one. */
+  readonly body: Node | null;
+}
+
+/** How a language's definitions and calls look in its syntax trees (for `derive_code_path`). */
+export interface CallSyntax {
+  /** Node types that define a function or method (named by `definitionName`). */
+  readonly definitions: ReadonlySet<string>;
+  /** Node types whose `name` field scopes the definitions inside them (classes, namespaces). */
+  readonly scopes: ReadonlySet<string>;
+  /** Node types of calls (named by `callee`). */
+  readonly calls: ReadonlySet<string>;
+  /**
+   * A definition's name, as written (`A::f` for an out-of-line C++ method).
+   *
+   * @param node A node of one of the `definitions` types.
+   * @returns The name, or `undefined` for a definition without one.
+   */
+  definitionName(node: Node): string | undefined;
+  /**
+   * The name a call calls: `f` in `a.b.f()`.
+   *
+   * @param call A node of one of the `calls` types.
+   * @returns The name, or `undefined` when the callee is no name (`f()()`).
+   */
+  callee(call: Node): string | undefined;
+  /**
+   * A function bound to a name, for languages that have them (`const f = () => …`).
+   *
+   * @param node Any node.
+   * @returns The name and body, or `undefined` when the node binds no function.
+   */
+  functionValue?(node: Node): FunctionValue | undefined;
+}
+
+/**
+ * What a family that reads a programming language gives the tools that
+ * read every language (`get_file_summary`, `derive_code_path`): a language
+ * these tools know is one a family declares, and only that.
+ */
+export interface LanguageReader {
+  /** The grammars it reads, as its family declares them (their extensions say which files). */
+  readonly grammars: readonly GrammarAsset[];
+  /** How its definitions and calls look. */
+  readonly calls: CallSyntax;
+  /**
+   * The kind `get_file_summary` reports.
+   *
+   * @param grammar One of its grammars' names.
+   * @returns The kind (`python`, `javascript/tsx`).
+   */
+  kind(grammar: string): string;
+  /**
+   * The grammar a file is read with, when its text says more than its
+   * extension (a `.h` header written in C++).
+   *
+   * @param grammar The grammar its extension gives.
+   * @param path The file's path.
+   * @param text The file's text.
+   * @returns One of its grammars' names.
+   */
+  grammarOf?(grammar: string, path: string, text: string): string;
+  /**
+   * Parse a text for the call index.
+   *
+   * @param ctx The tool context.
+   * @param text The text.
+   * @param grammar One of its grammars' names.
+   * @returns The tree, which the caller deletes.
+   */
+  parse(ctx: ToolContext, text: string, grammar: string): Promise<Tree>;
+  /**
+   * A file's summary: sections by name (`imports`, `functions`), each a list of lines.
+   *
+   * @param ctx The tool context.
+   * @param file The file.
+   * @param grammar One of its grammars' names.
+   * @returns The sections, in the order they are shown.
+   */
+  summarize(
+    ctx: ToolContext,
+    file: SourceText,
+    grammar: string,
+  ): Promise<Record<string, string[]>>;
+}
+
+/**
+ * A family's code, as the process that runs its tools loads it (from the
+ * family's `mod.ts`): its tools, and the languages it reads. A family whose
+ * tools read every language makes them from the languages of all the
+ * families that run beside it.
+ */
+export interface FamilyCode {
+  /** Its tools, or what makes them from every language the process's families read. */
+  readonly tools: readonly Tool[] | ((languages: readonly LanguageReader[]) => readonly Tool[]);
+  /** The languages it reads. */
+  readonly languages?: readonly LanguageReader[];
 }

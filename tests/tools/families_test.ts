@@ -2,12 +2,9 @@ import { assert, assertEquals } from "../_assert.ts";
 import { FAMILIES } from "../../tools/families.ts";
 import { TOOL_FAMILIES, TOOLS } from "../../tools/mod.ts";
 import { HOST_TOOL_FAMILIES, HOST_TOOLS } from "../../tools/host_tools.ts";
-import {
-  RUNTIME_WASM,
-  TOOL_ASSETS,
-  TYPESCRIPT_LIB,
-  TYPESCRIPT_MANIFEST,
-} from "../../tools/assets.ts";
+import { TOOL_ASSETS } from "../../tools/assets.ts";
+import { RUNTIME_WASM } from "../../tools/family.ts";
+import { TYPESCRIPT_LIB, TYPESCRIPT_MANIFEST } from "../../tools/typescript/family.ts";
 import { grammarForPath } from "../../tools/_treesitter.ts";
 import { compileArgs } from "../../host/cli/compile.ts";
 import { LOADED_LATER } from "../../host/cli/commands.ts";

@@ -17,7 +17,7 @@ import type { Skipped } from "../_skipped.ts";
 import { decodeText } from "../_text.ts";
 import type { ToolContext } from "../tool.ts";
 import { type SourceFile, SourceIndex } from "../symbols/_source_index.ts";
-import { TYPESCRIPT_LIB } from "../assets.ts";
+import { TYPESCRIPT_LIB } from "./family.ts";
 
 type TS = typeof tsModule;
 
