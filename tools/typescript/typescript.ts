@@ -22,7 +22,8 @@ import {
   updateDefinition,
 } from "../_definitions.ts";
 import { flattenSymbols, location, OUTLINE_OUTPUT, outlineLines, outlineOf } from "../_symbols.ts";
-import { type JsSymbol, jsSymbols } from "./_symbols.ts";
+import { jsSymbols } from "./_symbols.ts";
+import type { JsSymbol } from "./_symbol_make.ts";
 
 const PATH = z.string().min(1);
 const NAME = z.string().min(1).describe("`name`, `Class.method` or `Namespace.fn`");
