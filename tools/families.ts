@@ -4,11 +4,14 @@
  * `mod.ts` (a tool worker's) or `host_tools.ts` (the host's); a new tool in a
  * family is one file and one line in the family's list. The declarations
  * hold no tool code, so the launcher reads them without loading any tool.
+ * A family that reads a language declares its grammars in its `family.ts`
+ * and its {@linkcode LanguageReader} in its code (`mod.ts`): the tools that
+ * read every language are handed it here, by {@linkcode toolsOf}.
  *
  * @module
  */
 
-import type { ToolFamily } from "./family.ts";
+import type { FamilyCode, LanguageReader, ToolFamily } from "./family.ts";
 import type { Tool } from "./tool.ts";
 import { FILES } from "./files/family.ts";
 import { CFAMILY } from "./cfamily/family.ts";
@@ -49,6 +52,8 @@ export interface LoadedTools {
   readonly tools: readonly Tool[];
   /** Each tool's family name, by tool name. */
   readonly families: Readonly<Record<string, string>>;
+  /** The languages those families read, in list order. */
+  readonly languages: readonly LanguageReader[];
 }
 
 /**
@@ -56,16 +61,17 @@ export interface LoadedTools {
  * family's tools come from the module that lists them (`mod.ts` for a tool
  * worker's, `host_tools.ts` for the host's), which imports their code
  * statically, so that a process that needs only the declarations (the
- * launcher) never reads tool code.
+ * launcher) never reads tool code. A family that reads every language
+ * makes its tools from the languages of all the others given.
  *
  * @param runs A tool worker, or the host.
- * @param byFamily Each of those families' tools, by family name.
+ * @param byFamily Each of those families' tools or code, by family name.
  * @returns The tools in list order, and each one's family.
  * @throws {Error} When a family that runs there has no tools given, or a name is no such family.
  */
 export function toolsOf(
   runs: ToolFamily["runs"],
-  byFamily: Readonly<Record<string, readonly Tool[]>>,
+  byFamily: Readonly<Record<string, readonly Tool[] | FamilyCode>>,
 ): LoadedTools {
   const families = FAMILIES.filter((family) => family.runs === runs);
   const wanted = new Set(families.map((family) => family.name));
@@ -82,13 +88,21 @@ export function toolsOf(
       }`,
     );
   }
-  const lists = families.map((family) => byFamily[family.name]!);
+  const code = families.map((family) => codeOf(byFamily[family.name]!));
+  const languages = Object.freeze(code.flatMap((each) => each.languages ?? []));
+  const lists = code.map(({ tools }) => typeof tools === "function" ? tools(languages) : tools);
   return Object.freeze({
     tools: Object.freeze(lists.flat()),
     families: Object.freeze(Object.fromEntries(
       families.flatMap((family, i) => lists[i]!.map((tool) => [tool.name, family.name])),
     )),
+    languages,
   });
+}
+
+/** A family's code, from its tools alone or as the family gives it. */
+function codeOf(given: readonly Tool[] | FamilyCode): FamilyCode {
+  return "tools" in given ? given : { tools: given };
 }
 
 /**

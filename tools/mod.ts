@@ -1,25 +1,26 @@
 /**
- * The local tools: what the tool workers run, each family's list imported
- * here (the order is `families.ts`'s, the one tool list).
+ * The local tools: what the tool workers run, each family's list (or code,
+ * with the languages it reads) imported here (the order is `families.ts`'s,
+ * the one tool list).
  *
  * @module
  */
 
 import { toolsOf } from "./families.ts";
 import type { Tool } from "./tool.ts";
-import { ANALYSIS_TOOLS } from "./analysis/mod.ts";
-import { CFAMILY_TOOLS } from "./cfamily/cfamily.ts";
+import { ANALYSIS_CODE } from "./analysis/mod.ts";
+import { CFAMILY_CODE } from "./cfamily/mod.ts";
 import { FILE_TOOLS } from "./files/mod.ts";
-import { PYTHON_TOOLS } from "./python/mod.ts";
+import { PYTHON_CODE } from "./python/mod.ts";
 import { SYMBOL_TOOLS } from "./symbols/mod.ts";
-import { TYPESCRIPT_TOOLS } from "./typescript/typescript.ts";
+import { TYPESCRIPT_CODE } from "./typescript/mod.ts";
 
 const LOADED = toolsOf("worker", {
   files: FILE_TOOLS,
-  cfamily: CFAMILY_TOOLS,
-  typescript: TYPESCRIPT_TOOLS,
-  analysis: ANALYSIS_TOOLS,
-  python: PYTHON_TOOLS,
+  cfamily: CFAMILY_CODE,
+  typescript: TYPESCRIPT_CODE,
+  analysis: ANALYSIS_CODE,
+  python: PYTHON_CODE,
   symbols: SYMBOL_TOOLS,
 });
 

@@ -1,7 +1,7 @@
 /**
  * `derive_code_path` (seed 001): a multi-level call graph from one function,
- * across the Python, C/C++ and TypeScript/JavaScript files of the roots.
- * Name-based and heuristic — a call is linked to every definition with the
+ * across the files of the roots in the languages the families declare
+ * (Python, C/C++ and TypeScript/JavaScript). Name-based and heuristic — a call is linked to every definition with the
  * callee's name — and said to be so in the output.
  *
  * @module
@@ -10,8 +10,10 @@
 import { z } from "zod";
 import { ToolError } from "../../security/errors.ts";
 import { Skipped, SKIPPED_OUTPUT } from "../_skipped.ts";
-import { defineTool } from "../tool.ts";
+import type { LanguageReader } from "../family.ts";
+import { defineTool, type Tool } from "../tool.ts";
 import { type Call, type Definition, indexDefinitions } from "./_index.ts";
+import { Languages } from "./_languages.ts";
 
 /** The most edges in one answer. */
 export const MAX_EDGES = 300;
@@ -28,49 +30,62 @@ const EDGE = z.object({
 /** One call of the path: who calls whom, where, and where the callee is defined. */
 export type CallEdge = z.infer<typeof EDGE>;
 
-/** Trace what a function calls, level by level, across the roots. */
-export const deriveCodePath = defineTool({
-  name: "derive_code_path",
-  description:
-    "Trace what a function calls, and what those call, to max_depth across the Python, C/C++ and TS/JS files under `path`; by name, each edge with file:line.",
-  input: z.object({
-    name: z.string().min(1).describe("`func`, `Class.method`, `Class::method` or `file:func`"),
-    max_depth: z.number().int().min(1).max(8).default(3),
-    path: z.string().min(1).default("."),
-  }),
-  output: z.object({
-    name: z.string(),
-    heuristic: z.boolean(),
-    edges: z.array(EDGE),
-    files_scanned: z.number(),
-    truncated: z.boolean(),
-    skipped: SKIPPED_OUTPUT,
-  }),
-  annotations: { title: "Derive code path", readOnlyHint: true },
-  async run({ name, max_depth, path }, ctx) {
-    const start = await ctx.fs.resolve(path, "directory");
-    const skipped = new Skipped();
-    const { definitions, files } = await indexDefinitions(ctx, start, skipped);
-    const roots = findTarget(definitions, name, skipped);
-    const tracer = new PathTracer(byCalledName(definitions), max_depth);
-    for (const root of roots) tracer.trace(root);
-    const { edges, lines, truncated } = tracer;
-    const header =
-      `Call path from ${name} (heuristic: calls are matched to definitions by name; depth ${max_depth}; ${files} files scanned)`;
-    const footer = truncated ? [`[cut at ${MAX_EDGES} edges: lower max_depth or narrow path]`] : [];
-    return {
-      content: [{ type: "text", text: skipped.appendTo([header, ...lines, ...footer].join("\n")) }],
-      structuredContent: {
-        name,
-        heuristic: true,
-        edges,
-        files_scanned: files,
-        truncated,
-        skipped: skipped.summary(),
-      },
-    };
-  },
-});
+/**
+ * The tool that traces what a function calls, level by level, across the roots.
+ *
+ * @param readers The languages it reads: those the families beside it declare.
+ * @returns The `derive_code_path` tool.
+ */
+export function deriveCodePathTool(readers: readonly LanguageReader[]): Tool {
+  const languages = new Languages(readers);
+  return defineTool({
+    name: "derive_code_path",
+    description:
+      "Trace what a function calls, and what those call, to max_depth across the Python, C/C++ and TS/JS files under `path`; by name, each edge with file:line.",
+    input: z.object({
+      name: z.string().min(1).describe("`func`, `Class.method`, `Class::method` or `file:func`"),
+      max_depth: z.number().int().min(1).max(8).default(3),
+      path: z.string().min(1).default("."),
+    }),
+    output: z.object({
+      name: z.string(),
+      heuristic: z.boolean(),
+      edges: z.array(EDGE),
+      files_scanned: z.number(),
+      truncated: z.boolean(),
+      skipped: SKIPPED_OUTPUT,
+    }),
+    annotations: { title: "Derive code path", readOnlyHint: true },
+    async run({ name, max_depth, path }, ctx) {
+      const start = await ctx.fs.resolve(path, "directory");
+      const skipped = new Skipped();
+      const { definitions, files } = await indexDefinitions(ctx, start, { languages, skipped });
+      const roots = findTarget(definitions, name, skipped);
+      const tracer = new PathTracer(byCalledName(definitions), max_depth);
+      for (const root of roots) tracer.trace(root);
+      const { edges, lines, truncated } = tracer;
+      const header =
+        `Call path from ${name} (heuristic: calls are matched to definitions by name; depth ${max_depth}; ${files} files scanned)`;
+      const footer = truncated
+        ? [`[cut at ${MAX_EDGES} edges: lower max_depth or narrow path]`]
+        : [];
+      return {
+        content: [{
+          type: "text",
+          text: skipped.appendTo([header, ...lines, ...footer].join("\n")),
+        }],
+        structuredContent: {
+          name,
+          heuristic: true,
+          edges,
+          files_scanned: files,
+          truncated,
+          skipped: skipped.summary(),
+        },
+      };
+    },
+  });
+}
 
 /** The definitions by the name a call uses: `App()` / `new App()` reaches `App.__init__` / `App.constructor`. */
 function byCalledName(definitions: readonly Definition[]): Map<string, Definition[]> {

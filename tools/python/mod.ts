@@ -1,10 +1,13 @@
 /**
- * The Python tools, in the order clients list them.
+ * The Python tools, in the order clients list them, and Python for the
+ * tools that read every language.
  *
  * @module
  */
 
+import type { FamilyCode } from "../family.ts";
 import type { Tool } from "../tool.ts";
+import { PYTHON_LANGUAGE } from "./_language.ts";
 import { pyGetSkeleton } from "./get_skeleton.ts";
 import { pyGetCodeOutline } from "./get_code_outline.ts";
 import { pyGetDefinition, pyUpdateDefinition } from "./definition.ts";
@@ -40,3 +43,9 @@ export const PYTHON_TOOLS: readonly Tool[] = Object.freeze([
   pyMoveDef,
   pyRegionWrap,
 ]);
+
+/** The Python tools, and the language they read. */
+export const PYTHON_CODE: FamilyCode = Object.freeze({
+  tools: PYTHON_TOOLS,
+  languages: [PYTHON_LANGUAGE],
+});
