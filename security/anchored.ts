@@ -19,33 +19,14 @@
  * empty temp file outside. Closing that window needs `openat2` with
  * `RESOLVE_BENEATH`, which Deno does not offer without FFI.
  *
+ * This file holds the directory guard and its checks; the verified open and
+ * read are in `anchored_open.ts`, the atomic write in `anchored_write.ts`.
+ *
  * @module
  */
 
-import { closeSync, constants, fstatSync, openSync, readSync, type Stats } from "node:fs";
 import { ToolError } from "./errors.ts";
-import { type NativeFs, O_CLOEXEC } from "./native_fs.ts";
-
-/** An open file, for reading. */
-export interface ReadableFile {
-  /**
-   * Read into a buffer.
-   *
-   * @param buffer Where the bytes go.
-   * @returns How many were read (0 at the end).
-   */
-  readSync(buffer: Uint8Array): number | null;
-  /** Close it (again is a no-op). */
-  close(): void;
-}
-
-/** What an open returns: the open file and what it is. */
-export interface OpenedFile {
-  /** The open file; the caller closes it. */
-  readonly file: ReadableFile;
-  /** `fstat` of the open file. */
-  readonly info: Deno.FileInfo;
-}
+import type { NativeFs } from "./native_fs.ts";
 
 /** A checked directory while an operation runs in it. */
 export interface DirGuard {
@@ -184,136 +165,9 @@ function identity(path: string, native: NativeFs | undefined): Identity {
   return [info.dev, info.ino ?? 0];
 }
 
-/**
- * Open `name` in a guarded directory for reading, and check that what was
- * opened is the regular file the name holds now, in an unswapped directory.
- *
- * @param guard The directory guard.
- * @param name One path segment.
- * @param allowHardlinks Whether a file with several hard links may be opened.
- * @returns The open file and its `fstat`.
- * @throws {ToolError} `path_denied` when the name is not a regular file or was swapped.
- */
-export function openVerified(guard: DirGuard, name: string, allowHardlinks: boolean): OpenedFile {
-  const path = guard.path(name);
-  const file = (guard.native && nativeOpen(guard.native, path)) ?? nodeOpen(path, name);
-  try {
-    const info = file.stat();
-    sameFile(guard, name, info);
-    if (!allowHardlinks && (info.nlink ?? 1) > 1) {
-      throw new ToolError(
-        "path_denied",
-        `"${name}" has ${info.nlink} hard links; set "allowHardlinks": true in toolhost.json to use such files`,
-      );
-    }
-    return { file, info };
-  } catch (error) {
-    file.close();
-    throw error;
-  }
-}
-
-/** An open file that can say what it is (`fstat`). */
-interface StatFile extends ReadableFile {
-  stat(): Deno.FileInfo;
-}
-
-/** Open through `node:fs` (Deno's permission check included); errors as the tools say them. */
-function nodeOpen(path: string, name: string): StatFile {
-  let fd: number;
-  try {
-    // Never through a symlink, and never waiting on a FIFO or device swapped in since the check.
-    fd = openSync(path, OPEN_FLAGS);
-  } catch (error) {
-    const code = (error as { code?: string }).code;
-    if (code === "EACCES" || code === "EPERM") {
-      throw new ToolError("path_denied", `Cannot open "${name}": permission denied`, {
-        cause: error,
-      });
-    }
-    throw swapped(name, error);
-  }
-  return fdFile(
-    () => fileInfo(fstatSync(fd)),
-    (buffer) => readSync(fd, buffer),
-    () => closeSync(fd),
-  );
-}
-
-/**
- * Open through libc, with its `fstat`; `undefined` when either fails (the
- * caller then opens through `node:fs`, for the usual error). `node:fs` cannot
- * use a descriptor libc opened, so a read that fails here is an error of its own.
- */
-function nativeOpen(native: NativeFs, path: string): StatFile | undefined {
-  const fd = native.open(path, OPEN_FLAGS | O_CLOEXEC);
-  if (fd < 0) return undefined;
-  const info = native.fstat(fd);
-  if (info === undefined) {
-    native.close(fd);
-    return undefined;
-  }
-  return fdFile(
-    () => info,
-    (buffer) => {
-      const n = native.read(fd, buffer);
-      if (n < 0) throw new Error(`read(2) of "${path}" failed`);
-      return n;
-    },
-    () => native.close(fd),
-  );
-}
-
-/** Read only, no symlink at the last component, no blocking open (of a FIFO). */
-const OPEN_FLAGS = constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK;
-
-/** An open file descriptor as the reads here use it (closing again is a no-op). */
-function fdFile(
-  stat: () => Deno.FileInfo,
-  read: (buffer: Uint8Array) => number,
-  close: () => void,
-): StatFile {
-  let open = true;
-  return {
-    stat,
-    readSync: read,
-    close: () => {
-      if (open) close();
-      open = false;
-    },
-  };
-}
-
 /** `lstat` through libc when there is a native call, else (or when it fails) through Deno. */
 function lstat(path: string, native: NativeFs | undefined): Deno.FileInfo {
   return native?.lstat(path) ?? Deno.lstatSync(path);
-}
-
-/** `fstat` in Deno's shape. */
-function fileInfo(stats: Stats): Deno.FileInfo {
-  return {
-    isFile: stats.isFile(),
-    isDirectory: stats.isDirectory(),
-    isSymlink: stats.isSymbolicLink(),
-    isBlockDevice: stats.isBlockDevice(),
-    isCharDevice: stats.isCharacterDevice(),
-    isFifo: stats.isFIFO(),
-    isSocket: stats.isSocket(),
-    size: stats.size,
-    mtime: stats.mtime,
-    atime: stats.atime,
-    birthtime: stats.birthtime,
-    ctime: stats.ctime,
-    dev: stats.dev,
-    ino: stats.ino,
-    mode: stats.mode,
-    nlink: stats.nlink,
-    uid: stats.uid,
-    gid: stats.gid,
-    rdev: stats.rdev,
-    blksize: stats.blksize,
-    blocks: stats.blocks,
-  };
 }
 
 /**
@@ -323,8 +177,13 @@ function fileInfo(stats: Stats): Deno.FileInfo {
  * between three consecutive system calls. Under Landlock a swap cannot
  * reach outside the roots, and the chain checks of {@linkcode Anchor.within}
  * (before the operation and after it, before its result is used) suffice.
+ *
+ * @param guard The directory guard.
+ * @param name One path segment.
+ * @param info `fstat` of the file opened by that name.
+ * @throws {ToolError} `path_denied` when the name or the chain was swapped.
  */
-function sameFile(guard: DirGuard, name: string, info: Deno.FileInfo): void {
+export function sameFile(guard: DirGuard, name: string, info: Deno.FileInfo): void {
   if (!guard.confined) guard.verify();
   let link: Deno.FileInfo;
   try {
@@ -336,107 +195,6 @@ function sameFile(guard: DirGuard, name: string, info: Deno.FileInfo): void {
     throw swapped(name);
   }
   if (!guard.confined) guard.verify();
-}
-
-/**
- * Read a whole open file, up to a limit.
- *
- * @param opened The open file.
- * @param limit The most bytes to read.
- * @returns The bytes read (at most `limit`).
- */
-export function readAll(opened: OpenedFile, limit: number): Uint8Array {
-  const size = Math.min(opened.info.size, limit);
-  const buffer = new Uint8Array(size);
-  let offset = 0;
-  while (offset < size) {
-    const n = opened.file.readSync(buffer.subarray(offset));
-    if (n === null || n === 0) break;
-    offset += n;
-  }
-  return offset === size ? buffer : buffer.subarray(0, offset);
-}
-
-/**
- * Replace (or create) `name` in a guarded directory atomically: a temp file
- * beside it, checked before any content goes in, flushed, given the old
- * file's mode, renamed over the name, and checked again.
- *
- * @param guard The directory guard.
- * @param name One path segment.
- * @param data The new content.
- * @param options `allowHardlinks`; `mode` for a new file (default 0o644).
- * @returns What `fstat` says of the new file once its content is written.
- * @throws {ToolError} `path_denied` when the name is a symlink, a special file, hard-linked, or was swapped.
- */
-export function writeAtomic(
-  guard: DirGuard,
-  name: string,
-  data: Uint8Array,
-  options: { allowHardlinks: boolean; mode?: number },
-): Deno.FileInfo {
-  const target = guard.path(name);
-  let mode = options.mode ?? 0o644;
-  try {
-    const old = Deno.lstatSync(target);
-    if (!old.isFile) throw swapped(name);
-    if (!options.allowHardlinks && (old.nlink ?? 1) > 1) {
-      throw new ToolError(
-        "path_denied",
-        `"${name}" has ${old.nlink} hard links; set "allowHardlinks": true in toolhost.json to write such files`,
-      );
-    }
-    mode = (old.mode ?? mode) & 0o7777;
-  } catch (error) {
-    if (!(error instanceof Deno.errors.NotFound)) throw error;
-  }
-  guard.verify();
-  const temp = guard.path(`.${name.slice(0, 100)}.${crypto.randomUUID().slice(0, 8)}.toolhost-tmp`);
-  const file = Deno.openSync(temp, { write: true, createNew: true, mode: 0o600 });
-  let renamed = false;
-  try {
-    const info = file.statSync();
-    sameFile(guard, temp.slice(temp.lastIndexOf("/") + 1), info);
-    guard.verify();
-    let offset = 0;
-    while (offset < data.length) offset += file.writeSync(data.subarray(offset));
-    file.syncDataSync();
-    const written = file.statSync();
-    file.close();
-    Deno.chmodSync(temp, mode);
-    guard.verify();
-    Deno.renameSync(temp, target);
-    renamed = true;
-    sameFile(guard, name, info);
-    return written;
-  } catch (error) {
-    try {
-      file.close();
-    } catch {
-      // Already closed (the chmod or the rename failed, after the close): nothing left to
-      // close, and the error that brought us here is the one to throw.
-    }
-    if (!renamed) removeOwnTemp(temp);
-    throw error;
-  }
-}
-
-/**
- * Remove a temp file this operation created. When a swapped directory made it
- * land elsewhere, the name resolves to it only while the swap lasts, so try
- * for a moment: the name is random, so whatever it removes is ours.
- */
-function removeOwnTemp(temp: string): void {
-  const until = performance.now() + 5;
-  while (performance.now() < until) {
-    try {
-      Deno.removeSync(temp);
-      return;
-    } catch {
-      // Not there through this path right now: try again until the deadline. Cleanup must not
-      // throw over the error being raised; at worst a stray `.toolhost-tmp` file stays behind.
-    }
-  }
 }
 
 /**

@@ -13,7 +13,7 @@
 import { assert, assertEquals, assertFalse, assertMatch } from "../_assert.ts";
 import { tempDir } from "../_helpers.ts";
 import { connectStdio, resultText, type StdioSession, waitForStderr } from "../_mcp.ts";
-import { MAX_MOVE_ENTRIES } from "../../security/safe_fs.ts";
+import { MAX_MOVE_ENTRIES } from "../../security/safe_move.ts";
 
 const SECRET = "TOPSECRET";
 const FORGED = "FORGED";
