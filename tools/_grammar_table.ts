@@ -17,6 +17,8 @@ export class GrammarTable {
   #byExtension: ReadonlyMap<string, Grammar>;
 
   /**
+   * A table of grammars.
+   *
    * @param grammars The grammars; of two with one name, the first is kept.
    */
   constructor(grammars: readonly GrammarAsset[]) {

@@ -85,7 +85,11 @@ export class TreeSitter {
   #budget: number;
   #grammars: GrammarTable;
 
-  /** @param options The grammars it parses with, and its cache budget. */
+  /**
+   * A tree-sitter service with nothing parsed yet.
+   *
+   * @param options The grammars it parses with, and its cache budget.
+   */
   constructor(options: TreeSitterOptions = {}) {
     this.#grammars = options.grammars ? new GrammarTable(options.grammars) : DECLARED;
     this.#budget = options.budget ?? DEFAULT_CACHE_BYTES;
