@@ -8,15 +8,13 @@
 
 import { compileBlacklist } from "./blacklist.ts";
 import { globToRegExp } from "./glob.ts";
+import { insideRoots, realDirectory, scratchDirectory, stateDirectory } from "./policy_paths.ts";
+import { protectedFiles, protectedRules } from "./policy_protected.ts";
 import { SCAN_LIMIT, scanRoots } from "./project_scan.ts";
-import {
-  compileProtection,
-  PROTECTED_PATHS,
-  type ProtectedFile,
-  protectedRegExp,
-  type ProtectedRule,
-} from "./protected.ts";
+import { compileProtection, type ProtectedFile, type ProtectedRule } from "./protected.ts";
 import { homeSecrets, secretNames } from "./secrets.ts";
+
+export { isInside } from "./policy_paths.ts";
 
 /**
  * Names that are always hidden, whatever the config says: seed 001's history
@@ -192,35 +190,14 @@ export async function resolvePolicy(input: PolicyInput = {}): Promise<Policy> {
     hiddenFiles: Object.freeze(hiddenFiles),
     hiddenEntries: Object.freeze(scan.hidden.map((each) => Object.freeze(each))),
     scan: Object.freeze({ entries: scan.entries, truncated: scan.truncated }),
-    scratch: Object.freeze(await scratchDirectory(input, roots, stateDir)),
+    scratch: Object.freeze(
+      await scratchDirectory(
+        { scratchDir: input.scratchDir, create: input.createStateDir ?? true },
+        roots,
+        stateDir,
+      ),
+    ),
   });
-}
-
-/** The scratch directory: outside every root and the state directory, made (mode 0700) when asked. */
-async function scratchDirectory(
-  input: PolicyInput,
-  roots: readonly string[],
-  stateDir: string,
-): Promise<Policy["scratch"]> {
-  if (input.scratchDir === undefined) {
-    return { dir: null, reason: "no place for it was given (neither XDG_CACHE_HOME nor HOME)" };
-  }
-  const dir = await realOrLexical(input.scratchDir);
-  const clash = [...roots, stateDir].find((each) => isInside(dir, [each]) || isInside(each, [dir]));
-  if (clash !== undefined) {
-    return {
-      dir: null,
-      reason: `${dir} and "${clash}" hold one another (set XDG_CACHE_HOME outside the roots)`,
-    };
-  }
-  if (input.createStateDir ?? true) {
-    try {
-      await Deno.mkdir(dir, { recursive: true, mode: 0o700 });
-    } catch (error) {
-      return { dir: null, reason: `${dir} cannot be made: ${(error as Error).message}` };
-    }
-  }
-  return { dir };
 }
 
 /** How the start-up walk judges names: the protected globs, and the blacklist. */
@@ -240,44 +217,6 @@ function scanRules(
   };
 }
 
-/** The paths (real, or as written when missing) that lie inside a root. */
-async function insideRoots(paths: readonly string[], roots: readonly string[]): Promise<string[]> {
-  const inside: string[] = [];
-  for (const path of paths) {
-    const real = await realOrLexical(path);
-    if (isInside(real, roots) && !inside.includes(real)) inside.push(real);
-  }
-  return inside;
-}
-
-/**
- * The protected globs: the fixed list less the lifted entries, plus the
- * configured ones.
- *
- * @throws {TypeError} When a lifted entry is not in the fixed list, or a glob does not compile.
- */
-function protectedRules(input: PolicyInput): ProtectedRule[] {
-  const lifted = new Set(input.unprotect ?? []);
-  for (const glob of lifted) {
-    if (!PROTECTED_PATHS.some((rule) => rule.glob === glob)) {
-      throw new TypeError(
-        `Cannot lift "${glob}": it is not a protected path (they are ${
-          PROTECTED_PATHS.map((rule) => rule.glob).join(", ")
-        })`,
-      );
-    }
-  }
-  const added = (input.protect ?? []).map((glob) => {
-    try {
-      protectedRegExp(glob);
-    } catch (error) {
-      throw new TypeError(`Cannot protect "${glob}": ${(error as Error).message}`);
-    }
-    return Object.freeze({ glob, why: "protected by the configuration" });
-  });
-  return [...PROTECTED_PATHS.filter((rule) => !lifted.has(rule.glob)), ...added];
-}
-
 /**
  * What the host's tool workers write: the roots, the state directory, and
  * the scratch directory where shell commands' writes wait to be merged.
@@ -291,132 +230,4 @@ export function writablePaths(policy: Policy): string[] {
     policy.stateDir,
     ...(policy.scratch.dir !== null ? [policy.scratch.dir] : []),
   ];
-}
-
-/**
- * Whether an absolute path is one of the roots or lies beneath one.
- *
- * @param path An absolute path (real, for a decision that holds).
- * @param roots The roots (real paths).
- * @returns True when inside.
- */
-export function isInside(path: string, roots: readonly string[]): boolean {
-  return roots.some((root) =>
-    path === root || path.startsWith(root.endsWith("/") ? root : `${root}/`)
-  );
-}
-
-/**
- * What is protected by path, by real path, inside the roots: the state
- * directory, the given files (the host's configuration, the programs its
- * servers run, where protected links lead), and the hooks directory
- * `core.hooksPath` names.
- */
-async function protectedFiles(
-  roots: readonly string[],
-  stateDir: string,
-  candidates: readonly ProtectedFile[],
-): Promise<ProtectedFile[]> {
-  const files: ProtectedFile[] = [];
-  const add = async (path: string, why: string) => {
-    const real = await realOrLexical(path);
-    if (isInside(real, roots) && !files.some((file) => file.path === real)) {
-      files.push(Object.freeze({ path: real, why }));
-    }
-  };
-  await add(stateDir, "toolhost's own state");
-  for (const file of candidates) await add(file.path, file.why);
-  for (const root of roots) {
-    const hooks = await hooksPath(root);
-    if (hooks !== undefined) await add(hooks, "git runs the hooks core.hooksPath names");
-  }
-  return files;
-}
-
-/** The directory `core.hooksPath` in a root's `.git/config` names, if any. */
-async function hooksPath(root: string): Promise<string | undefined> {
-  let text: string;
-  try {
-    text = await Deno.readTextFile(`${root}/.git/config`);
-  } catch {
-    // No readable `.git/config`: git reads none either, so no hooks path to protect.
-    return undefined;
-  }
-  const core = /^\s*\[core\]([\s\S]*?)(?=^\s*\[|(?![\s\S]))/im.exec(text)?.[1] ?? "";
-  const value = /^\s*hookspath\s*=\s*(.*?)\s*$/im.exec(core)?.[1]?.replace(/^"(.*)"$/, "$1");
-  if (!value || value.startsWith("~")) return undefined;
-  return value.startsWith("/") ? value : `${root}/${value}`;
-}
-
-async function realDirectory(path: string): Promise<string> {
-  let real: string;
-  try {
-    real = await Deno.realPath(path);
-  } catch {
-    throw new TypeError(`Cannot use root "${path}": it does not exist`);
-  }
-  if (!(await Deno.stat(real)).isDirectory) {
-    throw new TypeError(`Cannot use root "${path}": it is not a directory`);
-  }
-  return real;
-}
-
-async function stateDirectory(
-  path: string,
-  create: boolean,
-  roots: readonly string[],
-): Promise<string> {
-  const root = roots.find((each) => isInside(path, [each]) && path !== each);
-  if (root) await refuseLinkedState(root, path);
-  if (create) await Deno.mkdir(path, { recursive: true });
-  return await realOrLexical(path);
-}
-
-/**
- * Refuse a state directory inside a root that is reached through a link: a
- * repository can ship `.toolhost` as a link, and the host would then keep
- * its state, and be granted to write, wherever it points.
- *
- * @throws {TypeError} When a name on the way from the root to the state directory is a link.
- */
-async function refuseLinkedState(root: string, path: string): Promise<void> {
-  let at = root;
-  for (const name of path.slice(root.length).split("/").filter(Boolean)) {
-    at = `${at}/${name}`;
-    let info: Deno.FileInfo;
-    try {
-      info = await Deno.lstat(at);
-    } catch {
-      return; // Not there yet: the host makes it, a folder.
-    }
-    if (info.isSymlink) {
-      const target = await Deno.readLink(at).catch(() => "?");
-      throw new TypeError(
-        `Cannot keep toolhost's state in "${path}": "${at}" is a link (to "${target}"), and a ` +
-          `project's files may not send the host's state outside it; remove the link (toolhost ` +
-          `makes the folder), or set "stateDir" in your own configuration`,
-      );
-    }
-  }
-}
-
-/**
- * The real path of a path that may not exist yet: its nearest existing
- * ancestor's real path, with the missing names after it.
- */
-async function realOrLexical(path: string): Promise<string> {
-  const missing: string[] = [];
-  let probe = path;
-  for (;;) {
-    try {
-      const real = await Deno.realPath(probe);
-      return [real === "/" ? "" : real, ...missing].join("/") || "/";
-    } catch {
-      // Missing (or unreadable): its parent decides; the names below it stay lexical.
-      const slash = probe.lastIndexOf("/");
-      if (slash <= 0) return path;
-      missing.unshift(probe.slice(slash + 1));
-      probe = probe.slice(0, slash);
-    }
-  }
 }
