@@ -78,6 +78,8 @@ export class Anchor {
   #native: NativeFs | undefined;
 
   /**
+   * Operations in the checked directories of these roots.
+   *
    * @param roots The roots (real paths): their own paths are trusted.
    * @param confined Whether Landlock confines the calling thread to the roots.
    * @param native libc's calls, for a thread that Landlock confines: the
