@@ -8,7 +8,7 @@
  * @module
  */
 
-import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import type { Client } from "@modelcontextprotocol/client";
 
 /** One call as the meter saw it. */
 export interface CallCost {
@@ -82,7 +82,7 @@ export class MeteredClient {
     if (!this.#tools.has(tool)) throw new ToolMissing(tool);
     let reply: Reply;
     try {
-      const result = await this.#client.callTool({ name: tool, arguments: args }, undefined, {
+      const result = await this.#client.callTool({ name: tool, arguments: args }, {
         timeout: 300_000,
       });
       const blocks = result.content as Array<{ type: string; text?: string }>;

@@ -16,7 +16,7 @@
  * @module
  */
 
-import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import type { Client } from "@modelcontextprotocol/client";
 import { connectStdio, type StdioSession } from "../tests/_mcp.ts";
 
 const READS = Number(Deno.args[0] ?? 300);

@@ -3,7 +3,7 @@
  * `--stdio`): each started as a user starts it (its own `tests/_mcp.ts`
  * `launchHttp`: `toolhost start --http`, scoped flags, Landlock, the token;
  * with `--stdio`, its `connectStdio`: the command `mcp-config` prints), each
- * with its own project, both called by the same v1 SDK client with a small
+ * with its own project, both called by the same v2 SDK client with a small
  * `read_file`, in interleaved turns (the order reversed every turn), so that
  * the machine's drift hits both.
  * For judging a change to the request path: make a worktree of the commit
@@ -16,8 +16,7 @@
  * @module
  */
 
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import type { HttpHost, StdioSession } from "../tests/_mcp.ts";
 import { quantile } from "./_measure.ts";
 

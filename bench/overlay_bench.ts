@@ -34,7 +34,6 @@ async function timed(
         timeout_s: 600,
       },
     },
-    undefined,
     { timeout: 660_000 },
   ) as { content: Array<{ type: string; text?: string }> };
   const call = performance.now() - started;

@@ -25,8 +25,8 @@
 
 // deno-lint-ignore-file no-console
 
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { Client } from "@modelcontextprotocol/client";
+import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
 import { mcpConfigFor } from "../tests/_mcp.ts";
 import { treeRss } from "./_measure.ts";
 

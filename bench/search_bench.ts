@@ -19,8 +19,8 @@
 
 // deno-lint-ignore-file no-console
 
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { Client } from "@modelcontextprotocol/client";
+import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
 import { clientEnv, mcpConfigFor } from "../tests/_mcp.ts";
 
 const HERE = new URL(".", import.meta.url).pathname;
@@ -90,7 +90,7 @@ async function callOk(
   name: string,
   args: Record<string, unknown>,
 ): Promise<string | undefined> {
-  const result = await client.callTool({ name, arguments: args }, undefined, { timeout: 600_000 });
+  const result = await client.callTool({ name, arguments: args }, { timeout: 600_000 });
   if (result.isError) {
     const text = (result.content as Array<{ text?: string }>).map((c) => c.text ?? "").join("\n");
     throw new Error(`${name} failed: ${text.slice(0, 300)}`);

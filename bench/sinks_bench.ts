@@ -11,8 +11,8 @@
  * @module
  */
 
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { Client } from "@modelcontextprotocol/client";
+import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
 import { clientEnv, mcpConfigFor } from "../tests/_mcp.ts";
 
 const CALLS = Number(Deno.args[0] ?? 1000);

@@ -25,8 +25,8 @@
 
 // deno-lint-ignore-file no-console
 
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { Client } from "@modelcontextprotocol/client";
+import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
 import { clientEnv, mcpConfigFor } from "../tests/_mcp.ts";
 import { FilesystemAgent } from "./_workflow_filesystem.ts";
 import { MeteredClient } from "./_workflow_meter.ts";

@@ -10,9 +10,13 @@
  * @module
  */
 
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
-import type { CallToolResult, Tool } from "@modelcontextprotocol/sdk/types.js";
+import {
+  type CallToolResult,
+  Client,
+  ProtocolError,
+  type Tool,
+} from "@modelcontextprotocol/client";
+import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
 import { fileURLToPath as fromFileUrl } from "node:url";
 import type { ToolResult } from "../tools/tool.ts";
 
@@ -43,8 +47,17 @@ export interface StdioSession extends AsyncDisposable {
    * @param args Its arguments.
    * @returns The result.
    */
-  call(name: string, args?: Record<string, unknown>): Promise<CallToolResult>;
+  call(name: string, args?: Record<string, unknown>): Promise<CallResult>;
 }
+
+/**
+ * A tool's result as the client got it: toolhost's structured content is an object, and a
+ * result says `isError` only to say true or false (the SDK's type allows anything of both).
+ */
+export type CallResult = CallToolResult & {
+  structuredContent?: Record<string, unknown>;
+  isError?: boolean;
+};
 
 /**
  * The `.mcp.json` entry for some roots, from the real CLI: its `main`, run in
@@ -120,8 +133,7 @@ export async function connectStdio(
     client,
     stderr: () => stderr,
     pid: transport.pid ?? undefined,
-    call: (name, args = {}) =>
-      client.callTool({ name, arguments: args }) as Promise<CallToolResult>,
+    call: (name, args = {}) => client.callTool({ name, arguments: args }) as Promise<CallResult>,
     async [Symbol.asyncDispose]() {
       await client.close();
     },
@@ -134,9 +146,22 @@ export async function connectStdio(
  * @param result A tool result from the client.
  * @returns The text.
  */
-export function resultText(result: CallToolResult): string {
+export function resultText(result: Pick<CallToolResult, "content"> | ToolResult): string {
   return (result.content as Array<{ type: string; text?: string }>)
     .map((block) => (block.type === "text" ? block.text : "")).join("\n");
+}
+
+/**
+ * What a failed request says: a protocol error's code and message as `MCP error <code>:
+ * <message>` (as the v1 SDK's `McpError` read them; the v2 SDK's `ProtocolError` keeps the code
+ * apart), anything else's message.
+ *
+ * @param error What the request threw.
+ * @returns The text.
+ */
+export function errorText(error: unknown): string {
+  if (error instanceof ProtocolError) return `MCP error ${error.code}: ${error.message}`;
+  return error instanceof Error ? error.message : String(error);
 }
 
 /**

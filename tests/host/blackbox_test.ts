@@ -4,7 +4,7 @@
  * every file tool on a temp root.
  */
 
-import type { CallToolResult, Tool } from "@modelcontextprotocol/sdk/types.js";
+import type { CallToolResult, Tool } from "@modelcontextprotocol/client";
 import {
   assert,
   assertEquals,

@@ -6,7 +6,7 @@
  * writes says `destructiveHint`.
  */
 
-import type { Tool } from "@modelcontextprotocol/sdk/types.js";
+import type { Tool } from "@modelcontextprotocol/client";
 import { assert, assertEquals, assertFalse, assertMatch } from "../_assert.ts";
 import { canRun, tempDir } from "../_helpers.ts";
 import { connectStdio, resultText, waitForStderr } from "../_mcp.ts";

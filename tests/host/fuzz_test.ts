@@ -6,7 +6,7 @@
  * call. Set FUZZ_SEED to replay a run; the seed is printed when it fails.
  */
 
-import type { Tool } from "@modelcontextprotocol/sdk/types.js";
+import type { Tool } from "@modelcontextprotocol/client";
 import { assert, assertEquals } from "../_assert.ts";
 import { tempDir } from "../_helpers.ts";
 import { connectStdio, resultText } from "../_mcp.ts";
@@ -248,7 +248,6 @@ Deno.test({
         try {
           const reply = await session.client.callTool(
             { name: call.tool.name, arguments: call.args },
-            undefined,
             { timeout: 120_000 },
           );
           answered++;

@@ -6,7 +6,7 @@
 
 import { assert, assertEquals, assertMatch, assertRejects } from "../_assert.ts";
 import { tempDir } from "../_helpers.ts";
-import { connectStdio, resultText } from "../_mcp.ts";
+import { connectStdio, errorText, resultText } from "../_mcp.ts";
 
 const BOUND = 16_384;
 
@@ -27,7 +27,7 @@ Deno.test("a request far over the size bound gets an error and the host serves o
     session.call("write_file", { path: "big.txt", content: "x".repeat(50 * 1024 * 1024) })
   );
   assertMatch(
-    String(error),
+    errorText(error),
     /-32600.*Cannot read the request: it is \d+ bytes, over the limit of 4194304/,
   );
   assertEquals(resultText(await session.call("read_file", { path: "a.txt" })), "alpha\n");

@@ -133,11 +133,10 @@ Deno.test({
               timeout_s: 300,
             },
           },
-          undefined,
           {
             signal: controller.signal,
             timeout: 300_000,
-            onprogress: (progress: { message?: string }) => {
+            onprogress: (progress: { message?: string | undefined }) => {
               if (progress.message?.includes("written")) written();
             },
           },

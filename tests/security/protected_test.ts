@@ -6,8 +6,8 @@
  * `.mcp.json`) never runs when the host starts again with `task start`.
  */
 
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { Client } from "@modelcontextprotocol/client";
+import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
 import { assert, assertEquals, assertFalse, assertMatch } from "../_assert.ts";
 import { tempDir } from "../_helpers.ts";
 import { clientEnv, connectStdio, resultText } from "../_mcp.ts";

@@ -8,8 +8,8 @@
  * SDK's Ajv validator, and the host, which runs the call.
  */
 
-import { AjvJsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/ajv";
-import type { Tool } from "@modelcontextprotocol/sdk/types.js";
+import { AjvJsonSchemaValidator } from "@modelcontextprotocol/client/validators/ajv";
+import type { JsonSchemaType, Tool } from "@modelcontextprotocol/client";
 import { assert, assertEquals, assertFalse, assertMatch } from "../_assert.ts";
 import { canRun, tempDir, textOf } from "../_helpers.ts";
 import { type LaunchedHost, launchHost } from "../_mcp.ts";
@@ -235,7 +235,7 @@ Deno.test({
         const schema = tool.inputSchema as Tool["inputSchema"] & Record<string, unknown>;
         assertEquals(schema.type, "object");
         assertEquals(schema.additionalProperties, false);
-        const check = validator.getValidator(schema);
+        const check = validator.getValidator(schema as JsonSchemaType);
         assert(check(test.args).valid, `${tool.name}: ${check(test.args).errorMessage}`);
         const extra = { ...test.args, [UNKNOWN]: 1 };
         assertFalse(check(extra).valid, `the listed schema of ${tool.name} refuses ${UNKNOWN}`);

@@ -6,8 +6,7 @@
  * @module
  */
 
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import { fileURLToPath as fromFileUrl } from "node:url";
 import { clientEnv, type HttpHost } from "../../_mcp.ts";
 

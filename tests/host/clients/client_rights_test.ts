@@ -9,7 +9,7 @@
  * with the client's name.
  */
 
-import type { CallToolResult, Tool } from "@modelcontextprotocol/sdk/types.js";
+import type { CallToolResult, Tool } from "@modelcontextprotocol/client";
 import { assert, assertEquals, assertMatch, assertRejects } from "../../_assert.ts";
 import { canRun, tempDir } from "../../_helpers.ts";
 import { launchHttp, resultText } from "../../_mcp.ts";

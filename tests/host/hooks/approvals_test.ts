@@ -8,12 +8,10 @@
  * @module
  */
 
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import { ElicitRequestSchema } from "@modelcontextprotocol/sdk/types.js";
 import {
-  Client as ModernClient,
-  StreamableHTTPClientTransport as ModernTransport,
+  type CallToolResult,
+  Client,
+  StreamableHTTPClientTransport,
 } from "@modelcontextprotocol/client";
 import { assert, assertEquals, assertStringIncludes } from "../../_assert.ts";
 import { tempDir } from "../../_helpers.ts";
@@ -21,7 +19,6 @@ import { exists } from "../../security/_shell.ts";
 import { resultText } from "../../_mcp.ts";
 import { legacyClient, logLines } from "../transports/_http.ts";
 import { type HooksHost, launchWithHooks } from "./_hooks.ts";
-import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 
 const RULES = {
   approvals: [
@@ -164,7 +161,7 @@ Deno.test("approvals: a client that supports elicitation is asked through it", a
   const client = new Client({ name: "eliciting", version: "1.0.0" }, {
     capabilities: { elicitation: { form: {} } },
   });
-  client.setRequestHandler(ElicitRequestSchema, (request: { params: { message?: unknown } }) => {
+  client.setRequestHandler("elicitation/create", (request: { params: { message?: unknown } }) => {
     questions.push(String(request.params.message));
     return { action: "accept", content: { approve: true } };
   });
@@ -196,7 +193,7 @@ Deno.test("approvals: a 2026-07-28 client is asked through the input-required ro
     { action: "accept", content: { approve: false, reason: "wrong file" } },
   ];
   const questions: string[] = [];
-  const client = new ModernClient({ name: "modern-eliciting", version: "1.0.0" }, {
+  const client = new Client({ name: "modern-eliciting", version: "1.0.0" }, {
     versionNegotiation: { mode: { pin: "2026-07-28" } },
     capabilities: { elicitation: { form: {} } },
   });
@@ -205,7 +202,9 @@ Deno.test("approvals: a 2026-07-28 client is asked through the input-required ro
     return answers.shift() as never;
   });
   await client.connect(
-    new ModernTransport(new URL(host.http.url), { requestInit: { headers: host.http.headers } }),
+    new StreamableHTTPClientTransport(new URL(host.http.url), {
+      requestInit: { headers: host.http.headers },
+    }),
   );
   const approved = await client.callTool({
     name: "write_file",

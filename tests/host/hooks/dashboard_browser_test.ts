@@ -15,7 +15,7 @@ import { exists } from "../../security/_shell.ts";
 import { resultText } from "../../_mcp.ts";
 import { legacyClient } from "../transports/_http.ts";
 import { type HooksHost, launchWithHooks } from "./_hooks.ts";
-import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import type { CallToolResult } from "@modelcontextprotocol/client";
 
 const CHROMIUM = "/usr/bin/chromium";
 

@@ -14,7 +14,7 @@ import { canRun, tempDir } from "../../_helpers.ts";
 import { resultText } from "../../_mcp.ts";
 import { legacyClient } from "../transports/_http.ts";
 import { launchWithHooks } from "./_hooks.ts";
-import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import type { CallToolResult } from "@modelcontextprotocol/client";
 
 const CHROMIUM = "/usr/bin/chromium";
 

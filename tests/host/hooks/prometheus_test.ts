@@ -9,7 +9,7 @@
  * @module
  */
 
-import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import type { Client } from "@modelcontextprotocol/client";
 import { assert, assertEquals, assertMatch, assertStringIncludes } from "../../_assert.ts";
 import { canRun, missing, tempDir } from "../../_helpers.ts";
 import { legacyClient } from "../transports/_http.ts";

@@ -10,7 +10,7 @@ import { assert, assertEquals, assertMatch, assertStringIncludes } from "../../_
 import { tempDir } from "../../_helpers.ts";
 import { resultText } from "../../_mcp.ts";
 import { BIG_BYTES, fixtureSite, launchWeb, longText, rawServer } from "./_web.ts";
-import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import type { CallToolResult } from "@modelcontextprotocol/client";
 
 /** The text and data of a result. */
 function parts(result: unknown): { text: string; page: string; data: Record<string, unknown> } {

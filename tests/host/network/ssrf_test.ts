@@ -12,7 +12,7 @@ import { assert, assertEquals, assertMatch } from "../../_assert.ts";
 import { tempDir } from "../../_helpers.ts";
 import { launchHost, resultText } from "../../_mcp.ts";
 import { dnsServer, fixtureSite, launchWeb } from "./_web.ts";
-import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import type { CallToolResult } from "@modelcontextprotocol/client";
 
 /** Names the test's DNS server resolves. */
 const TABLE = {

@@ -9,7 +9,7 @@ import { assert, assertEquals, assertMatch, assertStringIncludes } from "../../_
 import { tempDir } from "../../_helpers.ts";
 import { resultText } from "../../_mcp.ts";
 import { fixtureSite, launchWeb } from "./_web.ts";
-import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import type { CallToolResult } from "@modelcontextprotocol/client";
 
 /** The first five organic results of the fixture, as they should come back. */
 const EXPECTED = [

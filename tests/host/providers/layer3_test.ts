@@ -5,8 +5,7 @@
  * context anchors that clients read and subscribe to as resources.
  */
 
-import type { CallToolResult, Tool } from "@modelcontextprotocol/sdk/types.js";
-import { ResourceUpdatedNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
+import type { CallToolResult, Tool } from "@modelcontextprotocol/client";
 import { assert, assertEquals, assertStringIncludes } from "../../_assert.ts";
 import { tempDir } from "../../_helpers.ts";
 import { connectStdio } from "../../_mcp.ts";
@@ -82,7 +81,7 @@ Deno.test("layer 3: upstream tools, directives and anchors through the sandboxed
     async () => {
       const updates: string[] = [];
       client.setNotificationHandler(
-        ResourceUpdatedNotificationSchema,
+        "notifications/resources/updated",
         (note: { params: { uri: string } }) => {
           updates.push(note.params.uri);
         },
@@ -114,7 +113,6 @@ Deno.test("layer 3: upstream tools, directives and anchors through the sandboxed
     const seen: number[] = [];
     const result = await client.callTool(
       { name: "echo__progress", arguments: { steps: 3 } },
-      undefined,
       {
         onprogress: (progress: { progress: number }) => seen.push(progress.progress),
       },

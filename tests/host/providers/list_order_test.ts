@@ -6,9 +6,8 @@
  * family's icon.
  */
 
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
-import type { Tool } from "@modelcontextprotocol/sdk/types.js";
+import { Client, type Tool } from "@modelcontextprotocol/client";
+import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
 import { assert, assertEquals, assertNotEquals } from "../../_assert.ts";
 import { tempDir } from "../../_helpers.ts";
 import { connectStdio } from "../../_mcp.ts";

@@ -5,10 +5,10 @@
  * the host serves, and a language's tools appear when its files do.
  */
 
-import { type Tool, ToolListChangedNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
+import type { Tool } from "@modelcontextprotocol/client";
 import { assert, assertEquals, assertFalse, assertMatch } from "../../_assert.ts";
 import { tempDir } from "../../_helpers.ts";
-import { connectStdio, resultText, type StdioSession } from "../../_mcp.ts";
+import { connectStdio, errorText, resultText, type StdioSession } from "../../_mcp.ts";
 
 const ENTRY = new URL("../../../host/cli/main.ts", import.meta.url);
 
@@ -28,7 +28,7 @@ async function rejection(call: Promise<unknown>): Promise<string> {
   try {
     await call;
   } catch (error) {
-    return error instanceof Error ? error.message : String(error);
+    return errorText(error);
   }
   throw new Error("the call did not fail");
 }
@@ -104,7 +104,7 @@ Deno.test("tool selection: a Python-only project lists no C/C++ or TS/JS tools u
   await Deno.writeTextFile(`${root.path}/.venv/lib/vendored.js`, "export const x = 1;\n");
   await using session = await connectStdio([root.path]);
   let changed = 0;
-  session.client.setNotificationHandler(ToolListChangedNotificationSchema, () => {
+  session.client.setNotificationHandler("notifications/tools/list_changed", () => {
     changed++;
   });
   const before = await names(session);

@@ -7,7 +7,7 @@
  * a configured server name that cannot form valid names is a config error.
  */
 
-import type { Tool } from "@modelcontextprotocol/sdk/types.js";
+import type { Tool } from "@modelcontextprotocol/client";
 import { assert, assertEquals, assertMatch, assertRejects } from "../../_assert.ts";
 import { tempDir } from "../../_helpers.ts";
 import { connectStdio, resultText, type StdioSession } from "../../_mcp.ts";

@@ -3,9 +3,8 @@
  * a fixture server and @modelcontextprotocol/server-filesystem from npm.
  */
 
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
-import type { Tool } from "@modelcontextprotocol/sdk/types.js";
+import { Client, type Tool } from "@modelcontextprotocol/client";
+import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
 import { assertEquals, assertMatch } from "../../_assert.ts";
 import { tempDir, textOf } from "../../_helpers.ts";
 import { Dispatcher } from "../../../host/providers/dispatcher.ts";

@@ -4,9 +4,7 @@
  * restarted host.
  */
 
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
-import { ResourceUpdatedNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
+import { Client, InMemoryTransport } from "@modelcontextprotocol/client";
 import { assert, assertEquals } from "../../_assert.ts";
 import { tempDir } from "../../_helpers.ts";
 import { createHost } from "../../../host/host.ts";
@@ -23,7 +21,7 @@ Deno.test("anchors: a local tool's directive reaches the resource, its update no
     await client.connect(clientSide);
     const updates: string[] = [];
     client.setNotificationHandler(
-      ResourceUpdatedNotificationSchema,
+      "notifications/resources/updated",
       (note: { params: { uri: string } }) => {
         updates.push(note.params.uri);
       },

@@ -14,8 +14,7 @@
 
 import { assert, assertEquals, assertStringIncludes } from "../../_assert.ts";
 import { canRun, missing, tempDir } from "../../_helpers.ts";
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import { connectStdio, launchHttp, type StdioSession } from "../../_mcp.ts";
 import { attribute, receiver, spansIn, timesOf } from "./_otlp.ts";
 import { fixtureSite } from "../network/_web.ts";

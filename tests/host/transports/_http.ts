@@ -5,16 +5,11 @@
  * @module
  */
 
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import {
-  Client as ModernClient,
-  StreamableHTTPClientTransport as ModernTransport,
-} from "@modelcontextprotocol/client";
+import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import { type TempDir, tempDir } from "../../_helpers.ts";
 import type { HttpHost } from "../../_mcp.ts";
 
-/** A 2025-11-25 client (the v1 SDK's), connected. */
+/** A 2025-11-25 client (the v2 SDK's, with no version negotiation), connected. */
 export async function legacyClient(host: HttpHost, name = "legacy"): Promise<Client> {
   const client = new Client({ name, version: "1.0.0" });
   await client.connect(
@@ -26,12 +21,14 @@ export async function legacyClient(host: HttpHost, name = "legacy"): Promise<Cli
 }
 
 /** A 2026-07-28 client (the v2 SDK's, pinned), connected. */
-export async function modernClient(host: HttpHost, name = "modern"): Promise<ModernClient> {
-  const client = new ModernClient({ name, version: "1.0.0" }, {
+export async function modernClient(host: HttpHost, name = "modern"): Promise<Client> {
+  const client = new Client({ name, version: "1.0.0" }, {
     versionNegotiation: { mode: { pin: "2026-07-28" } },
   });
   await client.connect(
-    new ModernTransport(new URL(host.url), { requestInit: { headers: host.headers } }),
+    new StreamableHTTPClientTransport(new URL(host.url), {
+      requestInit: { headers: host.headers },
+    }),
   );
   return client;
 }

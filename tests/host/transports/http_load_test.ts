@@ -6,12 +6,7 @@
  * exactly one line per call.
  */
 
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import {
-  Client as ModernClient,
-  StreamableHTTPClientTransport as ModernTransport,
-} from "@modelcontextprotocol/client";
+import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import { assertEquals } from "../../_assert.ts";
 import { tempDir } from "../../_helpers.ts";
 import { type HttpHost, launchHttp } from "../../_mcp.ts";
@@ -33,10 +28,10 @@ async function connect(host: HttpHost, i: number): Promise<Caller> {
     await client.connect(new StreamableHTTPClientTransport(url, { requestInit }));
     return client as unknown as Caller;
   }
-  const client = new ModernClient({ name: `load-${i}`, version: "1" }, {
+  const client = new Client({ name: `load-${i}`, version: "1" }, {
     versionNegotiation: { mode: { pin: "2026-07-28" } },
   });
-  await client.connect(new ModernTransport(url, { requestInit }));
+  await client.connect(new StreamableHTTPClientTransport(url, { requestInit }));
   return client as unknown as Caller;
 }
 

@@ -6,7 +6,7 @@
  * and the conformance fixtures serve no project tool.
  */
 
-import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import type { CallToolResult } from "@modelcontextprotocol/client";
 import { assert, assertEquals, assertFalse, assertMatch } from "../../_assert.ts";
 import { canRun, tempDir } from "../../_helpers.ts";
 import { launchHttp, resultText } from "../../_mcp.ts";

@@ -1,14 +1,14 @@
 /**
  * The host over Streamable HTTP, black-box: started as a user starts it
  * (`toolhost start --http`, scoped flags, Landlock), reached with the SDK's
- * clients — the v1 client (2025-11-25) and the v2 client pinned to
+ * v2 client — unpinned (2025-11-25) and pinned to
  * 2026-07-28 — and with raw requests for the guard. The tests on the
  * default launch share one host, each step's files in a folder of its own;
  * the idle-timeout test (another config) and the SIGTERM test (it stops
  * the server) keep their own.
  */
 
-import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import type { CallToolResult } from "@modelcontextprotocol/client";
 import { assert, assertEquals, assertMatch, assertStringIncludes } from "../../_assert.ts";
 import { canRun, tempDir } from "../../_helpers.ts";
 import { type HttpHost, launchHttp, resultText } from "../../_mcp.ts";
@@ -297,9 +297,8 @@ Deno.test("http: on a host with the default launch", async (t) => {
               name: "run_shell",
               arguments: { command: `for n in 1 2 3; do echo ${me}-line-$n; sleep 1.2; done` },
             },
-            undefined,
             {
-              onprogress: (progress: { message?: string }) =>
+              onprogress: (progress: { message?: string | undefined }) =>
                 void seen[me]!.push(progress.message ?? ""),
               timeout: 60_000,
             },
@@ -373,7 +372,6 @@ Deno.test({
         name: "run_shell",
         arguments: { command: "echo started; sleep 3; echo finished" },
       },
-      undefined,
       { onprogress: () => void (started = true), timeout: 60_000 },
     );
     await waitUntil(() => Promise.resolve(started), "the call's first progress");

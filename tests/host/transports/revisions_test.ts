@@ -8,12 +8,12 @@
  */
 
 import {
+  type CallToolResult,
   Client,
   StreamableHTTPClientTransport,
   type Transport,
 } from "@modelcontextprotocol/client";
 import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
-import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { assert, assertEquals } from "../../_assert.ts";
 import { clientEnv, launchHttp, mcpConfigFor, resultText } from "../../_mcp.ts";
 import { waitUntil } from "../../security/_shell.ts";

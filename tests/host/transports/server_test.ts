@@ -1,18 +1,18 @@
 /**
  * The gateway's protocol errors, as a client sees them: the message is said
- * once (the client's `McpError` adds its own `MCP error <code>: `).
+ * once (`errorText` puts `MCP error <code>: ` before it, as the v1 client's `McpError` did).
  */
 
 import { assertEquals, assertMatch } from "../../_assert.ts";
 import { tempDir } from "../../_helpers.ts";
-import { connectStdio } from "../../_mcp.ts";
+import { connectStdio, errorText } from "../../_mcp.ts";
 
 /** What a rejected request says, as the client's error has it. */
 async function rejection(request: Promise<unknown>): Promise<string> {
   try {
     await request;
   } catch (error) {
-    return error instanceof Error ? error.message : String(error);
+    return errorText(error);
   }
   throw new Error("the request did not fail");
 }

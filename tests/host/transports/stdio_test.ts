@@ -5,7 +5,7 @@ import {
   MAX_MESSAGE_DEPTH,
 } from "../../../host/transports/stdio.ts";
 import { SessionGate } from "../../../host/transports/_stdio_gate.ts";
-import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
+import type { JSONRPCMessage } from "@modelcontextprotocol/client";
 
 /** An input that gives these chunks, one a read, then ends. */
 function inputOf(chunks: Uint8Array[]): ReadableStream<Uint8Array> {

@@ -105,8 +105,10 @@ Deno.test({
         name: "run_shell",
         arguments: { command: "for i in 1 2 3 4; do echo line$i; sleep 1; done" },
       },
-      undefined,
-      { onprogress: (progress: { message?: string }) => void seen.push(progress.message ?? "") },
+      {
+        onprogress: (progress: { message?: string | undefined }) =>
+          void seen.push(progress.message ?? ""),
+      },
     );
     assertEquals((result.structuredContent as { exit_code: number }).exit_code, 0);
     assert(seen.some((message) => /line\d/.test(message)), `progress: ${JSON.stringify(seen)}`);
@@ -118,11 +120,10 @@ Deno.test({
         name: "run_shell",
         arguments: { command: "sleep 3031 & echo started; sleep 3032" },
       },
-      undefined,
       {
         signal: stop.signal,
         // Cancel once the command says it runs (its output comes back as progress).
-        onprogress: (progress: { message?: string }) => {
+        onprogress: (progress: { message?: string | undefined }) => {
           if (progress.message?.includes("started")) stop.abort();
         },
       },
@@ -155,7 +156,6 @@ Deno.test({
       const stop = new AbortController();
       const call = host.session.client.callTool(
         { name: "run_shell", arguments: { command: `sleep ${tag}${i}` } },
-        undefined,
         { signal: stop.signal },
       );
       stop.abort();

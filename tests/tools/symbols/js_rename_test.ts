@@ -9,10 +9,16 @@
 
 import { parsePatch } from "diff";
 import { assert, assertEquals, assertStringIncludes } from "../../_assert.ts";
-import { tempDir } from "../../_helpers.ts";
+import { npmFile, tempDir } from "../../_helpers.ts";
 import { connectStdio, resultText, type StdioSession } from "../../_mcp.ts";
 
-const SDK = new URL("../../../node_modules/@modelcontextprotocol/sdk/dist/esm/", import.meta.url);
+/**
+ * The v1 MCP SDK's ESM JavaScript: installed as a dependency of
+ * `@modelcontextprotocol/server-filesystem` (the benches' peer), no longer as the project's own.
+ */
+const SDK =
+  npmFile("@modelcontextprotocol/sdk/dist/esm/package.json")?.replace(/package\.json$/, "") ??
+    new URL("../../../node_modules/@modelcontextprotocol/sdk/dist/esm/", import.meta.url);
 
 /** The files `safeParse` is in: its definition and the four that import it. */
 const CHANGED = [

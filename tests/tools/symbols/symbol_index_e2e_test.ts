@@ -8,7 +8,7 @@
  * read again.
  */
 
-import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import type { CallToolResult } from "@modelcontextprotocol/client";
 import { assert, assertEquals } from "../../_assert.ts";
 import { tempDir } from "../../_helpers.ts";
 import { connectStdio, resultText } from "../../_mcp.ts";

@@ -12,7 +12,7 @@
  */
 
 import { assert, assertEquals, assertMatch, assertRejects } from "../../_assert.ts";
-import { tempDir, toolContext } from "../../_helpers.ts";
+import { npmFile, tempDir, toolContext } from "../../_helpers.ts";
 import type { SymbolSites } from "../../../tools/symbols/_resolver.ts";
 import { Skipped } from "../../../tools/_skipped.ts";
 import { applyRename, asMarks, unmark, writeTree } from "./_fixtures.ts";
@@ -365,7 +365,13 @@ Deno.test("the TS/JS resolver refuses names that are no identifiers", () => {
 
 // ---- real code: the MCP SDK's ESM JavaScript ----
 
-const SDK = new URL("../../../node_modules/@modelcontextprotocol/sdk/dist/esm/", import.meta.url);
+/**
+ * The v1 MCP SDK's ESM JavaScript: installed as a dependency of
+ * `@modelcontextprotocol/server-filesystem` (the benches' peer), no longer as the project's own.
+ */
+const SDK =
+  npmFile("@modelcontextprotocol/sdk/dist/esm/package.json")?.replace(/package\.json$/, "") ??
+    new URL("../../../node_modules/@modelcontextprotocol/sdk/dist/esm/", import.meta.url);
 
 /**
  * Copy the SDK's ESM JavaScript (and its `package.json`) to `root/sdk`, with

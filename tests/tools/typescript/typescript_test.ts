@@ -13,7 +13,16 @@ import {
 import { canRun, npmFile, quickRun, tempDir, testHost, textOf } from "../../_helpers.ts";
 
 const REPO = new URL("../../../", import.meta.url).pathname;
-const SDK_CLIENT = `${REPO}node_modules/@modelcontextprotocol/sdk/dist/esm/client/index.js`;
+/**
+ * A file of the v1 MCP SDK, a large body of real code: installed as a dependency of
+ * `@modelcontextprotocol/server-filesystem` (the benches' peer), no longer as the project's own.
+ */
+function sdkFile(tail: string): string {
+  return npmFile(`@modelcontextprotocol/sdk/${tail}`) ??
+    `${REPO}node_modules/@modelcontextprotocol/sdk/${tail}`;
+}
+const SDK_TYPES = sdkFile("dist/esm/types.d.ts");
+const SDK_CLIENT = sdkFile("dist/esm/client/index.js");
 
 interface Outline {
   kind: string;
@@ -155,7 +164,7 @@ Deno.test(
         .filter((entry) => entry.isFile && entry.name.endsWith(".ts"))
         .map((entry) => `${dir}/${entry.name}`)
     );
-    files.push("node_modules/@modelcontextprotocol/sdk/dist/esm/types.d.ts");
+    files.push(SDK_TYPES.slice(REPO.length));
     const doc = await new Deno.Command(Deno.execPath(), {
       args: ["doc", "--json", ...files.map((file) => `${REPO}${file}`)],
       stderr: "null",
@@ -308,7 +317,7 @@ Deno.test(
 Deno.test("ts_js_get_definition finds enums in .d.ts, const arrow functions, namespaces, object methods and JSX components", async () => {
   await using root = await tempDir();
   await Deno.copyFile(
-    `${REPO}node_modules/@modelcontextprotocol/sdk/dist/esm/types.d.ts`,
+    SDK_TYPES,
     `${root.path}/types.d.ts`,
   );
   await Deno.writeTextFile(
