@@ -28,7 +28,8 @@ export interface StringEntry {
   end: number;
 }
 
-const LITERAL_NODES: ReadonlySet<string> = new Set([
+/** Node types that are literals: builtin values, never project symbols. */
+export const LITERAL_NODES: ReadonlySet<string> = new Set([
   "string",
   "concatenated_string",
   "integer",
@@ -41,6 +42,43 @@ const LITERAL_NODES: ReadonlySet<string> = new Set([
   "set",
   "tuple",
 ]);
+
+/** A node as {@linkcode exprAt} reads it: its type and span, and its text on demand. */
+export interface NodeSpan {
+  /** The node's type. */
+  readonly type: string;
+  /** Where it starts. */
+  readonly start: number;
+  /** Where it ends. */
+  readonly end: number;
+}
+
+/**
+ * An expression as the resolver follows it, from its node's type and span.
+ *
+ * @param node The node's type and span.
+ * @param text The node's text (read only for a name).
+ * @param scope The scope it is evaluated in.
+ * @param literals The node types taken as literals.
+ * @returns The expression.
+ */
+export function exprAt(
+  node: NodeSpan,
+  text: () => string,
+  scope: number,
+  literals: ReadonlySet<string> = LITERAL_NODES,
+): PyExpr {
+  switch (node.type) {
+    case "identifier":
+      return { kind: "name", name: text(), start: node.start, scope };
+    case "attribute":
+      return { kind: "attr", end: node.end };
+    case "call":
+      return { kind: "call", end: node.end };
+    default:
+      return literals.has(node.type) ? { kind: "literal" } : { kind: "other" };
+  }
+}
 
 /**
  * An expression node as the resolver follows it.
@@ -59,16 +97,9 @@ export function nodeExpr(node: Node, scope: number): PyExpr {
     at = at.childForFieldName("value") ?? at.namedChildren[0] ?? null;
   }
   if (!at) return { kind: "other" };
-  switch (at.type) {
-    case "identifier":
-      return { kind: "name", name: at.text, start: at.startIndex, scope };
-    case "attribute":
-      return { kind: "attr", end: at.endIndex };
-    case "call":
-      return { kind: "call", end: at.endIndex };
-    default:
-      return LITERAL_NODES.has(at.type) ? { kind: "literal" } : { kind: "other" };
-  }
+  const found = at;
+  const span = { type: found.type, start: found.startIndex, end: found.endIndex };
+  return exprAt(span, () => found.text, scope);
 }
 
 /**

@@ -13,7 +13,8 @@ import { type PyFacts, refsNamed } from "./_resolve_facts.ts";
 import { lineIndexOf } from "../symbols/_lines.ts";
 import { scopeOf, type Sym } from "./_resolve_lookup.ts";
 import type { PySite } from "./_resolve_sites.ts";
-import { type ClassRef, instanceAttrs, type PyValues } from "./_resolve_values.ts";
+import { type ClassRef, instanceAttrs } from "./_resolve_classes.ts";
+import type { PyValues } from "./_resolve_values.ts";
 import type { PyFile } from "./_resolve_world.ts";
 
 const KEYWORDS: ReadonlySet<string> = new Set(

@@ -9,28 +9,18 @@
  */
 
 import type { SiteRole } from "../symbols/_resolver.ts";
+import type { SiteSpan } from "../symbols/_sites.ts";
 import { type ToolContext, yieldDue, yieldToWorker } from "../tool.ts";
 import { type PyFacts, refsNamed, type UseRole } from "./_resolve_facts.ts";
 import { type Denoted, type Sym, symKey } from "./_resolve_lookup.ts";
-import type { ClassRef, PyValues } from "./_resolve_values.ts";
+import type { ClassRef } from "./_resolve_classes.ts";
+import type { PyValues } from "./_resolve_values.ts";
 import type { PyFile } from "./_resolve_world.ts";
 
-/** One site, before it is shown. */
-export interface PySite {
+/** One site, before it is shown: where it is (`SiteSpan`) and in which file. */
+export interface PySite extends SiteSpan {
   /** The file. */
   readonly file: PyFile;
-  /** Where the name starts. */
-  readonly start: number;
-  /** Where it ends. */
-  readonly end: number;
-  /** What the site is. */
-  readonly role: SiteRole;
-  /** Whether it is sure to be the symbol. */
-  readonly certainty: "exact" | "unsure";
-  /** Why it is unsure. */
-  readonly reason?: string;
-  /** The name written there, when it is an alias of the symbol's. */
-  readonly via?: string;
 }
 
 const NAME_ROLES: Record<UseRole, SiteRole> = {

@@ -9,7 +9,8 @@
 import { ToolError } from "../../security/errors.ts";
 import { lineIndexOf } from "../symbols/_lines.ts";
 import { bindingsOf, type Denoted, type Sym } from "./_resolve_lookup.ts";
-import { instanceAttrs, type PyValues } from "./_resolve_values.ts";
+import { instanceAttrs } from "./_resolve_classes.ts";
+import type { PyValues } from "./_resolve_values.ts";
 import type { PyFile } from "./_resolve_world.ts";
 
 /** The symbol found, and where it is defined. */

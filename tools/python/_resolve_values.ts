@@ -2,13 +2,23 @@
  * What a Python expression evaluates to, as far as it is obvious without
  * running it: a module, a class, an instance of a class (`x = Cls(…)`, a
  * parameter annotated with a class, `self` and `cls` in a method), `super()`;
- * and class members found through the bases defined in the project.
+ * and class members found through the bases defined in the project. The
+ * kinds of value are in `_resolve_classes.ts`.
  *
  * @module
  */
 
-import type { PyBinding, PyExpr, PyFacts } from "./_resolve_facts.ts";
-import type { PyModule } from "./_resolve_modules.ts";
+import type { PyBinding, PyExpr } from "./_resolve_facts.ts";
+import {
+  classOfMethod,
+  type ClassRef,
+  describe,
+  instanceAttrs,
+  type Mro,
+  sameClass,
+  sameValue,
+  type Value,
+} from "./_resolve_classes.ts";
 import {
   bindingsOf,
   type Denoted,
@@ -18,65 +28,6 @@ import {
   symKey,
 } from "./_resolve_lookup.ts";
 import type { PyFile } from "./_resolve_world.ts";
-
-/** A class of the project: the scope its body opens. */
-export interface ClassRef {
-  /** Its file. */
-  readonly file: PyFile;
-  /** The scope its body opens. */
-  readonly scope: number;
-}
-
-/** What an expression evaluates to. */
-export type Value =
-  | { readonly kind: "module"; readonly module: PyModule }
-  | { readonly kind: "class"; readonly cls: ClassRef }
-  | { readonly kind: "instance"; readonly cls: ClassRef }
-  | { readonly kind: "super"; readonly cls: ClassRef }
-  /**
-   * A project function or value whose attributes are not symbols of the
-   * project; for one `def`, the scope it opens (its calls' results follow
-   * its return annotation or its `return`s).
-   */
-  | { readonly kind: "opaque"; readonly fn?: ClassRef }
-  | { readonly kind: "external" }
-  | { readonly kind: "unknown"; readonly reason: string };
-
-/** A class's bases in method resolution order, and what could not be followed. */
-export interface Mro {
-  /** The class, then its bases. */
-  readonly classes: ClassRef[];
-  /** Why a base could not be followed. */
-  readonly unknown?: string;
-  /** A base lies outside the project. */
-  readonly external: boolean;
-}
-
-/**
- * Names assigned as `self.name = …` (or `cls.name = …`) in the methods of
- * each class of a file, computed once per file.
- *
- * @param facts The file.
- * @param classScope The class.
- * @returns The attribute uses (indices into `facts.attrs`), by name.
- */
-export function instanceAttrs(facts: PyFacts, classScope: number): Map<string, number[]> {
-  if (!facts.instanceAttrs) {
-    const all = new Map<number, Map<string, number[]>>();
-    for (const [i, attr] of facts.attrs.entries()) {
-      if (attr.role !== "store" || attr.object.kind !== "name") continue;
-      const at = scopeOf(facts, attr.object.scope, attr.object.name);
-      const method = facts.scopes[at];
-      if (!method?.method || method.method === "static") continue;
-      if (method.firstParam !== attr.object.name) continue;
-      const names = all.get(method.parent) ?? new Map<string, number[]>();
-      all.set(method.parent, names);
-      names.set(attr.name, [...(names.get(attr.name) ?? []), i]);
-    }
-    facts.instanceAttrs = all;
-  }
-  return facts.instanceAttrs.get(classScope) ?? new Map();
-}
 
 /** Values and class members, memoized for one call. */
 export class PyValues {
@@ -324,36 +275,4 @@ export class PyValues {
     this.#mros.set(key, mro);
     return mro;
   }
-}
-
-/**
- * The class a method (or code nested in one) belongs to.
- *
- * @param file The file.
- * @param scope A scope inside the method.
- * @returns The class, or `undefined`.
- */
-export function classOfMethod(file: PyFile, scope: number): ClassRef | undefined {
-  const scopes = file.facts.scopes;
-  for (let at = scope; at >= 0; at = scopes[at]!.parent) {
-    if (scopes[at]!.method) return { file, scope: scopes[at]!.parent };
-  }
-  return undefined;
-}
-
-function describe(value: Value): string {
-  return value.kind === "unknown" ? value.reason : `a ${value.kind}`;
-}
-
-function sameClass(a: ClassRef, b: ClassRef): boolean {
-  return a.file.path === b.file.path && a.scope === b.scope;
-}
-
-/** Whether two values are the same instance's class, class or module. */
-function sameValue(a: Value, b: Value): boolean {
-  if (a.kind === "module" && b.kind === "module") return a.module === b.module;
-  if ((a.kind === "instance" || a.kind === "class") && a.kind === b.kind) {
-    return sameClass(a.cls, (b as { cls: ClassRef }).cls);
-  }
-  return false;
 }

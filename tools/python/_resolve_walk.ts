@@ -12,66 +12,14 @@
 import type { Node, Tree, TreeCursor } from "web-tree-sitter";
 import type { BindingKind, PyBinding, PyExpr, PyFacts, UseRole } from "./_resolve_facts.ts";
 import { FactsBuilder } from "./_resolve_builder.ts";
-import { nodeExpr, parameterNames } from "./_resolve_nodes.ts";
-
-/** A node on the way down, and what its children need to know. */
-interface Frame {
-  readonly type: string;
-  readonly field: string | null;
-  readonly start: number;
-  readonly end: number;
-  /** The scope names in this node are looked up from. */
-  readonly scope: number;
-  /** The scope this node opens (for its body), -1 when none. */
-  inner: number;
-  /** A comprehension's first `for` clause: its iterable is evaluated outside. */
-  first?: boolean;
-  /** A comprehension: its first `for` clause was met. */
-  seenFor?: boolean;
-  /** An attribute: its object. */
-  object?: PyExpr;
-  /** A single-target assignment: its value and annotation. */
-  value?: PyExpr;
-  annotation?: PyExpr;
-}
-
-const COMPREHENSIONS: ReadonlySet<string> = new Set([
-  "list_comprehension",
-  "set_comprehension",
-  "dictionary_comprehension",
-  "generator_expression",
-]);
-
-/** Nodes a target is nested in without ceasing to be a target (`a, (b, *c) = …`). */
-const TARGET_CONTAINERS: ReadonlySet<string> = new Set([
-  "pattern_list",
-  "tuple_pattern",
-  "list_pattern",
-  "tuple",
-  "list",
-  "parenthesized_expression",
-  "list_splat_pattern",
-  "as_pattern_target",
-  "expression_list",
-]);
-
-const LITERALS: ReadonlySet<string> = new Set([
-  "string",
-  "concatenated_string",
-  "integer",
-  "float",
-  "true",
-  "false",
-  "none",
-  "list",
-  "dictionary",
-  "set",
-  "tuple",
-  "list_comprehension",
-  "dictionary_comprehension",
-  "set_comprehension",
-  "binary_operator",
-]);
+import { exprAt, nodeExpr, parameterNames } from "./_resolve_nodes.ts";
+import {
+  childScope,
+  COMPREHENSIONS,
+  type Frame,
+  LITERALS,
+  storeRoleAt,
+} from "./_resolve_frames.ts";
 
 /**
  * Collect a parsed file's facts.
@@ -128,21 +76,13 @@ class Collector {
       field,
       start: cursor.startIndex,
       end: cursor.endIndex,
-      scope: parent ? this.#childScope(parent, field) : 0,
+      scope: parent ? childScope(parent, field, this.facts.scopes) : 0,
       inner: -1,
     };
     this.#frames.push(frame);
     if (parent) this.#noteChild(parent, frame);
     if (!cursor.nodeIsNamed || frame.type === "comment") return false;
     return this.#handle(frame, cursor);
-  }
-
-  #childScope(parent: Frame, field: string | null): number {
-    if (parent.inner >= 0) {
-      return COMPREHENSIONS.has(parent.type) || field === "body" ? parent.inner : parent.scope;
-    }
-    if (parent.first && field === "right") return this.facts.scopes[parent.scope]!.parent;
-    return parent.scope;
   }
 
   #noteChild(parent: Frame, frame: Frame): void {
@@ -173,21 +113,7 @@ class Collector {
   }
 
   #expr(frame: Frame): PyExpr {
-    switch (frame.type) {
-      case "identifier":
-        return {
-          kind: "name",
-          name: this.#text.slice(frame.start, frame.end),
-          start: frame.start,
-          scope: frame.scope,
-        };
-      case "attribute":
-        return { kind: "attr", end: frame.end };
-      case "call":
-        return { kind: "call", end: frame.end };
-      default:
-        return LITERALS.has(frame.type) ? { kind: "literal" } : { kind: "other" };
-    }
+    return exprAt(frame, () => this.#text.slice(frame.start, frame.end), frame.scope, LITERALS);
   }
 
   #handle(frame: Frame, cursor: TreeCursor): boolean {
@@ -300,7 +226,7 @@ class Collector {
       this.#named(parent, name, frame.start);
       return;
     }
-    const store = this.#storeRole(this.#frames.length - 1);
+    const store = storeRoleAt(this.#frames, this.#frames.length - 1);
     if (store) {
       const kind: BindingKind = store.value || store.annotation ? "assign" : "other";
       const binding = this.#store(name, frame.start, frame.scope, kind, store.role);
@@ -324,42 +250,13 @@ class Collector {
 
   #attribute(parent: Frame, name: string, start: number): void {
     const index = this.#frames.length - 2;
-    const store = this.#storeRole(index);
+    const store = storeRoleAt(this.#frames, index);
     const outer = this.#frames[index - 1];
     const called = outer?.type === "call" && parent.field === "function";
     const role: UseRole = store ? store.role : called ? "call" : "load";
     const object = parent.object ?? { kind: "other" };
     const attr = { name, start, scope: parent.scope, object, role };
     this.#facts.attr(store?.value ? { ...attr, value: store.value } : attr, parent.end);
-  }
-
-  /** Whether the node at `index` is a target (assigned, deleted, looped over, captured). */
-  #storeRole(index: number): { role: UseRole; value?: PyExpr; annotation?: PyExpr } | undefined {
-    let child = this.#frames[index]!;
-    let i = index - 1;
-    while (i > 0 && TARGET_CONTAINERS.has(this.#frames[i]!.type)) child = this.#frames[i--]!;
-    const top = this.#frames[i];
-    if (!top) return undefined;
-    const single = child === this.#frames[index];
-    switch (top.type) {
-      case "assignment":
-        if (child.field !== "left") return undefined;
-        return single ? storeWith(top) : { role: "store" };
-      case "augmented_assignment":
-        return child.field === "left" ? { role: "store" } : undefined;
-      case "for_statement":
-      case "for_in_clause":
-      case "named_expression":
-        return child.field === "left" || child.field === "name" ? { role: "store" } : undefined;
-      case "as_pattern":
-        return child.start > top.start ? { role: "store" } : undefined;
-      case "splat_pattern":
-        return { role: "store" };
-      case "delete_statement":
-        return { role: "del" };
-      default:
-        return undefined;
-    }
   }
 
   #store(
@@ -381,11 +278,4 @@ class Collector {
     const head = this.#text.slice(frame.start, frame.start + 8);
     return (frame.scope === 0 && head === "__all__.") || /^(?:get|has|set|del)attr\b/.test(head);
   }
-}
-
-function storeWith(top: Frame): { role: UseRole; value?: PyExpr; annotation?: PyExpr } {
-  const out: { role: UseRole; value?: PyExpr; annotation?: PyExpr } = { role: "store" };
-  if (top.value) out.value = top.value;
-  if (top.annotation) out.annotation = top.annotation;
-  return out;
 }

@@ -13,16 +13,13 @@ import type { ResolvedPath } from "../../security/resolver.ts";
 import type { DirEntry } from "../../security/safe_fs.ts";
 import type { Skipped } from "../_skipped.ts";
 import { readTexts } from "../_text.ts";
-import { type ToolContext, yieldDue, yieldToWorker } from "../tool.ts";
+import type { ToolContext } from "../tool.ts";
 import type { PyFacts } from "./_resolve_facts.ts";
-import { type Listing, scopeListings } from "../symbols/_scope_listing.ts";
-import { type WordIndex, wordIndex } from "../symbols/_word_index.ts";
+import { scopeListings } from "../symbols/_scope_listing.ts";
+import { ScopeWords } from "../symbols/_scope_words.ts";
 import { type PyIndex, pyIndex } from "./_resolve_index.ts";
 import { PYTHON_FILE } from "./_scan.ts";
 import { pythonWords } from "./_words.ts";
-
-/** Files read (and parsed) between two chances to yield. */
-const BATCH = 16;
 
 /** A Python file as one call sees it. */
 export interface PyFile {
@@ -33,6 +30,9 @@ export interface PyFile {
   /** What the resolver knows of it. */
   readonly facts: PyFacts;
 }
+
+/** How the word index reads Python. */
+const PYTHON_WORDS = { source: PYTHON_FILE, words: pythonWords, language: "Python" };
 
 /** Scopes being prepared in the background, by real path (a call on one waits for it). */
 function preparing(ctx: ToolContext): Map<string, Promise<void>> {
@@ -48,13 +48,9 @@ export class PyWorld {
   /** The files under the scope that could name the call's symbol, in walk order. */
   readonly files: PyFile[] = [];
   #index: PyIndex;
-  #words: WordIndex;
+  #words: ScopeWords;
   #skipped: Skipped;
-  /** The scope's Python files by directory (kept between calls: read, never changed, here). */
-  #listing: Listing = new Map();
   #taken = new Set<string>();
-  /** Why the scope's listing is not kept between calls, when it is not. */
-  unkept: string | undefined;
   #byPath = new Map<string, PyFile | null>();
   #listings = new Map<string, Map<string, DirEntry> | null>();
   /** Every name the call's files were taken by. */
@@ -65,17 +61,19 @@ export class PyWorld {
   private constructor(ctx: ToolContext, scope: ResolvedPath, skipped: Skipped) {
     this.ctx = ctx;
     this.#index = pyIndex(ctx);
-    this.#words = wordIndex(ctx);
+    this.#words = new ScopeWords(ctx, scope, skipped, PYTHON_WORDS);
     this.scope = scope;
     this.#skipped = skipped;
   }
 
+  /** Why the scope's listing is not kept between calls, when it is not. */
+  get unkept(): string | undefined {
+    return this.#words.unkept;
+  }
+
   /** How many Python files the scope holds (all of them were searched, through their words). */
   get searched(): number {
-    if (!this.scope.info?.isDirectory) return this.files.length;
-    let count = 0;
-    for (const entries of this.#listing.values()) count += entries.length;
-    return count;
+    return this.scope.info?.isDirectory ? this.#words.count : this.files.length;
   }
 
   /**
@@ -98,7 +96,7 @@ export class PyWorld {
       return world;
     }
     await preparing(ctx).get(scope.path)?.catch(() => {});
-    await world.#refresh();
+    await world.#words.refresh();
     return world;
   }
 
@@ -115,7 +113,7 @@ export class PyWorld {
    */
   static async prepare(ctx: ToolContext, scope: ResolvedPath, skipped: Skipped): Promise<void> {
     const world = new PyWorld(ctx, scope, skipped);
-    const refreshed = world.#refresh();
+    const refreshed = world.#words.refresh();
     preparing(ctx).set(scope.path, refreshed);
     try {
       await refreshed;
@@ -123,30 +121,10 @@ export class PyWorld {
       preparing(ctx).delete(scope.path);
     }
     const versions = new Map<string, DirEntry>();
-    for (const entries of world.#listing.values()) {
+    for (const entries of world.#words.listing.values()) {
       for (const entry of entries) versions.set(entry.path, entry);
     }
     await pyIndex(ctx).preload(ctx, (path) => versions.get(path));
-  }
-
-  /** List the scope, learn the words of new and changed files, and save the word index. */
-  async #refresh(): Promise<void> {
-    const listings = scopeListings(this.ctx);
-    const listed = await listings.list(
-      this.ctx,
-      this.scope,
-      (name) => PYTHON_FILE.test(name),
-      this.#skipped,
-    );
-    this.unkept = listings.unkept;
-    this.#listing = listed.dirs;
-    await this.#learnAll();
-    if (listed.walked) {
-      const seen = new Set<string>();
-      for (const entries of listed.dirs.values()) for (const entry of entries) seen.add(entry.path);
-      this.#words.prune(this.scope.path, seen, (name) => PYTHON_FILE.test(name));
-    }
-    this.#words.settle();
   }
 
   /**
@@ -170,40 +148,6 @@ export class PyWorld {
       }
     }
     return added;
-  }
-
-  /** Learn the words of the files new or changed since the word index last read them. */
-  async #learnAll(): Promise<void> {
-    let last = performance.now();
-    let done = 0;
-    for (const [dir, entries] of this.#listing) {
-      const stale = entries.filter((entry) =>
-        !this.#words.get(entry.path, entry.mtime?.getTime() ?? 0, entry.size)
-      );
-      for (let i = 0; i < stale.length; i += BATCH) {
-        this.#learn(dir, stale.slice(i, i + BATCH));
-        done += Math.min(BATCH, stale.length - i);
-        if (!yieldDue(this.ctx, last)) continue;
-        this.ctx.progress(done, undefined, `Indexed the words of ${done} Python files`);
-        await yieldToWorker(this.ctx.signal);
-        last = performance.now();
-      }
-    }
-  }
-
-  /** Read files of one directory and keep their words. */
-  #learn(dir: string, entries: readonly DirEntry[]): void {
-    const limit = this.ctx.policy.limits.maxSearchFileBytes;
-    const files = entries.map((entry) => ({
-      name: entry.name,
-      display: this.ctx.resolver.display(entry.path),
-    }));
-    const texts = readTexts(this.ctx, dir, files, { limit, skipped: this.#skipped });
-    for (const [i, entry] of entries.entries()) {
-      const text = texts[i];
-      if (text === undefined) continue;
-      this.#words.put(entry.path, entry.mtime?.getTime() ?? 0, entry.size, pythonWords(text));
-    }
   }
 
   /**
@@ -255,16 +199,7 @@ export class PyWorld {
    * @returns Their entries, by directory.
    */
   matching(names: readonly string[]): Map<string, DirEntry[]> {
-    const holds = this.#words.matcher(names);
-    const out = new Map<string, DirEntry[]>();
-    for (const [dir, entries] of this.#listing) {
-      const matched = entries.filter((entry) => {
-        const words = this.#words.get(entry.path, entry.mtime?.getTime() ?? 0, entry.size);
-        return words !== undefined && holds(words);
-      });
-      if (matched.length > 0) out.set(dir, matched);
-    }
-    return out;
+    return this.#words.matching(names);
   }
 
   /**

@@ -17,6 +17,18 @@ import { findSymbol, indentOf, linesOf, loadPython } from "./_symbols.ts";
 /** The dotted name the Python definition readers take (the editors take the same, undescribed). */
 export const PY_NAME = z.string().min(1).describe('"func", "Class.method"; "name@LINE" picks one');
 
+/**
+ * The input of the Python editors that replace one named piece of a file
+ * (a definition, a signature, a variable's assignment) with `content`.
+ */
+export const PY_REPLACE_INPUT = z.object({
+  path: z.string().min(1),
+  name: z.string().min(1),
+  content: z.string().min(1),
+  allow_syntax_errors: ALLOW_SYNTAX_ERRORS,
+  force: FORCE,
+});
+
 /** Read one definition's source. */
 export const pyGetDefinition = defineTool({
   name: "py_get_definition",
@@ -38,13 +50,7 @@ export const pyUpdateDefinition = defineTool({
   name: "py_update_definition",
   description:
     "Replace one Python class, function or method (decorators to last line) with `content`, re-indented to its place.",
-  input: z.object({
-    path: z.string().min(1),
-    name: z.string().min(1),
-    content: z.string().min(1),
-    allow_syntax_errors: ALLOW_SYNTAX_ERRORS,
-    force: FORCE,
-  }),
+  input: PY_REPLACE_INPUT,
   annotations: { title: "Replace Python definition", destructiveHint: true, idempotentHint: true },
   async run({ path, name, content, allow_syntax_errors }, ctx) {
     const file = await loadPython(ctx, path);

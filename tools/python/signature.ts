@@ -10,7 +10,8 @@ import { z } from "zod";
 import { ToolError } from "../../security/errors.ts";
 import { withEol } from "../_text.ts";
 import { defineTool, structured } from "../tool.ts";
-import { ALLOW_SYNTAX_ERRORS, editResult, FORCE } from "../_edit.ts";
+import { editResult } from "../_edit.ts";
+import { PY_REPLACE_INPUT } from "./definition.ts";
 import { savePython } from "./_syntax.ts";
 import { findSymbol, loadPython } from "./_symbols.ts";
 
@@ -59,13 +60,7 @@ export const pySetSignature = defineTool({
   name: "py_set_signature",
   description:
     "Replace the signature of a Python function, method or class (`def`/`class` through the colon), keeping decorators and body.",
-  input: z.object({
-    path: z.string().min(1),
-    name: z.string().min(1),
-    content: z.string().min(1),
-    allow_syntax_errors: ALLOW_SYNTAX_ERRORS,
-    force: FORCE,
-  }),
+  input: PY_REPLACE_INPUT,
   annotations: { title: "Replace Python signature", destructiveHint: true, idempotentHint: true },
   async run({ path, name, content, allow_syntax_errors }, ctx) {
     const file = await loadPython(ctx, path);

@@ -8,7 +8,8 @@
 import { z } from "zod";
 import { ToolError } from "../../security/errors.ts";
 import { defineTool, structured } from "../tool.ts";
-import { ALLOW_SYNTAX_ERRORS, editResult, FORCE } from "../_edit.ts";
+import { editResult } from "../_edit.ts";
+import { PY_REPLACE_INPUT } from "./definition.ts";
 import { location } from "../_symbols.ts";
 import { reindent, replaceLines } from "./_place.ts";
 import { savePython } from "./_syntax.ts";
@@ -88,13 +89,7 @@ export const pySetVarDeclaration = defineTool({
   name: "py_set_var_declaration",
   description:
     "Replace the assignment of a module variable or class attribute with `content` (a whole statement, re-indented).",
-  input: z.object({
-    path: z.string().min(1),
-    name: z.string().min(1),
-    content: z.string().min(1),
-    allow_syntax_errors: ALLOW_SYNTAX_ERRORS,
-    force: FORCE,
-  }),
+  input: PY_REPLACE_INPUT,
   annotations: { title: "Replace Python variable", destructiveHint: true, idempotentHint: true },
   async run({ path, name, content, allow_syntax_errors }, ctx) {
     const file = await loadPython(ctx, path);

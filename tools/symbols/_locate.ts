@@ -1,14 +1,27 @@
 /**
- * What `find_usages` and `rename_symbol` share: finding the resolver and the
- * symbol's sites, and showing a site on one line.
+ * What `find_usages` and `rename_symbol` share: how a symbol is named in
+ * their input, finding the resolver and the symbol's sites, and showing a
+ * site on one line.
  *
  * @module
  */
 
+import { z } from "zod";
 import { Skipped } from "../_skipped.ts";
 import type { ToolContext } from "../tool.ts";
 import type { LanguageResolver, SymbolSite, SymbolSites } from "./_resolver.ts";
 import { resolverFor } from "./_resolvers.ts";
+
+/** The input fields that name a symbol: the file that defines it and its dotted name. */
+export const SYMBOL_INPUT = Object.freeze({
+  path: z.string().min(1).describe("File that defines it"),
+  name: z.string().min(1),
+});
+
+/** The input field for the directory a symbol's sites are looked for in. */
+export const SCOPE_INPUT = z.string().min(1).optional().describe(
+  "Directory to search (default: its root)",
+);
 
 /** A symbol found, with its sites. */
 export interface Located {

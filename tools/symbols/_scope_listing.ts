@@ -85,7 +85,7 @@ export class ScopeListings {
       this.#kept.set(scope.path, kept);
     }
     if (kept && await kept.barrier() && !kept.stale) {
-      for (const dir of kept.dirty) relist(ctx, kept, dir, accept);
+      for (const dir of kept.dirty) relist(ctx, dir, { kept, accept });
       kept.dirty.clear();
       kept.byDir ??= byDir(kept.files);
       return { dirs: kept.byDir, walked: false };
@@ -243,9 +243,8 @@ function listAll(
 /** List one kept directory again: its known files' new sizes and mtimes, and which are gone. */
 function relist(
   ctx: ToolContext,
-  kept: WatchedScope,
   dir: string,
-  accept: (name: string) => boolean,
+  { kept, accept }: { kept: WatchedScope; accept: (name: string) => boolean },
 ): void {
   const listing = listDir(ctx, dir);
   kept.listings.set(dir, listing);

@@ -57,7 +57,7 @@ const INDEX_CUT: LineCut = { max: 300, mark: "…" };
  * A site as the tools show it.
  *
  * @param display The file as shown.
- * @param at Where the site's name is ({@linkcode placeOf}).
+ * @param at Where the site's name is (`placeOf` in `_lines.ts`).
  * @param span The site.
  * @param cut How much of the line is shown.
  * @returns The site.

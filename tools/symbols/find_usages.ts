@@ -8,7 +8,7 @@
 import { z } from "zod";
 import { SKIPPED_OUTPUT } from "../_skipped.ts";
 import { defineTool, structured } from "../tool.ts";
-import { locate, siteLine, unsureCount } from "./_locate.ts";
+import { locate, SCOPE_INPUT, siteLine, SYMBOL_INPUT, unsureCount } from "./_locate.ts";
 
 const SITE = z.object({
   path: z.string(),
@@ -27,9 +27,8 @@ export const findUsages = defineTool({
   description:
     "Uses of one symbol (file + dotted name) across the project, resolved through scopes and imports, unlike grep. Unsure sites say why.",
   input: z.object({
-    path: z.string().min(1).describe("File that defines it"),
-    name: z.string().min(1),
-    scope: z.string().min(1).optional().describe("Directory to search (default: its root)"),
+    ...SYMBOL_INPUT,
+    scope: SCOPE_INPUT,
     limit: z.number().int().min(1).max(2000).default(200),
     offset: z.number().int().min(0).default(0),
   }),

@@ -7,18 +7,12 @@
  */
 
 import { z } from "zod";
-import { ToolError } from "../../security/errors.ts";
-import { type EditDiff, editDiff, MAX_DIFF_CHARS } from "../_diff.ts";
-import { editResult, FORCE, loadText, saveText } from "../_edit.ts";
-import { defineTool, type ToolContext, type ToolResult } from "../tool.ts";
-import { locate, siteLine } from "./_locate.ts";
-import { checkNewName, type FileEdit, planRename, type RenamePlan } from "./_rename_plan.ts";
-
-/** The smallest diff bound one file of a multi-file rename gets. */
-const MIN_FILE_DIFF_CHARS = 1_000;
-
-/** The most left-alone sites listed in the answer. */
-const MAX_LEFT_SHOWN = 30;
+import type { EditDiff } from "../_diff.ts";
+import { editResult, FORCE } from "../_edit.ts";
+import { defineTool, type ToolResult } from "../tool.ts";
+import { locate, SCOPE_INPUT, siteLine, SYMBOL_INPUT } from "./_locate.ts";
+import { checkNewName, planRename, type RenamePlan } from "./_rename_plan.ts";
+import { renameDiffs } from "./_rename_write.ts";
 
 /** Rename a symbol. */
 export const renameSymbol = defineTool({
@@ -26,10 +20,9 @@ export const renameSymbol = defineTool({
   description:
     "Rename a symbol (file + dotted name) at its definition and exact uses in every file; never strings, comments or other symbols. dry_run: diff only.",
   input: z.object({
-    path: z.string().min(1).describe("File that defines it"),
-    name: z.string().min(1),
+    ...SYMBOL_INPUT,
     new_name: z.string().min(1),
-    scope: z.string().min(1).optional().describe("Directory to search (default: its root)"),
+    scope: SCOPE_INPUT,
     dry_run: z.boolean().default(false),
     include_unsure: z.union([z.enum(["all", "none"]), z.array(z.string().min(1)).min(1)])
       .optional()
@@ -46,91 +39,13 @@ export const renameSymbol = defineTool({
       newName: new_name,
       includeUnsure: include_unsure,
     });
-    const bound = Math.max(MIN_FILE_DIFF_CHARS, Math.floor(MAX_DIFF_CHARS / plan.edits.length));
-    const diffs = dry_run
-      ? plan.edits.map((edit) => diffOf(edit, bound))
-      : await write(ctx, plan, path, bound);
+    const diffs = await renameDiffs(ctx, plan, { path, dryRun: dry_run });
     return answer(plan, diffs, { oldName, newName: new_name, dryRun: dry_run });
   },
 });
 
-function diffOf(edit: FileEdit, bound: number): EditDiff {
-  return editDiff(edit.loaded.resolved.display, edit.loaded.file.text, edit.after, bound);
-}
-
-/** Write every file, the one the model named first (its stale-read check runs before any write). */
-async function write(
-  ctx: ToolContext,
-  plan: RenamePlan,
-  path: string,
-  bound: number,
-): Promise<EditDiff[]> {
-  const named = (await ctx.fs.resolve(path, "file")).path;
-  const order = [...plan.edits].sort((a, b) =>
-    Number(b.loaded.resolved.path === named) - Number(a.loaded.resolved.path === named)
-  );
-  const written: FileEdit[] = [];
-  const diffs = new Map<FileEdit, EditDiff>();
-  try {
-    for (const edit of order) {
-      diffs.set(edit, saveText(ctx, edit.loaded, edit.after, bound));
-      written.push(edit);
-    }
-    await checkWritten(ctx, written);
-  } catch (error) {
-    if (!(error instanceof ToolError) || written.length === 0) throw error;
-    const back = await putBack(ctx, written);
-    throw new ToolError(error.code, `${error.message} (${back})`, { cause: error });
-  }
-  return plan.edits.map((edit) => diffs.get(edit)!);
-}
-
-/**
- * Each written file, read back, is what was written: the text that was
- * checked to parse as well as before (so it parses) before anything was written.
- */
-async function checkWritten(ctx: ToolContext, written: readonly FileEdit[]): Promise<void> {
-  for (const edit of written) {
-    const now = await loadText(ctx, edit.loaded.resolved.path);
-    if (now.file.text !== edit.after) {
-      throw new ToolError(
-        "stale_read",
-        `"${edit.loaded.resolved.display}" changed while the rename was written`,
-      );
-    }
-  }
-}
-
-/**
- * Write back what the written files held before the rename, where they still
- * hold what the rename wrote (a file something else changed meanwhile is
- * left as it is: putting it back would lose that change); say what was done.
- */
-async function putBack(ctx: ToolContext, written: readonly FileEdit[]): Promise<string> {
-  const back: string[] = [];
-  const left: string[] = [];
-  for (const edit of written) {
-    const display = edit.loaded.resolved.display;
-    try {
-      const now = await loadText(ctx, edit.loaded.resolved.path);
-      if (now.file.text !== edit.after) {
-        left.push(display);
-        continue;
-      }
-      saveText(ctx, now, edit.loaded.file.text);
-      back.push(display);
-    } catch {
-      left.push(display);
-    }
-  }
-  const parts = [
-    ...(back.length > 0 ? [`put back as it was: ${back.join(", ")}`] : []),
-    ...(left.length > 0
-      ? [`changed by something else meanwhile, left as it is: ${left.join(", ")}`]
-      : []),
-  ];
-  return parts.join("; ");
-}
+/** The most left-alone sites listed in the answer. */
+const MAX_LEFT_SHOWN = 30;
 
 function answer(
   plan: RenamePlan,
