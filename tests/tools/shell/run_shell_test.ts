@@ -158,7 +158,9 @@ Deno.test({
         { name: "run_shell", arguments: { command: `sleep ${tag}${i}` } },
         { signal: stop.signal },
       );
-      stop.abort();
+      // A task later, once the client has sent the call (it sends it a few promise turns after
+      // callTool is called, and never sends one aborted before then).
+      setTimeout(() => stop.abort(), 0);
       return call.then(() => false, () => true);
     });
     assert((await Promise.all(calls)).every(Boolean), "a call was not cancelled");
