@@ -7,7 +7,8 @@
 
 import { z } from "zod";
 import type { ResolvedPath } from "../security/resolver.ts";
-import { decodeText, encodeText, type TextFile } from "./_text.ts";
+import { decodeText, type TextFile } from "./_text.ts";
+import { encodeText } from "./_text_encode.ts";
 import { type EditDiff, editDiff, MAX_DIFF_CHARS } from "./_diff.ts";
 import type { ToolContext, ToolResult } from "./tool.ts";
 

@@ -8,7 +8,8 @@ import { z } from "zod";
 import { ToolError } from "../../security/errors.ts";
 import { formatBytes } from "../../security/safe_fs.ts";
 import { diffNote, type EditDiff, editDiff } from "../_diff.ts";
-import { decodeText, encodeText } from "../_text.ts";
+import { decodeText } from "../_text.ts";
+import { encodeText } from "../_text_encode.ts";
 import { defineTool, type ToolContext } from "../tool.ts";
 import { editResult, lineCount } from "../_edit.ts";
 

@@ -14,7 +14,8 @@ import {
 import { tempDir, textOf } from "../../_helpers.ts";
 import { launchHost } from "../../_mcp.ts";
 import { DEFAULT_LIMITS } from "../../../security/policy.ts";
-import { encodeText, splitLines } from "../../../tools/_text.ts";
+import { splitLines } from "../../../tools/_text.ts";
+import { encodeText } from "../../../tools/_text_encode.ts";
 import { takePage } from "../../../tools/files/read_file.ts";
 
 /** A deterministic pseudo-random generator (mulberry32). */
