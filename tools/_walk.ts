@@ -6,7 +6,9 @@
  * swapped for a symlink mid-walk is refused, not followed. What cannot be
  * walked (a directory that cannot be listed or lies more than
  * {@linkcode MAX_WALK_DEPTH} levels down; symlinks and special files a tool
- * would have read) is counted in the caller's {@linkcode Skipped}.
+ * would have read) is counted in the caller's {@linkcode Skipped}. The
+ * `.gitignore` rules are read in `_walk_ignores.ts`; the pacing (yield,
+ * cancel, progress) is `_pacer.ts`'s, re-exported here.
  *
  * @module
  */
@@ -16,8 +18,12 @@ import { globToRegExp } from "../security/glob.ts";
 import type { ResolvedPath } from "../security/resolver.ts";
 import type { DirEntry } from "../security/safe_fs.ts";
 import type { Skipped } from "./_skipped.ts";
-import { type ToolContext, yieldDue, yieldToWorker } from "./tool.ts";
-import { IgnoreMatcher, type IgnoreRule, parseGitignore } from "./_gitignore.ts";
+import type { ToolContext } from "./tool.ts";
+import { IgnoreMatcher } from "./_gitignore.ts";
+import { Pacer } from "./_pacer.ts";
+import { ancestorIgnores, readIgnoreFile } from "./_walk_ignores.ts";
+
+export { Pacer } from "./_pacer.ts";
 
 /** Options for {@linkcode walk}. */
 export interface WalkOptions {
@@ -64,9 +70,6 @@ export const SKIPPED_NAMES: ReadonlySet<string> = new Set([".git", "node_modules
  * checks every directory above it, so each level costs more than the last.
  */
 export const MAX_WALK_DEPTH = 64;
-
-/** The largest `.gitignore` file read, in bytes. */
-const MAX_GITIGNORE_BYTES = 1024 * 1024;
 
 interface Frame {
   /** Real path of the directory. */
@@ -168,28 +171,6 @@ function descend(
 }
 
 /**
- * The `.gitignore` rules of a start directory's ancestors, from its root
- * down to (not including) the start itself.
- *
- * @param ctx The tool context.
- * @param start A checked directory.
- * @returns The matcher with those rules (empty when there are none).
- */
-export function ancestorIgnores(ctx: ToolContext, start: ResolvedPath): IgnoreMatcher {
-  let matcher = IgnoreMatcher.EMPTY;
-  if (start.relative === "") return matcher;
-  const parts = start.relative.split("/");
-  let relative = "";
-  for (let i = 0; i < parts.length; i++) {
-    const dir = relative === "" ? start.root : `${start.root}/${relative}`;
-    const rules = readIgnoreFile(ctx, dir);
-    if (rules) matcher = matcher.with(relative, rules);
-    relative = relative === "" ? parts[i]! : `${relative}/${parts[i]}`;
-  }
-  return matcher;
-}
-
-/**
  * Order paths as the walk yields them: segment by segment, each by name.
  *
  * @param a A `/`-separated path.
@@ -231,51 +212,6 @@ export function globMatcher(glob: string): (relative: string) => boolean {
   }
   if (cleaned.includes("/")) return (relative) => re.test(relative);
   return (relative) => re.test(relative.slice(relative.lastIndexOf("/") + 1));
-}
-
-/**
- * Paces long work: yields to the event loop every few milliseconds (so that
- * the worker can receive a cancellation), throws when the call was aborted
- * and reports progress a few times a second.
- */
-export class Pacer {
-  #ctx: ToolContext;
-  #what: string;
-  #count = 0;
-  #lastYield = performance.now();
-  #lastProgress = performance.now();
-
-  /**
-   * @param ctx The tool context (its signal and progress).
-   * @param what What is being done, for the progress message ("Walking").
-   */
-  constructor(ctx: ToolContext, what: string) {
-    this.#ctx = ctx;
-    this.#what = what;
-  }
-
-  /** How many items were counted. */
-  get count(): number {
-    return this.#count;
-  }
-
-  /**
-   * Count items done; now and then, yield and report progress.
-   *
-   * @param items How many items were done since the last tick.
-   * @throws The signal's reason when the call was aborted.
-   */
-  async tick(items = 1): Promise<void> {
-    this.#count += items;
-    if (!yieldDue(this.#ctx, this.#lastYield)) return;
-    const now = performance.now();
-    if (now - this.#lastProgress > 250) {
-      this.#lastProgress = now;
-      this.#ctx.progress(this.#count, undefined, `${this.#what}: ${this.#count} entries so far`);
-    }
-    await yieldToWorker(this.#ctx.signal);
-    this.#lastYield = performance.now();
-  }
 }
 
 /** What a walk skips and counts, resolved from {@linkcode WalkOptions}. */
@@ -330,20 +266,4 @@ function openFrame(
     return false;
   });
   return { dir: dir.path, relative: dir.relative, depth: dir.depth, matcher, entries, index: 0 };
-}
-
-/** The rules of `dir/.gitignore`, or `undefined` when it is missing, hidden or unreadable. */
-function readIgnoreFile(ctx: ToolContext, dir: string): IgnoreRule[] | undefined {
-  const path = dir === "/" ? "/.gitignore" : `${dir}/.gitignore`;
-  if (ctx.resolver.hidden(path) !== undefined) return undefined;
-  let bytes: Uint8Array | Error | undefined;
-  try {
-    bytes = ctx.fs.readMany(dir, [".gitignore"], MAX_GITIGNORE_BYTES)[0];
-  } catch {
-    // The directory changed or vanished since it was listed: its entries then fail (and
-    // are counted) where they are read, and an unreadable .gitignore is treated as missing.
-    return undefined;
-  }
-  if (bytes === undefined || bytes instanceof Error) return undefined;
-  return parseGitignore(new TextDecoder().decode(bytes));
 }
