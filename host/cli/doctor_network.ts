@@ -9,7 +9,7 @@
 
 import type { HostConfig } from "../config/mod.ts";
 import { NetworkService, networkStatus } from "../network/mod.ts";
-import { networkPhrase } from "../../tools/observe/observation.ts";
+import { networkPhrase } from "../../tools/observe/status_phrases.ts";
 import type { ProbeResult, ProbeTargets } from "./doctor_report.ts";
 
 /**

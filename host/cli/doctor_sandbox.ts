@@ -9,7 +9,7 @@
  */
 
 import type { SandboxStatus } from "../../tools/sandbox.ts";
-import { writesPhrase } from "../../tools/observe/observation.ts";
+import { writesPhrase } from "../../tools/observe/status_phrases.ts";
 import type { HostConfig } from "../config/mod.ts";
 import { startSandbox } from "../sandbox/mod.ts";
 import type { WorkerPool } from "../workers/mod.ts";

@@ -9,7 +9,8 @@
  * @module
  */
 
-import { type HostStatus, statusParts } from "../../tools/observe/observation.ts";
+import type { HostStatus } from "../../tools/observe/observation.ts";
+import { statusParts } from "../../tools/observe/status_phrases.ts";
 import { auditProcess, processFlags } from "../../security/permissions.ts";
 import { printable } from "../../security/printable.ts";
 import { missingGrants } from "./grants.ts";

@@ -10,11 +10,8 @@ import { EfferentCopy } from "../../sinks/efferent.ts";
 import { InteractionLog, logReader } from "../../sinks/interaction_log.ts";
 import type { CallObserver, Sink } from "../../tools/calls.ts";
 import type { SubprocessLog } from "../../tools/sandbox.ts";
-import {
-  efferentParts,
-  type HostStatus,
-  type Observation,
-} from "../../tools/observe/observation.ts";
+import type { HostStatus, Observation } from "../../tools/observe/observation.ts";
+import { efferentParts } from "../../tools/observe/status_phrases.ts";
 import type { HostConfig } from "../config/mod.ts";
 import { efferentCopyEnabled, selfEntries } from "../config/mod.ts";
 import type { HostLogger } from "../logger.ts";

@@ -8,17 +8,15 @@ import { z } from "zod";
 import { defineTool } from "../tool.ts";
 import { formatTodo, type TodoItem, type TodoStore } from "../todo/todo.ts";
 import type { ToolContext } from "../tool.ts";
+import { byteSize, droppedPhrase, skippedPhrase } from "./log_phrases.ts";
 import {
-  byteSize,
   type DroppedCalls,
-  droppedPhrase,
   type LoggedInteraction,
   type LogUsage,
   type Observation,
   observation,
   type SinkStatus,
   type SkippedLines,
-  skippedPhrase,
 } from "./observation.ts";
 
 /** A human's note to the session (the Hook API's `POST /api/session`). */

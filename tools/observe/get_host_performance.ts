@@ -6,14 +6,9 @@
 
 import { z } from "zod";
 import { defineTool } from "../tool.ts";
-import {
-  byteSize,
-  type HostStatus,
-  type Observation,
-  observation,
-  statusParts,
-  type ToolStats,
-} from "./observation.ts";
+import { byteSize } from "./log_phrases.ts";
+import { type HostStatus, type Observation, observation, type ToolStats } from "./observation.ts";
+import { statusParts } from "./status_phrases.ts";
 import type { LogUsage } from "../interactions.ts";
 
 /** Per-tool latency, error rate, memory and sink drops since the host started. */

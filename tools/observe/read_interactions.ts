@@ -9,7 +9,8 @@
 import { z } from "zod";
 import { ToolError } from "../../security/errors.ts";
 import { defineTool } from "../tool.ts";
-import { droppedPhrase, type InteractionPage, observation, skippedPhrase } from "./observation.ts";
+import { droppedPhrase, skippedPhrase } from "./log_phrases.ts";
+import { type InteractionPage, observation } from "./observation.ts";
 import { subprocessPage } from "./_subprocess_page.ts";
 import { durationPhrase } from "../interactions.ts";
 
