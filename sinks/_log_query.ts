@@ -15,29 +15,18 @@ import type {
   DroppedCalls,
   Interaction,
   InteractionPage,
+  InteractionQuery as LogQuery,
   QueryOptions,
   ReadOptions,
   SkippedLines,
 } from "../tools/interactions.ts";
 
-/** What {@linkcode queryLog} selects. */
-export interface InteractionQuery {
-  /** Only this tool. */
-  tool?: string;
-  /** Only this outcome. */
-  outcome?: string;
-  /** Only calls that touched a path containing this. */
-  path?: string;
-  /** Only this session. */
-  session?: string;
-  /** Not this client's calls: they are counted in the page's `excluded` instead. */
-  exceptClient?: string;
+/** What {@linkcode queryLog} selects: the log's query, with its window known. */
+export interface InteractionQuery extends LogQuery {
   /** From this instant. */
   since: Date;
   /** Up to this instant. */
   until: Date;
-  /** The most to return (most recent first). */
-  limit: number;
 }
 
 /** Where a read finds the log: its files, how to read them, and drops not yet written down. */

@@ -15,6 +15,7 @@ import { Backoff } from "./backoff.ts";
 import { isConnectionLoss, isTimeout } from "./mcp_errors.ts";
 import { Redactor } from "./redact.ts";
 import type { CallOutcome, CallRecord, Sink } from "../tools/calls.ts";
+import type { SinkStatus } from "../tools/observe/host_status.ts";
 
 /** Per-sink observe timeout. */
 export const OBSERVE_TIMEOUT_MS = 250;
@@ -67,22 +68,6 @@ export interface ObserveChannel {
   ): Promise<void>;
   /** Close it. */
   close(): Promise<void>;
-}
-
-/** A sink's health, as bootstrap and host performance show it. */
-export interface SinkHealth {
-  /** Its name. */
-  name: string;
-  /** Whether its connection is up (false while it is being reconnected). */
-  connected: boolean;
-  /** Last successful observe (UTC ISO), or null. */
-  last_success: string | null;
-  /** Calls dropped (queue full, or the sink is reconnecting). */
-  drops: number;
-  /** Calls the sink did not answer within {@linkcode OBSERVE_TIMEOUT_MS} (a slow or busy sink). */
-  timeouts: number;
-  /** Calls that failed otherwise (an error answer, a lost connection). */
-  failures: number;
 }
 
 /** One sink: a peer, its counters, and reconnection when it dies. */
@@ -220,7 +205,7 @@ export class PeerSink {
   }
 
   /** The sink's counters. */
-  health(): SinkHealth {
+  health(): SinkStatus {
     return {
       name: this.name,
       connected: this.#channel !== undefined,
@@ -302,7 +287,7 @@ export interface EfferentStatus {
   /** `discovering` until the sinks are known; `on` after (with or without sinks). */
   state: "discovering" | "on";
   /** The sinks' health. */
-  sinks: SinkHealth[];
+  sinks: SinkStatus[];
   /** Peers that are not sinks, and why (a peer that could not start, or has no observe tool). */
   not_sinks: RejectedPeer[];
   /** Copies held while discovery ran, waiting now. */
@@ -391,7 +376,7 @@ export class EfferentCopy implements Sink {
   }
 
   /** The sinks' health. */
-  health(): SinkHealth[] {
+  health(): SinkStatus[] {
     return (this.#sinks ?? []).map((sink) => sink.health());
   }
 
