@@ -125,7 +125,9 @@ async function main(): Promise<void> {
         times.push(`${side} ${seconds.toFixed(0)} s`);
       }
     }
+    // deno-lint-ignore no-console
     console.log(`## ${spec.name} ${spec.args.join(" ")}: ${times.join(", ")}`);
+    // deno-lint-ignore no-console
     console.log(differing(first.before ?? "", first.after ?? "").join("\n"));
   }
 }
