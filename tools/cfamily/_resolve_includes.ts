@@ -9,6 +9,7 @@
 
 import * as posix from "node:path/posix";
 import type { SourceFile } from "../symbols/_source_index.ts";
+import { memoized } from "../symbols/_memo.ts";
 import { addTo } from "../symbols/_multimap.ts";
 
 const INCLUDE = /^[ \t]*#[ \t]*include[ \t]*(?:"([^"\n]+)"|<([^>\n]+)>)/gm;
@@ -63,20 +64,7 @@ export class IncludeGraph {
    * @returns The files.
    */
   closure(file: string): Set<string> {
-    const known = this.#closures.get(file);
-    if (known) return known;
-    const seen = new Set<string>([file]);
-    const queue = [file];
-    while (queue.length > 0) {
-      for (const path of this.#includes(queue.shift()!)) {
-        if (!seen.has(path)) {
-          seen.add(path);
-          queue.push(path);
-        }
-      }
-    }
-    this.#closures.set(file, seen);
-    return seen;
+    return memoized(this.#closures, file, () => reach(file, (path) => this.#includes(path)));
   }
 
   /**
@@ -94,16 +82,9 @@ export class IncludeGraph {
         }
       }
     }
-    const seen = new Set<string>();
-    const queue = [file];
-    while (queue.length > 0) {
-      for (const path of this.#includedBy.get(queue.shift()!) ?? []) {
-        if (!seen.has(path) && path !== file) {
-          seen.add(path);
-          queue.push(path);
-        }
-      }
-    }
+    const includedBy = this.#includedBy;
+    const seen = reach(file, (path) => includedBy.get(path) ?? []);
+    seen.delete(file);
     return seen;
   }
 
@@ -134,4 +115,19 @@ export class IncludeGraph {
     );
     return matches.length === 1 ? matches[0] : undefined;
   }
+}
+
+/** Every file reached from `start` through `next`, breadth first, `start` first. */
+function reach(start: string, next: (path: string) => readonly string[]): Set<string> {
+  const seen = new Set<string>([start]);
+  const queue = [start];
+  while (queue.length > 0) {
+    for (const path of next(queue.shift()!)) {
+      if (!seen.has(path)) {
+        seen.add(path);
+        queue.push(path);
+      }
+    }
+  }
+  return seen;
 }

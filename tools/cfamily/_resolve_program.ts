@@ -10,6 +10,7 @@
 
 import type { SourceFile } from "../symbols/_source_index.ts";
 import { type FactsOr, SourceProgram } from "../symbols/_source_sites.ts";
+import { memoized } from "../symbols/_memo.ts";
 import { IncludeGraph } from "./_resolve_includes.ts";
 import type { CContext, CDecl, CFacts, COcc, Receiver, TypeRef } from "./_resolve_facts.ts";
 import {
@@ -68,14 +69,13 @@ export class CProgram extends SourceProgram<CFacts> {
    * @returns The files.
    */
   around(file: string): Set<string> {
-    const known = this.#around.get(file);
-    if (known) return known;
-    const out = new Set<string>();
-    for (const includer of this.#graph.includers(file)) {
-      for (const path of this.#graph.closure(includer)) out.add(path);
-    }
-    this.#around.set(file, out);
-    return out;
+    return memoized(this.#around, file, () => {
+      const out = new Set<string>();
+      for (const includer of this.#graph.includers(file)) {
+        for (const path of this.#graph.closure(includer)) out.add(path);
+      }
+      return out;
+    });
   }
 
   /**

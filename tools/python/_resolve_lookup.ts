@@ -11,6 +11,7 @@ import { isBuiltin } from "./_resolve_builtins.ts";
 import type { PyBinding, PyFacts, PyImport } from "./_resolve_facts.ts";
 import { moduleOf, type PyModule, resolveModule, submodule } from "./_resolve_modules.ts";
 import type { PyFile, PyWorld } from "./_resolve_world.ts";
+import { memoized } from "../symbols/_memo.ts";
 
 /** A name bound in one scope of one file: a symbol. */
 export interface Sym {
@@ -121,20 +122,21 @@ export class PyLookup {
    * @returns The definition it stands for.
    */
   definitionOf(sym: Sym): Denoted {
-    const key = symKey(sym);
-    const known = this.#definitions.get(key);
-    if (known) return known;
-    this.#definitions.set(key, { kind: "unknown", reason: "circular imports" });
+    return memoized(this.#definitions, symKey(sym), () => this.#definition(sym), {
+      kind: "unknown",
+      reason: "circular imports",
+    });
+  }
+
+  #definition(sym: Sym): Denoted {
     const bindings = bindingsOf(sym);
-    let out: Denoted = { kind: "sym", sym };
-    if (bindings.length > 0 && bindings.every((binding) => binding.kind === "import")) {
-      const targets = bindings.map((b) =>
-        this.importTarget(sym.file, sym.file.facts.imports[b.import!]!)
-      );
-      out = targets.find((t) => t.kind === "sym" || t.kind === "module") ?? targets[0]!;
+    if (bindings.length === 0 || bindings.some((binding) => binding.kind !== "import")) {
+      return { kind: "sym", sym };
     }
-    this.#definitions.set(key, out);
-    return out;
+    const targets = bindings.map((b) =>
+      this.importTarget(sym.file, sym.file.facts.imports[b.import!]!)
+    );
+    return targets.find((t) => t.kind === "sym" || t.kind === "module") ?? targets[0]!;
   }
 
   /**
@@ -170,13 +172,10 @@ export class PyLookup {
    * @returns What it denotes, or `none`.
    */
   exportOf(module: PyModule, name: string): Denoted {
-    const key = `${module.key}\0${name}`;
-    const known = this.#exports.get(key);
-    if (known) return known;
-    this.#exports.set(key, { kind: "unknown", reason: "circular star imports" });
-    const out = this.#export(module, name);
-    this.#exports.set(key, out);
-    return out;
+    return memoized(this.#exports, `${module.key}\0${name}`, () => this.#export(module, name), {
+      kind: "unknown",
+      reason: "circular star imports",
+    });
   }
 
   #export(module: PyModule, name: string): Denoted {

@@ -19,6 +19,7 @@ import {
   sameValue,
   type Value,
 } from "./_resolve_classes.ts";
+import { memoized } from "../symbols/_memo.ts";
 import {
   bindingsOf,
   type Denoted,
@@ -124,13 +125,10 @@ export class PyValues {
    * @returns Its value.
    */
   valueOfSym(sym: Sym): Value {
-    const key = symKey(sym);
-    const known = this.#symbols.get(key);
-    if (known) return known;
-    this.#symbols.set(key, { kind: "unknown", reason: `"${sym.name}" refers to itself` });
-    const value = this.#symValue(sym, bindingsOf(sym));
-    this.#symbols.set(key, value);
-    return value;
+    return memoized(this.#symbols, symKey(sym), () => this.#symValue(sym, bindingsOf(sym)), {
+      kind: "unknown",
+      reason: `"${sym.name}" refers to itself`,
+    });
   }
 
   #symValue(sym: Sym, bindings: PyBinding[]): Value {
@@ -249,9 +247,11 @@ export class PyValues {
    */
   mro(cls: ClassRef): Mro {
     const key = `${cls.file.path}\0${cls.scope}`;
-    const known = this.#mros.get(key);
-    if (known) return known;
-    this.#mros.set(key, { classes: [cls], unknown: "its bases refer to it", external: false });
+    const standIn = { classes: [cls], unknown: "its bases refer to it", external: false };
+    return memoized(this.#mros, key, () => this.#mro(cls, key), standIn);
+  }
+
+  #mro(cls: ClassRef, key: string): Mro {
     const classes = [cls];
     const seen = new Set([key]);
     let unknown: string | undefined;
@@ -271,8 +271,6 @@ export class PyValues {
         if (!seen.has(id)) classes.push(each), seen.add(id);
       }
     }
-    const mro: Mro = unknown ? { classes, unknown, external } : { classes, external };
-    this.#mros.set(key, mro);
-    return mro;
+    return unknown ? { classes, unknown, external } : { classes, external };
   }
 }
