@@ -32,6 +32,7 @@ export {
   serveHooks,
 } from "./host/hooks/mod.ts";
 export {
+  type AnswerOutcome,
   type ApprovalAnswer,
   Approvals,
   type EventPage,
@@ -40,14 +41,23 @@ export {
   type PendingApproval,
 } from "./host/approvals/mod.ts";
 export {
+  APPROVAL_CLASSES,
+  type ApprovalClass,
+  type ApprovalRule,
   type ConfigOverrides,
   type FileTrust,
+  type HookSettings,
   type HostConfig,
   type HttpFlags,
   type HttpSettings,
+  type Listen,
   loadConfig,
   type LogSettings,
+  type NetSettings,
   type RipgrepSetting,
+  type SessionLogSettings,
+  type ShellSection,
+  type TelemetrySettings,
   type ToolSettings,
   type TrustOrigin,
   type TrustSettings,
@@ -55,14 +65,9 @@ export {
   type UpstreamPolicy,
 } from "./host/config/mod.ts";
 export {
-  createGateway,
-  type GatewayExtras,
-  type GatewayOptions,
-  type HttpServeOptions,
-  type HttpServing,
   Inflight,
+  type MessageTransport,
   serve,
-  serveHttp,
   type ServeOptions,
 } from "./host/transports/mod.ts";
 export {
@@ -118,9 +123,11 @@ export type {
   ApprovalNote,
   CallObserver,
   CallOutcome,
+  CallPhase,
   CallRecord,
   CallResult,
   Sink,
+  TraceContext,
 } from "./tools/calls.ts";
 export type {
   ContextAnchor,
@@ -129,7 +136,15 @@ export type {
   TierChange,
   TodoStateChanged,
 } from "./tools/directives.ts";
-export type { HostStatus, SinkStatus } from "./tools/observe/observation.ts";
+export type { HostStatus, LaunchStatus, SinkStatus } from "./tools/observe/host_status.ts";
+export type { HostPerformance } from "./tools/observe/get_host_performance.ts";
+export type { ToolStats } from "./tools/observe/observation.ts";
+export type { LogUsage } from "./tools/interactions.ts";
+export type { EgressPolicy, HostEntry } from "./security/egress.ts";
+export type { IpAddress, IpRange } from "./security/addresses.ts";
+export type { HostMetrics } from "./host/telemetry/mod.ts";
+export type { SandboxStatus } from "./tools/sandbox.ts";
+export type { NetworkStatus } from "./tools/network.ts";
 export type { HumanNote, HumanNotes } from "./tools/observe/bootstrap_body_state.ts";
 export type { TodoItem, TodoStore } from "./tools/todo/todo.ts";
 export { Registry, type RegistryOptions, type ToolDescriptor } from "./tools/registry.ts";

@@ -10,7 +10,7 @@
 
 import type { Policy } from "../security/policy.ts";
 import { SANDBOX_SERVICE } from "../tools/sandbox.ts";
-import { ClientScopes } from "./clients/scopes.ts";
+import { ClientScopes, type ToolFacts } from "./clients/mod.ts";
 import type { HostConfig } from "./config/mod.ts";
 import { spawnOptions } from "./first_worker.ts";
 import type { HostLogger } from "./logger.ts";
@@ -18,7 +18,6 @@ import type { HostToolProvider, UpstreamProvider } from "./providers/mod.ts";
 import type { ToolDescriptor } from "../tools/registry.ts";
 import { classifier } from "./_approval_wiring.ts";
 import { familyOf } from "./_host_parts.ts";
-import type { ToolFacts } from "./clients/rights.ts";
 import type { CallScope } from "./providers/mod.ts";
 import { sandboxFor } from "./sandbox/mod.ts";
 import type { IdleWork, SessionLog } from "./state/mod.ts";

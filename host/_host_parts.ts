@@ -16,7 +16,7 @@ import { WorkerPool } from "./workers/mod.ts";
 import type { SubprocessLog } from "../tools/sandbox.ts";
 import type { AuditFile } from "./approvals/mod.ts";
 import type { NetworkService } from "./network/mod.ts";
-import type { ClientScopes } from "./clients/scopes.ts";
+import type { ClientScopes } from "./clients/mod.ts";
 import { familyNamed } from "../tools/families.ts";
 import type { ToolFamily } from "../tools/family.ts";
 import { HOST_TOOL_FAMILIES } from "../tools/host_tools.ts";

@@ -30,7 +30,7 @@ import { approvalsFor } from "./_approval_wiring.ts";
 import { hostSide } from "./_host_side.ts";
 import { closeParts, familyOf, idleWork, loadUpstreams, startPool } from "./_host_parts.ts";
 import { clientSide } from "./_client_wiring.ts";
-import type { ToolFacts } from "./clients/rights.ts";
+import type { ToolFacts } from "./clients/mod.ts";
 
 /** Options for {@linkcode createHost}. */
 export interface HostOptions extends ConfigOverrides {
@@ -44,7 +44,11 @@ export interface HostOptions extends ConfigOverrides {
   now?: () => Date;
   /** Efferent copy on or off, instead of EFFERENT_COPY_ENABLE / EFFERENT_COPY_DISABLE. */
   efferentCopy?: boolean;
-  /** The first tool worker, started ahead for this `config` (`first_worker.ts`). */
+  /**
+   * The first tool worker, started ahead for this `config` (`first_worker.ts`).
+   *
+   * @internal The CLI's start-up, not part of the library's API.
+   */
   firstWorker?: FirstWorker;
 }
 
@@ -76,7 +80,11 @@ export interface Host {
   readonly todos: TodoStore;
   /** A human's notes to the session (the Hook API adds them; bootstrap_body_state shows them). */
   readonly notes: SessionNotes;
-  /** This connection's session log (MCP messages, processes); its id is the calls' `session`. */
+  /**
+   * This connection's session log (MCP messages, processes); its id is the calls' `session`.
+   *
+   * @internal The transports' wiring, not part of the library's API.
+   */
   readonly sessions: SessionLog;
   /**
    * Be told when the tool list changes (an upstream's changed, a language's family appeared).
@@ -103,6 +111,7 @@ export interface Host {
    * What a client's rights judge of a tool: its classes (write, exec, net, upstream) and family.
    *
    * @param name The tool's name.
+   * @internal The client rights' wiring, not part of the library's API.
    */
   toolFacts(name: string): ToolFacts;
   /**
@@ -110,6 +119,7 @@ export interface Host {
    * own, confined to those roots, started at its first call.
    *
    * @param roots Its roots (real paths, each a root or inside one).
+   * @internal The client rights' wiring, not part of the library's API.
    */
   scopeOf(roots: readonly string[]): Promise<CallScope>;
   /**

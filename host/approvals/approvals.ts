@@ -49,6 +49,8 @@ export class Approvals {
   #states = new RoundStates();
 
   /**
+   * The approval gate, with no call waiting.
+   *
    * @param rules The rules (`approvals` section).
    * @param options Classes, audit, events, clock.
    */
@@ -78,6 +80,7 @@ export class Approvals {
    * @param call The call.
    * @param ctx Cancellation, progress, elicitation.
    * @returns Undefined when no rule names it; else the verdict.
+   * @internal The dispatcher's gate, not part of the library's API.
    */
   async gate(call: CallRecord, ctx: GateContext): Promise<GateVerdict | undefined> {
     const found = this.#ruleFor(call.tool);

@@ -60,6 +60,8 @@ export class HookEvents {
   #max: number;
 
   /**
+   * An empty event list.
+   *
    * @param now The clock.
    * @param max The most events kept.
    */

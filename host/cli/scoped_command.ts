@@ -18,7 +18,7 @@ import { assetPaths } from "../workers/asset_paths.ts";
 import { IGNORED_ENV } from "../../tools/assets.ts";
 import { computePlan, PLAN_ENV } from "../sandbox/plan.ts";
 import { servedEnv, servedNet } from "./_served_needs.ts";
-import { clientStorePath } from "../clients/store.ts";
+import { clientStorePath } from "../clients/mod.ts";
 
 /** The `toolhost` command (`bin/toolhost`): what `mcp-config` prints. */
 export const TOOLHOST_BIN: URL = new URL("../../bin/toolhost", import.meta.url);

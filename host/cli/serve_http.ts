@@ -11,8 +11,7 @@ import { httpToken, TOKEN_FILE } from "../state/mod.ts";
 import type { Host } from "../host.ts";
 import { type GatewayExtras, serveHttp } from "../transports/mod.ts";
 import type { Printer } from "./printer.ts";
-import { ClientDirectory } from "../clients/access.ts";
-import { clientStorePath, tokenHash } from "../clients/store.ts";
+import { ClientDirectory, clientStorePath, tokenHash } from "../clients/mod.ts";
 
 /**
  * Serve over HTTP until SIGTERM or SIGINT, then drain the calls in flight

@@ -12,15 +12,17 @@ import { type ConfigOverrides, type HostConfig, hostPort, isWildcard } from "../
 import * as posix from "node:path/posix";
 import { isInside } from "../../security/policy.ts";
 import { newToken } from "../../security/tokens.ts";
-import { type ClientRights, describeRights, parseClass } from "../clients/rights.ts";
-import { DEFAULT_CLIENT } from "../clients/access.ts";
 import {
   CLIENT_NAME,
+  type ClientRights,
   clientStorePath,
+  DEFAULT_CLIENT,
+  describeRights,
+  parseClass,
   readClients,
   tokenHash,
   writeClients,
-} from "../clients/store.ts";
+} from "../clients/mod.ts";
 import { launchCommand, mcpHttpConfig, shellQuote } from "./mcp_config.ts";
 import { mcpPath } from "./commands.ts";
 import type { Printer } from "./printer.ts";

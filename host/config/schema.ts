@@ -248,7 +248,12 @@ export type SessionLogSection = NonNullable<LogSection["sessions"]>;
 /** The `telemetry` section as parsed. */
 export type TelemetrySection = z.output<typeof TELEMETRY>;
 
-/** The `shell` section as parsed. */
+/**
+ * The `shell` section as parsed: the schema's output type (each key is described in the schema
+ * above and in docs/configuration.md).
+ *
+ * @internal Named by zod's type of a private schema; read it through `HostConfig.shell`.
+ */
 export type ShellSection = z.output<typeof SHELL>;
 
 /** The `http` section as parsed. */

@@ -22,6 +22,8 @@ export class HookError extends Error {
   readonly status: number;
 
   /**
+   * An error the Hook API answered with.
+   *
    * @param status The HTTP status.
    * @param message What the server said.
    */
@@ -56,6 +58,8 @@ export class HookClient {
   readonly #token: string;
 
   /**
+   * A client of one host's Hook API.
+   *
    * @param baseUrl The Hook API's URL (default seed 001's `http://127.0.0.1:8999`).
    * @param options The token.
    */

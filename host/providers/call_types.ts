@@ -39,11 +39,17 @@ export interface CallContext {
   session: string;
   /** The client's name and version, when known. */
   client: string;
-  /** Where it runs, when its client is limited to some roots (default: the host's workers). */
+  /**
+   * Where it runs, when its client is limited to some roots (default: the host's workers).
+   *
+   * @internal The client rights' wiring, not part of the library's API.
+   */
   scope?: CallScope;
   /**
    * Whether it may start (its client's rights and limits): a refusal ends it as the gate's does,
    * logged and observed as any call; else what to call once it ended.
+   *
+   * @internal The client rights' wiring, not part of the library's API.
    */
   admit?: (tool: string) => Admission;
   /** The request's `_meta` (passed through to upstream servers). */

@@ -87,6 +87,8 @@ export class Dispatcher {
   /**
    * Add a gate after start-up (the Hook API's tightening), run before the earlier ones: its
    * refusal ends the call; else its arguments go on to them, and their verdict, if any, wins.
+   *
+   * @internal The Hook API's wiring, not part of the library's API.
    */
   hold(gate: CallGate): void {
     const earlier = this.#gate;

@@ -82,6 +82,8 @@ export class HostMetrics implements CallObserver {
   readonly unordered = true;
 
   /**
+   * The host's metrics, none observed yet.
+   *
    * @param status The host's status now (worker restarts, efferent copy's backlog).
    * @param version The host's version (the resource's `service.version`).
    * @param readers Readers besides the one `GET /metrics` collects from (OTLP export).

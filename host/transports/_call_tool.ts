@@ -25,8 +25,7 @@ import type { ToolResult } from "../../tools/tool.ts";
 import type { Host } from "../host.ts";
 import type { Inflight } from "./_inflight.ts";
 import { asInputRequired, elicitThrough, roundsOf } from "./_elicit.ts";
-import type { ClientAccess } from "../clients/access.ts";
-import { refusalOf } from "../clients/rights.ts";
+import { type ClientAccess, refusalOf } from "../clients/mod.ts";
 
 /**
  * What a tool call runs with besides its params: the SDK's request context,

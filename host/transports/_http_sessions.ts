@@ -18,7 +18,7 @@ import {
 import { BoundedEventStore } from "./_event_store.ts";
 import { refusal } from "./_http_guard.ts";
 import { tapTransport } from "./_tap.ts";
-import type { ClientAccess } from "../clients/access.ts";
+import type { ClientAccess } from "../clients/mod.ts";
 
 /** Options for {@linkcode LegacySessions}. */
 export interface LegacySessionsOptions {

@@ -15,6 +15,34 @@ import type {
   Tool,
 } from "@modelcontextprotocol/server";
 
+/**
+ * A two-way channel of JSON-RPC messages that {@linkcode serve} can serve
+ * over instead of stdio: the shape of the MCP SDK's `Transport`, named here
+ * so that the host's public signatures carry no SDK type.
+ */
+export interface MessageTransport {
+  /** Start reading; messages go to {@linkcode MessageTransport.onmessage}. */
+  start(): Promise<void>;
+  /**
+   * Send one message.
+   *
+   * @param message A JSON-RPC message.
+   * @param options The SDK's send options.
+   * @returns Resolves when it is written.
+   */
+  send(message: object, options?: object): Promise<void>;
+  /** Close the channel; {@linkcode MessageTransport.onclose} follows. */
+  close(): Promise<void>;
+  /** Called once the channel is closed. */
+  onclose?: (() => void) | undefined;
+  /** Called on an error that does not close the channel. */
+  onerror?: ((error: Error) => void) | undefined;
+  /** Called with each message read. */
+  onmessage?: ((message: object, extra?: object) => void) | undefined;
+  /** The session this channel belongs to, if any. */
+  sessionId?: string | undefined;
+}
+
 /** Extra tools, resources and handlers for one gateway (one MCP server instance). */
 export interface GatewayExtras {
   /** Tools listed after the host's. */

@@ -19,7 +19,7 @@ import {
 import { hostPort } from "../config/mod.ts";
 import type { Host } from "../host.ts";
 import type { GatewayExtras } from "./extras.ts";
-import { type ClientAccess, type ClientDirectory, DEFAULT_CLIENT } from "../clients/access.ts";
+import { type ClientAccess, type ClientDirectory, DEFAULT_CLIENT } from "../clients/mod.ts";
 import { bearerOf, HttpGuard, refusal, unauthorized } from "./_http_guard.ts";
 import { LegacySessions } from "./_http_sessions.ts";
 import { Inflight } from "./_inflight.ts";

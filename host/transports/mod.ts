@@ -15,7 +15,7 @@ export {
   SERVER_INFO,
 } from "./server.ts";
 export { type HttpServeOptions, type HttpServing, MCP_PATH, serveHttp } from "./http.ts";
-export type { GatewayExtras } from "./extras.ts";
+export type { GatewayExtras, MessageTransport } from "./extras.ts";
 export { LineTransport, type LineTransportOptions, MAX_MESSAGE_DEPTH } from "./stdio.ts";
 export { Inflight } from "./_inflight.ts";
 export { HttpGuard, type HttpGuardOptions, refusal } from "./_http_guard.ts";

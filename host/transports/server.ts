@@ -12,18 +12,12 @@
  * @module
  */
 
-import {
-  Server,
-  type ServerNotification,
-  type Tool,
-  type Transport,
-} from "@modelcontextprotocol/server";
+import { Server, type ServerNotification, type Tool } from "@modelcontextprotocol/server";
 import { serveStdio } from "@modelcontextprotocol/server/stdio";
 import type { Host } from "../host.ts";
-import type { GatewayExtras } from "./extras.ts";
-import type { ClientAccess } from "../clients/access.ts";
+import type { GatewayExtras, MessageTransport } from "./extras.ts";
+import { type ClientAccess, refusalOf } from "../clients/mod.ts";
 import { Inflight } from "./_inflight.ts";
-import { refusalOf } from "../clients/rights.ts";
 import { stdioTransport } from "./_stdio_host.ts";
 import { directRoute, type LaterRoute, laterRoute } from "./_direct.ts";
 import { callToolFor, type GatewayCall } from "./_call_tool.ts";
@@ -175,7 +169,7 @@ export interface ServeOptions {
  */
 export async function serve(
   host: Host,
-  transport?: Transport,
+  transport?: MessageTransport,
   options: ServeOptions = {},
 ): Promise<void> {
   const calls = new Inflight();
