@@ -126,21 +126,27 @@ export function missing(what: string, present: boolean): boolean {
 
 /**
  * A real tool context over a real root, with no worker: for unit tests of
- * code that tools call. Its `shared` values are kept, as a worker keeps them.
+ * code that tools call. Its `shared` values are kept, as a worker keeps them,
+ * and start with the tree-sitter service a worker starts with (the declared grammars).
  *
  * @param root The root.
  * @returns The context.
  */
 export async function toolContext(root: string): Promise<ToolContext> {
-  const [{ resolvePolicy }, { Resolver }, { SafeFs }, { Anchor }] = await Promise.all([
+  const [{ resolvePolicy }, { Resolver }, { SafeFs }, { Anchor }, { TREE_SITTER_SERVICE }, {
+    DeclaredTreeSitter,
+  }] = await Promise.all([
     import("../security/policy.ts"),
     import("../security/resolver.ts"),
     import("../security/safe_fs.ts"),
     import("../security/anchored.ts"),
+    import("../tools/_treesitter.ts"),
+    import("../tools/declared_tree_sitter.ts"),
   ]);
   const policy = await resolvePolicy({ roots: [root] });
   const resolver = new Resolver(policy);
-  const shared = new Map<string, unknown>();
+  // The parser with the grammars the families declare, as a worker hands it to its tools.
+  const shared = new Map<string, unknown>([[TREE_SITTER_SERVICE, new DeclaredTreeSitter()]]);
   return {
     policy,
     resolver,

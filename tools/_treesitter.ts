@@ -11,11 +11,10 @@
  * replace, and delete, the tree the first call is about to use), and an
  * evicted tree is deleted only after the current turn of the event loop.
  *
- * The worker's shared service ({@linkcode treeSitter}) and
- * {@linkcode grammarForPath} parse with every grammar the families declare
- * (`grammars.ts`) unless handed others: the tool contexts the host and the
- * tests make carry no grammars yet, and callers outside this layer's
- * owners still look them up by path alone.
+ * This layer knows no family: whoever composes the families makes the
+ * service with the grammars they declare and puts it in a tool context's
+ * shared values under {@linkcode TREE_SITTER_SERVICE} (the tool worker
+ * does, at start-up), where {@linkcode treeSitter} finds it.
  *
  * @module
  */
@@ -24,7 +23,6 @@ import { Edit, Language, Parser, type Tree } from "web-tree-sitter";
 import type { ResolvedPath } from "../security/resolver.ts";
 import { type GrammarAsset, RUNTIME_WASM } from "./family.ts";
 import { type Grammar, GrammarTable } from "./_grammar_table.ts";
-import { DECLARED_GRAMMARS } from "./grammars.ts";
 import type { ToolContext } from "./tool.ts";
 
 export type { Grammar } from "./_grammar_table.ts";
@@ -43,26 +41,13 @@ export interface Parsed {
 /** Default budget for cached trees, in bytes of source (trees cost ~10× their source). */
 export const DEFAULT_CACHE_BYTES = 4 * 1024 * 1024;
 
-/** What the shared service and {@linkcode grammarForPath} parse with: what the families declare. */
-const DECLARED = new GrammarTable(DECLARED_GRAMMARS);
-
-/**
- * The grammar for a file name, by extension, among those the families
- * declare. JavaScript is parsed with the TSX grammar, which accepts it.
- * Where a tool context is at hand, `treeSitter(ctx).grammarFor(path)`
- * answers from the grammars the service was handed.
- *
- * @param path A file name or path.
- * @returns The grammar, or `undefined`.
- */
-export function grammarForPath(path: string): Grammar | undefined {
-  return DECLARED.forPath(path);
-}
+/** The key of a tool context's shared values that holds the worker's {@linkcode TreeSitter}. */
+export const TREE_SITTER_SERVICE = "tree-sitter";
 
 /** Options for {@linkcode TreeSitter}. */
 export interface TreeSitterOptions {
-  /** The grammars it parses with (default: every grammar the families declare). */
-  grammars?: readonly GrammarAsset[];
+  /** The grammars it parses with (a family declares its own in its `family.ts`). */
+  grammars: readonly GrammarAsset[];
   /** Cache budget in bytes of source (default {@linkcode DEFAULT_CACHE_BYTES}). */
   budget?: number;
 }
@@ -90,8 +75,8 @@ export class TreeSitter {
    *
    * @param options The grammars it parses with, and its cache budget.
    */
-  constructor(options: TreeSitterOptions = {}) {
-    this.#grammars = options.grammars ? new GrammarTable(options.grammars) : DECLARED;
+  constructor(options: TreeSitterOptions) {
+    this.#grammars = new GrammarTable(options.grammars);
     this.#budget = options.budget ?? DEFAULT_CACHE_BYTES;
   }
 
@@ -274,11 +259,19 @@ export class TreeSitter {
 }
 
 /**
- * The worker's tree-sitter service, with every grammar the families declare.
+ * The worker's tree-sitter service: the one its composer put in the tool
+ * context's shared values, with the grammars the families declare.
  *
  * @param ctx The tool context.
  * @returns The shared instance.
+ * @throws {TypeError} When the context was handed no tree-sitter service.
  */
 export function treeSitter(ctx: ToolContext): TreeSitter {
-  return ctx.shared("tree-sitter", () => new TreeSitter());
+  const service = ctx.shared<TreeSitter | undefined>(TREE_SITTER_SERVICE, () => undefined);
+  if (!service) {
+    throw new TypeError(
+      `Cannot parse: the tool context has no "${TREE_SITTER_SERVICE}" service; whoever composes the families must put one in its shared values`,
+    );
+  }
+  return service;
 }

@@ -17,6 +17,8 @@ import { Resolver } from "../../security/resolver.ts";
 import { SafeFs } from "../../security/safe_fs.ts";
 import { Registry } from "../../tools/registry.ts";
 import { TOOL_FAMILIES, TOOLS } from "../../tools/mod.ts";
+import { TREE_SITTER_SERVICE } from "../../tools/_treesitter.ts";
+import { DeclaredTreeSitter } from "../../tools/declared_tree_sitter.ts";
 import type { Tool } from "../../tools/tool.ts";
 import type { FromWorker, RipgrepStatus, ToWorker } from "./protocol.ts";
 import type { HostLink } from "./_host_link.ts";
@@ -41,7 +43,7 @@ export interface WorkerState {
   native?: NativeFs;
   /** libc's attribute calls, which merging a shell command's overlay needs (`sandbox_guard`). */
   marks?: OverlayMarks;
-  /** Values kept for the life of the worker (`ToolContext.shared`). */
+  /** Values kept for the life of the worker (`ToolContext.shared`), the tree-sitter service among them. */
   shared: Map<string, unknown>;
   /** The calls running, by id, with what stops them. */
   inflight: Map<number, AbortController>;
@@ -82,7 +84,8 @@ export async function init(message: InitMessage, link: HostLink): Promise<Worker
     fs: new SafeFs(resolver, anchor),
     ...(native ? { native } : {}),
     ...(marks ? { marks } : {}),
-    shared: new Map(),
+    // The parser the tools share, with the declared grammars (the layer below knows no family).
+    shared: new Map([[TREE_SITTER_SERVICE, new DeclaredTreeSitter()]]),
     inflight: new Map(),
     binaries: ripgrep.active ? { ripgrep: ripgrep.path } : {},
     lastCallMs: 0,

@@ -5,7 +5,7 @@ import { HOST_TOOL_FAMILIES, HOST_TOOLS } from "../../tools/host_tools.ts";
 import { TOOL_ASSETS } from "../../tools/assets.ts";
 import { RUNTIME_WASM } from "../../tools/family.ts";
 import { TYPESCRIPT_LIB, TYPESCRIPT_MANIFEST } from "../../tools/typescript/family.ts";
-import { grammarForPath } from "../../tools/_treesitter.ts";
+import { grammarForPath } from "../../tools/grammars.ts";
 import { compileArgs } from "../../host/cli/compile.ts";
 import { LOADED_LATER } from "../../host/cli/commands.ts";
 

@@ -8,7 +8,7 @@
 
 import { assert, assertEquals } from "../_assert.ts";
 import type { Node } from "web-tree-sitter";
-import { TreeSitter } from "../../tools/_treesitter.ts";
+import { DeclaredTreeSitter as TreeSitter } from "../../tools/declared_tree_sitter.ts";
 
 /** Every node's type and span, in order. */
 function spans(node: Node): string[] {

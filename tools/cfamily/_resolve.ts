@@ -11,7 +11,7 @@
 import { ToolError } from "../../security/errors.ts";
 import type { LanguageResolver, SymbolSites, SymbolTarget } from "../symbols/_resolver.ts";
 import type { Skipped } from "../_skipped.ts";
-import { grammarForPath, treeSitter } from "../_treesitter.ts";
+import { treeSitter } from "../_treesitter.ts";
 import { errorCount } from "../_diagnostics.ts";
 import type { ToolContext } from "../tool.ts";
 import { type SourceFile, SourceIndex } from "../symbols/_source_index.ts";
@@ -108,9 +108,9 @@ function weigh(facts: FactsOr<CFacts>): number {
 
 /** One file's facts, from the better of its plain and masked parses. */
 async function parseFacts(ctx: ToolContext, file: SourceFile<unknown>): Promise<CFacts> {
-  const byExtension = grammarForPath(file.path) === "cpp" ? "cpp" : "c";
-  const grammar = headerGrammar(byExtension, file.path, file.text);
   const ts = treeSitter(ctx);
+  const byExtension = ts.grammarFor(file.path) === "cpp" ? "cpp" : "c";
+  const grammar = headerGrammar(byExtension, file.path, file.text);
   let tree = await ts.parseText(file.text, grammar);
   try {
     const masked = tree.rootNode.hasError ? maskForParsing(file.text) : undefined;

@@ -9,7 +9,7 @@
 
 import { ToolError } from "../../security/errors.ts";
 import { type LoadedText, loadText } from "../_edit.ts";
-import { grammarForPath, treeSitter } from "../_treesitter.ts";
+import { treeSitter } from "../_treesitter.ts";
 import type { ToolContext } from "../tool.ts";
 import type { LanguageResolver, SymbolSite } from "./_resolver.ts";
 import type { Located } from "./_locate.ts";
@@ -161,9 +161,9 @@ function wordConflicts(edits: readonly FileEdit[], newName: string): string[] {
  * string (from the one parse of it).
  */
 async function checkParses(ctx: ToolContext, edit: FileEdit, oldName: string): Promise<string[]> {
-  const grammar = grammarForPath(edit.loaded.resolved.path);
-  if (!grammar) return [];
   const ts = treeSitter(ctx);
+  const grammar = ts.grammarFor(edit.loaded.resolved.path);
+  if (!grammar) return [];
   // The file as loaded, from the worker's tree cache when another tool parsed it already; the
   // new text parsed from it again where the rename changed it.
   const before = await ts.parseFile(edit.loaded.resolved, edit.loaded.file.text, grammar);

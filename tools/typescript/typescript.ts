@@ -8,7 +8,7 @@
 
 import { z } from "zod";
 import { ToolError } from "../../security/errors.ts";
-import { type Grammar, grammarForPath, treeSitter } from "../_treesitter.ts";
+import { type Grammar, treeSitter } from "../_treesitter.ts";
 import { defineTool, type Tool, type ToolContext } from "../tool.ts";
 import { errorCount, parseWarnings } from "../_diagnostics.ts";
 import {
@@ -28,8 +28,8 @@ import type { JsSymbol } from "./_symbol_make.ts";
 const PATH = z.string().min(1);
 const NAME = z.string().min(1).describe("`name`, `Class.method` or `Namespace.fn`");
 
-function grammarOf(path: string): Grammar {
-  const grammar = grammarForPath(path);
+function grammarOf(ctx: ToolContext, path: string): Grammar {
+  const grammar = treeSitter(ctx).grammarFor(path);
   if (grammar !== "typescript" && grammar !== "tsx") {
     throw new ToolError(
       "unsupported",
@@ -67,7 +67,7 @@ export const tsJsGetCodeOutline: Tool = defineTool({
   output: OUTLINE_OUTPUT,
   annotations: { title: "TS/JS outline", readOnlyHint: true, idempotentHint: true },
   async run({ path }, ctx) {
-    const source = await loadSource(ctx, path, grammarOf(path));
+    const source = await loadSource(ctx, path, grammarOf(ctx, path));
     const symbols = outlineOf(jsSymbols(source.tree), source.resolved.display);
     const warnings = parseWarnings(source.tree);
     const lines = outlineLines(symbols);
@@ -90,7 +90,7 @@ export const tsJsGetSkeleton: Tool = defineTool({
   input: z.object({ path: PATH }),
   annotations: { title: "TS/JS skeleton", readOnlyHint: true, idempotentHint: true },
   async run({ path }, ctx) {
-    const source = await loadSource(ctx, path, grammarOf(path));
+    const source = await loadSource(ctx, path, grammarOf(ctx, path));
     const text = source.file.text;
     const display = source.resolved.display;
     const bodies = flattenSymbols(jsSymbols(source.tree))
@@ -116,7 +116,7 @@ export const tsJsGetDefinition: Tool = defineTool({
   output: DEFINITION_OUTPUT,
   annotations: { title: "TS/JS definition", readOnlyHint: true, idempotentHint: true },
   async run({ path, name }, ctx) {
-    const source = await loadSource(ctx, path, grammarOf(path));
+    const source = await loadSource(ctx, path, grammarOf(ctx, path));
     const symbol = lookup(source, name);
     return definitionResult(source, symbol);
   },
@@ -136,7 +136,7 @@ export const tsJsUpdateDefinition: Tool = defineTool({
   async run({ path, name, content, allow_syntax_errors }, ctx) {
     // What is wrong with the path itself (protected, missing) is said before what kind of file it is.
     await ctx.fs.resolve(path, "file");
-    const grammar = grammarOf(path);
+    const grammar = grammarOf(ctx, path);
     const source = await loadSource(ctx, path, grammar);
     return await updateDefinition(ctx, source, {
       symbol: lookup(source, name),

@@ -17,7 +17,8 @@ import type { SymbolSites } from "../../../tools/symbols/_resolver.ts";
 import { Skipped } from "../../../tools/_skipped.ts";
 import { applyRename, asMarks, unmark, writeTree } from "./_fixtures.ts";
 import type { ToolContext } from "../../../tools/tool.ts";
-import { grammarForPath, TreeSitter } from "../../../tools/_treesitter.ts";
+import { grammarForPath } from "../../../tools/grammars.ts";
+import { DeclaredTreeSitter as TreeSitter } from "../../../tools/declared_tree_sitter.ts";
 import { TS_SERVICE_RESOLVER } from "../../../tools/typescript/_service.ts";
 import { SourceIndex } from "../../../tools/symbols/_source_index.ts";
 
