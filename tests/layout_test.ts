@@ -2,8 +2,10 @@
  * The layout rules docs/contributing.md's "Layout" section states, checked on the
  * source itself: no import cycles (between files, or between host/'s
  * folders), no function over 60 lines outside the tests, no file in
- * host/, security/ or tools/ over 300 lines. Functions are found with the
- * TypeScript grammar the tools use.
+ * host/, security/ or tools/ over 300 lines; and below host/, only the
+ * files that compose the families reach the tool registry (the parser
+ * layer is handed its grammars, it does not look them up). Functions are
+ * found with the TypeScript grammar the tools use.
  */
 import { Language, type Node, Parser } from "web-tree-sitter";
 import { assertEquals } from "./_assert.ts";
@@ -21,6 +23,23 @@ const MAX_FUNCTION_LINES = 60;
 const MAX_FILE_LINES = 300;
 /** The folders whose files {@linkcode MAX_FILE_LINES} bounds. */
 const SIZED = ["host/", "security/", "tools/"];
+/** The tool registry: the family list and the registry of tools. */
+const REGISTRY = ["tools/families.ts", "tools/registry.ts"];
+/** The folders below host/, where only {@linkcode COMPOSERS} may reach the {@linkcode REGISTRY}. */
+const BELOW = ["tools/", "security/", "sinks/"];
+/**
+ * The files below host/ that may reach the registry: each composes the
+ * families. The tool lists (a worker's, the host's), what the families'
+ * declarations grant and `compile` includes, the grammars they declare,
+ * and the parser with those grammars, which the worker hands its tools.
+ */
+const COMPOSERS = [
+  "tools/assets.ts",
+  "tools/declared_tree_sitter.ts",
+  "tools/grammars.ts",
+  "tools/host_tools.ts",
+  "tools/mod.ts",
+];
 
 async function sourceFiles(): Promise<string[]> {
   const out: string[] = [];
@@ -81,6 +100,23 @@ function cycles(graph: ReadonlyMap<string, readonly string[]>): string[][] {
   return found;
 }
 
+/** The files that import one of `targets`, directly or through others. */
+function reaching(graph: ReadonlyMap<string, readonly string[]>, targets: string[]): string[] {
+  const found = new Set<string>();
+  let grew = true;
+  while (grew) {
+    grew = false;
+    for (const [file, imports] of graph) {
+      if (found.has(file)) continue;
+      if (imports.some((to) => targets.includes(to) || found.has(to))) {
+        found.add(file);
+        grew = true;
+      }
+    }
+  }
+  return [...found].sort();
+}
+
 /**
  * The unit a file belongs to: a folder of host/ (`host/cli`), a file at
  * host/'s top (`host/logger.ts` is below every folder, `host/host.ts` above
@@ -139,6 +175,12 @@ Deno.test("layout: no import cycles, no long functions, no long files in host/, 
       folders.set(from, [...new Set([...(folders.get(from) ?? []), ...to])]);
     }
     assertEquals(cycles(folders), []);
+  });
+  await t.step("nothing below imports the registry", () => {
+    const below = reaching(graph, REGISTRY).filter((file) =>
+      BELOW.some((folder) => file.startsWith(folder))
+    );
+    assertEquals(below, COMPOSERS);
   });
   await t.step(`no function over ${MAX_FUNCTION_LINES} lines`, () => assertEquals(long, []));
   await t.step(`no file in ${SIZED.join(", ")} over ${MAX_FILE_LINES} lines`, () => {
