@@ -18,7 +18,9 @@ import { assetPaths } from "../workers/asset_paths.ts";
 import { IGNORED_ENV } from "../../tools/assets.ts";
 import { computePlan, PLAN_ENV } from "../sandbox/plan.ts";
 import { servedEnv, servedNet } from "./_served_needs.ts";
-import { clientStorePath } from "../clients/mod.ts";
+// The store alone: the launcher must not load the clients' scopes and access (host/clients/mod.ts),
+// which bring in the providers, the state and the MCP client.
+import { clientStorePath } from "../clients/store.ts";
 
 /** The `toolhost` command (`bin/toolhost`): what `mcp-config` prints. */
 export const TOOLHOST_BIN: URL = new URL("../../bin/toolhost", import.meta.url);
