@@ -6,10 +6,13 @@
  * script itself, started in its own checkout (`deno run -A bench/NAME.ts
  * ARGS` with that checkout as the working directory), so each side measures
  * its own launch as `mcp-config` prints it. The corpora (`bench/.data`) are
- * shared: the `before` checkout gets a link to this one's.
+ * shared by a bind mount (a symbolic link is not enough: the benches pass
+ * paths under it, which the host resolves to the other checkout and refuses
+ * as outside its roots).
  *
  * Usage:
- *   git worktree add /tmp/before BASE   # with node_modules installed there
+ *   git worktree add /tmp/before BASE && (cd /tmp/before && deno install)
+ *   mkdir /tmp/before/bench/.data && mount --bind bench/.data /tmp/before/bench/.data
  *   deno run -A bench/before_after.ts /tmp/before . [--rounds 2] [--only a,b] [--out DIR]
  *
  * Writes each run's whole output to `DIR/NAME.SIDE.ROUND.txt` (default
@@ -81,14 +84,16 @@ function differing(a: string, b: string): string[] {
   return out;
 }
 
-/** Link the `after` checkout's corpora into the `before` one, when it has none. */
-async function shareCorpora(before: string, after: string): Promise<void> {
+/** Refuse a `before` checkout whose corpora are missing or only a link to the other's. */
+async function checkCorpora(before: string): Promise<void> {
   const target = `${before}/bench/.data`;
-  try {
-    await Deno.lstat(target);
-  } catch {
-    await Deno.symlink(await Deno.realPath(`${after}/bench/.data`), target);
-  }
+  const info = await Deno.lstat(target).catch(() => undefined);
+  if (info?.isDirectory) return;
+  throw new Error(
+    `${target} is ${info ? "a link" : "missing"}: bind-mount the corpora there ` +
+      `(mkdir ${target} && mount --bind bench/.data ${target}); a link sends the benches' paths ` +
+      `to the other checkout, outside the roots its host serves`,
+  );
 }
 
 async function main(): Promise<void> {
@@ -107,7 +112,7 @@ async function main(): Promise<void> {
   }
   const only = values.only?.split(",");
   const specs = SPECS.filter((spec) => !only || only.includes(spec.name));
-  await shareCorpora(before, after);
+  await checkCorpora(before);
   await Deno.mkdir(values.out, { recursive: true });
   for (const spec of specs) {
     const first: Record<string, string> = {};
