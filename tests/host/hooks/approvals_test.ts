@@ -105,53 +105,68 @@ Deno.test("approvals: an approved call runs with exactly its arguments; other ar
   assertEquals(audit[0].args, { path: "a.txt", content: "one\n" });
 });
 
-Deno.test("approvals: unanswered, a call times out with approval_timeout and does nothing", async () => {
-  await using root = await tempDir();
-  await using host = await launchWithHooks(root.path, RULES);
-  const mcp = await legacyClient(host.http, "timeout");
-  const result = await mcp.callTool({ name: "create_directory", arguments: { path: "made" } });
-  assert(result.isError);
-  assertStringIncludes(resultText(result as CallToolResult), "approval_timeout:");
-  assertEquals(await exists(`${root.path}/made`), false);
-  assertEquals(await host.hooks.approvals(), []);
-  await mcp.close();
-});
-
-Deno.test("approvals: approved for the session, the tool runs without asking in that session only", async () => {
+// One host for these two steps: neither reads the logs or the audit, which the other's calls add
+// to; the timeout's step, which finds no approval pending after, runs first.
+Deno.test("approvals: on a host with the rules, a timeout and a session's approval", async (t) => {
   await using root = await tempDir();
   await Deno.writeTextFile(`${root.path}/c.txt`, "one two three\n");
   await using host = await launchWithHooks(root.path, RULES);
-  const mcp = await legacyClient(host.http, "session-a");
-  const cursor = (await host.hooks.events()).cursor;
-  const edit = (old_string: string, new_string: string, client = mcp) =>
-    client.callTool({ name: "edit_file", arguments: { path: "c.txt", old_string, new_string } });
-  const first = edit("one", "1");
-  const asked = await nextAsked(host, cursor, "edit_file");
-  await host.hooks.approve(String(asked.data.id), { scope: "session" });
-  assert(!(await first).isError);
-  assert(!(await edit("two", "2")).isError, "no question for the rest of the session");
-  assertEquals(await Deno.readTextFile(`${root.path}/c.txt`), "1 2 three\n");
-  // Another session is asked.
-  const other = await legacyClient(host.http, "session-b");
-  await other.callTool({ name: "read_file", arguments: { path: "c.txt" } });
-  const otherCall = edit("three", "3", other);
-  const otherAsked = await nextAsked(host, asked.seq, "edit_file");
-  await host.hooks.deny(String(otherAsked.data.id), "no");
-  assert((await otherCall).isError);
-  // A rule of one call cannot be approved for the session.
-  const write = mcp.callTool({ name: "write_file", arguments: { path: "d.txt", content: "d" } });
-  const writeAsked = await nextAsked(host, otherAsked.seq, "write_file");
-  const refused = await fetch(new URL(`api/approvals/${writeAsked.data.id}`, host.hooksUrl), {
-    method: "POST",
-    headers: { Authorization: `Bearer ${host.token}` },
-    body: JSON.stringify({ decision: "approve", scope: "session" }),
-  });
-  assertEquals(refused.status, 400);
-  await refused.body?.cancel();
-  await host.hooks.deny(String(writeAsked.data.id), "no");
-  assert((await write).isError);
-  await mcp.close();
-  await other.close();
+
+  await t.step(
+    "approvals: unanswered, a call times out with approval_timeout and does nothing",
+    async () => {
+      const mcp = await legacyClient(host.http, "timeout");
+      const result = await mcp.callTool({ name: "create_directory", arguments: { path: "made" } });
+      assert(result.isError);
+      assertStringIncludes(resultText(result as CallToolResult), "approval_timeout:");
+      assertEquals(await exists(`${root.path}/made`), false);
+      assertEquals(await host.hooks.approvals(), []);
+      await mcp.close();
+    },
+  );
+
+  await t.step(
+    "approvals: approved for the session, the tool runs without asking in that session only",
+    async () => {
+      const mcp = await legacyClient(host.http, "session-a");
+      const cursor = (await host.hooks.events()).cursor;
+      const edit = (old_string: string, new_string: string, client = mcp) =>
+        client.callTool({
+          name: "edit_file",
+          arguments: { path: "c.txt", old_string, new_string },
+        });
+      const first = edit("one", "1");
+      const asked = await nextAsked(host, cursor, "edit_file");
+      await host.hooks.approve(String(asked.data.id), { scope: "session" });
+      assert(!(await first).isError);
+      assert(!(await edit("two", "2")).isError, "no question for the rest of the session");
+      assertEquals(await Deno.readTextFile(`${root.path}/c.txt`), "1 2 three\n");
+      // Another session is asked.
+      const other = await legacyClient(host.http, "session-b");
+      await other.callTool({ name: "read_file", arguments: { path: "c.txt" } });
+      const otherCall = edit("three", "3", other);
+      const otherAsked = await nextAsked(host, asked.seq, "edit_file");
+      await host.hooks.deny(String(otherAsked.data.id), "no");
+      assert((await otherCall).isError);
+      // A rule of one call cannot be approved for the session.
+      const write = mcp.callTool({
+        name: "write_file",
+        arguments: { path: "d.txt", content: "d" },
+      });
+      const writeAsked = await nextAsked(host, otherAsked.seq, "write_file");
+      const refused = await fetch(new URL(`api/approvals/${writeAsked.data.id}`, host.hooksUrl), {
+        method: "POST",
+        headers: { Authorization: `Bearer ${host.token}` },
+        body: JSON.stringify({ decision: "approve", scope: "session" }),
+      });
+      assertEquals(refused.status, 400);
+      await refused.body?.cancel();
+      await host.hooks.deny(String(writeAsked.data.id), "no");
+      assert((await write).isError);
+      await mcp.close();
+      await other.close();
+    },
+  );
 });
 
 Deno.test("approvals: a client that supports elicitation is asked through it", async () => {

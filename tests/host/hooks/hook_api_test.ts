@@ -3,8 +3,9 @@
  * every endpoint, the token (401) and Origin (403) checks, seed 001's
  * blocking ask, and two event readers that never take each other's events.
  * The tests that start a host with the default Hook API config share one
- * (each step's files in a folder of its own); those with another config,
- * another transport, or that read the Hook API's sessions keep their own.
+ * (each step's files in a folder of its own), and so do the endpoints' and
+ * the ask's (a config with what each needs); those with another transport,
+ * or a config inside the roots, keep their own.
  *
  * @module
  */
@@ -35,74 +36,87 @@ const ENDPOINTS: Array<[string, string]> = [
   ["POST", "/api/project"],
 ];
 
-Deno.test("hook API: every endpoint answers, and none without the token or from another origin", async () => {
+// One host for these two steps, its config with what each needs (a secret in the shell's
+// environment, asks that time out after 1 s). The endpoints' step reads the Hook API's sessions and
+// approvals as the host started, so it runs first, before the ask's step.
+Deno.test("hook API: on a host with a secret in the shell's env and a 1 s ask timeout", async (t) => {
   await using root = await tempDir();
   await Deno.writeTextFile(`${root.path}/a.txt`, "alpha\n");
   await using host = await launchWithHooks(root.path, {
     shell: { env: { DEPLOY_TOKEN: "hunter2-not-for-tools" } },
+    hooks: { askTimeoutS: 1 },
   });
-  assert(await host.hooks.waitForServer(10_000));
-  for (const [method, path] of ENDPOINTS) {
-    const body = method === "POST" ? {} : undefined;
-    for (const token of [null, "wrong-token-wrong-token-wrong-token-wrong"]) {
-      const refused = await hookFetch(host, path, { method, body, token });
-      assertEquals(refused.status, 401, `${method} ${path} with token ${token}`);
-      await refused.body?.cancel();
-    }
-    const foreign = await hookFetch(host, path, {
-      method,
-      body,
-      headers: { Origin: "http://evil.example" },
-    });
-    assertEquals(foreign.status, 403, `${method} ${path} from a foreign origin`);
-    await foreign.body?.cancel();
-  }
-  // The MCP clients' token (printed by mcp-config --http, kept in their configs) answers nothing here.
-  const mcpToken = await hookFetch(host, "/api/approvals", { token: host.http.token! });
-  assertEquals(mcpToken.status, 401);
-  await mcpToken.body?.cancel();
-  assertEquals(await host.hooks.status(), { status: "ok" });
-  const mcp = await legacyClient(host.http, "endpoints");
-  await mcp.callTool({ name: "read_file", arguments: { path: "a.txt" } });
-  const session = await host.hooks.session();
-  const [first] = session.sessions as Array<{ client: string; recent: Array<{ tool: string }> }>;
-  assertEquals(first?.client, "endpoints/1.0.0");
-  assertEquals(first?.recent.map((call) => call.tool), ["read_file"]);
-  const performance = await host.hooks.performance();
-  assert((performance.tools as Record<string, unknown>).read_file, "read_file's statistics");
-  assert((performance.status as Record<string, unknown>).landlock, "what is in effect");
-  const project = JSON.stringify(await host.hooks.project());
-  assertStringIncludes(project, root.path);
-  assert(!project.includes("hunter2-not-for-tools"), "a secret in the config is redacted");
-  assertEquals(await host.hooks.approvals(), []);
-  const unknown = await hookFetch(host, "/api/approvals/nobody", {
-    method: "POST",
-    body: { decision: "approve" },
-  });
-  assertEquals(unknown.status, 404);
-  await unknown.body?.cancel();
-  await mcp.close();
-});
 
-Deno.test("hook API: an ask answered gives 200 with the response, unanswered 504, an unknown id 404", async () => {
-  await using root = await tempDir();
-  await using host = await launchWithHooks(root.path, { hooks: { askTimeoutS: 1 } });
-  const cursor = (await host.hooks.events()).cursor;
-  const asked = host.hooks.ask({ question: "Deploy?" });
-  const received = await host.hooks.waitForEvent("ask_received", { after: cursor });
-  assertEquals(received.data.data, { question: "Deploy?" });
-  assert(await host.hooks.respond(String(received.data.request_id), { answer: "yes" }));
-  assertEquals(await asked, { response: { answer: "yes" } });
-  const unanswered = await hookFetch(host, "/api/ask", { method: "POST", body: { q: 1 } });
-  assertEquals(unanswered.status, 504);
-  await unanswered.body?.cancel();
-  assertEquals(await host.hooks.respond("no-such-request", "x"), false);
-  // An ask that timed out cannot be answered late.
-  const late = await host.hooks.waitForEvent("ask_received", {
-    after: received.seq,
-    match: (event) => (event.data.data as { q?: number }).q === 1,
-  });
-  assertEquals(await host.hooks.respond(String(late.data.request_id), "late"), false);
+  await t.step(
+    "hook API: every endpoint answers, and none without the token or from another origin",
+    async () => {
+      assert(await host.hooks.waitForServer(10_000));
+      for (const [method, path] of ENDPOINTS) {
+        const body = method === "POST" ? {} : undefined;
+        for (const token of [null, "wrong-token-wrong-token-wrong-token-wrong"]) {
+          const refused = await hookFetch(host, path, { method, body, token });
+          assertEquals(refused.status, 401, `${method} ${path} with token ${token}`);
+          await refused.body?.cancel();
+        }
+        const foreign = await hookFetch(host, path, {
+          method,
+          body,
+          headers: { Origin: "http://evil.example" },
+        });
+        assertEquals(foreign.status, 403, `${method} ${path} from a foreign origin`);
+        await foreign.body?.cancel();
+      }
+      // The MCP clients' token (printed by mcp-config --http, kept in their configs) answers nothing here.
+      const mcpToken = await hookFetch(host, "/api/approvals", { token: host.http.token! });
+      assertEquals(mcpToken.status, 401);
+      await mcpToken.body?.cancel();
+      assertEquals(await host.hooks.status(), { status: "ok" });
+      const mcp = await legacyClient(host.http, "endpoints");
+      await mcp.callTool({ name: "read_file", arguments: { path: "a.txt" } });
+      const session = await host.hooks.session();
+      const [first] = session.sessions as Array<
+        { client: string; recent: Array<{ tool: string }> }
+      >;
+      assertEquals(first?.client, "endpoints/1.0.0");
+      assertEquals(first?.recent.map((call) => call.tool), ["read_file"]);
+      const performance = await host.hooks.performance();
+      assert((performance.tools as Record<string, unknown>).read_file, "read_file's statistics");
+      assert((performance.status as Record<string, unknown>).landlock, "what is in effect");
+      const project = JSON.stringify(await host.hooks.project());
+      assertStringIncludes(project, root.path);
+      assert(!project.includes("hunter2-not-for-tools"), "a secret in the config is redacted");
+      assertEquals(await host.hooks.approvals(), []);
+      const unknown = await hookFetch(host, "/api/approvals/nobody", {
+        method: "POST",
+        body: { decision: "approve" },
+      });
+      assertEquals(unknown.status, 404);
+      await unknown.body?.cancel();
+      await mcp.close();
+    },
+  );
+
+  await t.step(
+    "hook API: an ask answered gives 200 with the response, unanswered 504, an unknown id 404",
+    async () => {
+      const cursor = (await host.hooks.events()).cursor;
+      const asked = host.hooks.ask({ question: "Deploy?" });
+      const received = await host.hooks.waitForEvent("ask_received", { after: cursor });
+      assertEquals(received.data.data, { question: "Deploy?" });
+      assert(await host.hooks.respond(String(received.data.request_id), { answer: "yes" }));
+      assertEquals(await asked, { response: { answer: "yes" } });
+      const unanswered = await hookFetch(host, "/api/ask", { method: "POST", body: { q: 1 } });
+      assertEquals(unanswered.status, 504);
+      await unanswered.body?.cancel();
+      assertEquals(await host.hooks.respond("no-such-request", "x"), false);
+      // An ask that timed out cannot be answered late.
+      const late = await host.hooks.waitForEvent("ask_received", {
+        after: received.seq,
+        match: (event) => (event.data.data as { q?: number }).q === 1,
+      });
+      assertEquals(await host.hooks.respond(String(late.data.request_id), "late"), false);
+    },
+  );
 });
 
 Deno.test("hook API: beside MCP over stdio, the Hook API holds a call for approval and logs the call", async () => {
@@ -134,26 +148,20 @@ Deno.test("hook API: beside MCP over stdio, the Hook API holds a call for approv
   ]);
 });
 
-/** Run `toolhost dashboard` for a root (this repository's mod.ts, with -A as bin/toolhost runs it). */
+/**
+ * Run `toolhost dashboard` for a root: the real CLI's `main`, in this process as `mcp-config` is
+ * run (`tests/_mcp.ts`), with this process's environment and working directory, as a child would
+ * have them (a child prints the same at the cost of a Deno start per run).
+ */
 async function dashboard(root: string, ...args: string[]) {
-  const output = await new Deno.Command(Deno.execPath(), {
-    args: [
-      "run",
-      "-A",
-      new URL("../../../host/cli/main.ts", import.meta.url).pathname,
-      "dashboard",
-      "--root",
-      root,
-      ...args,
-    ],
-    stdout: "piped",
-    stderr: "piped",
-  }).output();
-  return {
-    code: output.code,
-    out: new TextDecoder().decode(output.stdout).trim(),
-    err: new TextDecoder().decode(output.stderr),
-  };
+  const { main } = await import("../../../host/cli/main.ts");
+  const out: string[] = [];
+  const err: string[] = [];
+  const code = await main(["dashboard", "--root", root, ...args], {
+    out: (line) => out.push(`${line}\n`),
+    err: (line) => err.push(`${line}\n`),
+  });
+  return { code, out: out.join("").trim(), err: err.join("") };
 }
 
 // One host with the default Hook API config for these steps. The event readers' step reads every
