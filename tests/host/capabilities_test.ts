@@ -13,25 +13,6 @@ import { connectStdio, resultText, waitForStderr } from "../_mcp.ts";
 
 const ENTRY = new URL("../../host/cli/main.ts", import.meta.url).pathname;
 
-Deno.test("capabilities: with ripgrep installed, the launch users run searches with it, confined", {
-  ignore: !canRun("rg"),
-}, async () => {
-  await using root = await tempDir();
-  await Deno.writeTextFile(`${root.path}/a.py`, "def needle():\n    pass\n");
-  await using session = await connectStdio([root.path]);
-  const grep = await session.call("grep", { pattern: "needle" });
-  assertEquals(resultText(grep), "a.py:1: def needle():");
-  assertEquals(grep.structuredContent?.engine, "ripgrep");
-  const files = await session.call("search_files", { pattern: "*.py" });
-  assertEquals(files.structuredContent?.engine, "ripgrep");
-  assertMatch(session.stderr(), /ripgrep \S+ in use \(\/\S*rg\)/);
-  assertMatch(session.stderr(), /tool workers confined by Landlock|Landlock is not active/);
-  const status = (await session.call("get_host_performance")).structuredContent?.status as {
-    ripgrep: { active: boolean };
-  };
-  assertEquals(status.ripgrep.active, true);
-});
-
 Deno.test("capabilities: an rg that cannot run is said at start, by get_host_performance and by doctor, and the walker answers", async () => {
   await using root = await tempDir();
   await using elsewhere = await tempDir();
@@ -112,14 +93,35 @@ Deno.test("capabilities: an upstream server or a sink peer that cannot start is 
 });
 
 /**
- * One host started the way users start it serves the tests below. The root holds only the
- * first test's files (one of each language), so every family is listed from the start.
+ * One host started the way users start it (no launch option) serves the tests below. The root
+ * holds a file of each language, so every family is listed from the start; the Python file holds
+ * the definition the ripgrep step searches for.
  */
 Deno.test("capabilities: the launch users run, with a file of each language", async (t) => {
   await using root = await tempDir();
   // A file of each language, so that every family is listed.
-  for (const name of ["a.py", "b.c", "c.ts"]) await Deno.writeTextFile(`${root.path}/${name}`, "");
+  for (const name of ["b.c", "c.ts"]) await Deno.writeTextFile(`${root.path}/${name}`, "");
+  await Deno.writeTextFile(`${root.path}/a.py`, "def needle():\n    pass\n");
   await using session = await connectStdio([root.path]);
+
+  // First, while nothing but the start has happened in the root.
+  await t.step({
+    name: "capabilities: with ripgrep installed, the launch users run searches with it, confined",
+    ignore: !canRun("rg"),
+    async fn() {
+      const grep = await session.call("grep", { pattern: "needle" });
+      assertEquals(resultText(grep), "a.py:1: def needle():");
+      assertEquals(grep.structuredContent?.engine, "ripgrep");
+      const files = await session.call("search_files", { pattern: "*.py" });
+      assertEquals(files.structuredContent?.engine, "ripgrep");
+      assertMatch(session.stderr(), /ripgrep \S+ in use \(\/\S*rg\)/);
+      assertMatch(session.stderr(), /tool workers confined by Landlock|Landlock is not active/);
+      const status = (await session.call("get_host_performance")).structuredContent?.status as {
+        ripgrep: { active: boolean };
+      };
+      assertEquals(status.ripgrep.active, true);
+    },
+  });
 
   await t.step(
     "capabilities: every local tool says openWorldHint false (the web tools true); every tool that writes says destructiveHint",
