@@ -14,10 +14,9 @@
 
 import { assert, assertEquals, assertFalse } from "../../_assert.ts";
 import { canRun, tempDir } from "../../_helpers.ts";
-import { connectStdio } from "../../_mcp.ts";
 import { HOST_TOOL_FAMILIES } from "../../../tools/host_tools.ts";
 import { TOOL_FAMILIES } from "../../../tools/mod.ts";
-import { initialize, startRaw, waitFor } from "../transports/stdio_raw.ts";
+import { initialize, type RawServer, startRaw, waitFor } from "../transports/stdio_raw.ts";
 
 /** Characters per token, as the budgets count them. */
 const CHARS_PER_TOKEN = 4;
@@ -34,6 +33,8 @@ interface Listed {
     outputSchema?: unknown;
     icons?: Icon[];
   }>;
+  /** What `search_files` gave back in `structuredContent`, when the list was asked with a search. */
+  searched?: unknown;
 }
 
 interface Icon {
@@ -41,8 +42,11 @@ interface Icon {
   mimeType?: string;
 }
 
-/** Start the served host, initialize it with raw lines, send tools/list, and read its result. */
-async function rawList(root: string): Promise<Listed> {
+/**
+ * Start the served host, initialize it with raw lines, send tools/list, and read its result; with
+ * a pattern, then call `search_files` on the same host (a session of its own would cost a launch).
+ */
+async function rawList(root: string, search?: string): Promise<Listed> {
   const server = await startRaw([root], "auto");
   try {
     await initialize(server);
@@ -57,11 +61,26 @@ async function rawList(root: string): Promise<Listed> {
       ...result,
       tools: result.tools.map(({ icons: _icons, ...tool }) => tool),
     });
-    return { text, iconChars: wire.length - text.length, tools: result.tools };
+    const listed: Listed = { text, iconChars: wire.length - text.length, tools: result.tools };
+    if (search !== undefined) listed.searched = await searched(server, search);
+    return listed;
   } finally {
     await server.closeInput();
     await server.child.status;
   }
+}
+
+/** Call `search_files` with a pattern, as a client does after the list, and its structuredContent. */
+async function searched(server: RawServer, pattern: string): Promise<unknown> {
+  await server.send({
+    jsonrpc: "2.0",
+    id: 3,
+    method: "tools/call",
+    params: { name: "search_files", arguments: { pattern } },
+  });
+  await waitFor(server, "the answer to search_files", (message) => message.id === 3);
+  const answer = server.messages.find((message) => message.id === 3)!;
+  return (answer.result as { structuredContent?: unknown }).structuredContent;
 }
 
 /** What a model reads of the list, in tokens: each tool's name, description and input schema. */
@@ -167,25 +186,19 @@ Deno.test("tool budget: a Python project that is a git repository adds the git t
 Deno.test("tool budget: output schemas are listed only when tools.outputSchemas is on; structuredContent comes back either way", async () => {
   await using root = await tempDir();
   await Deno.writeTextFile(`${root.path}/a.txt`, "alpha\n");
-  const lean = await rawList(root.path);
+  const lean = await rawList(root.path, "*.txt");
   for (const tool of lean.tools) assertFalse("outputSchema" in tool, tool.name);
-  {
-    await using session = await connectStdio([root.path]);
-    const found = await session.call("search_files", { pattern: "*.txt" });
-    assertEquals((found.structuredContent as { files: string[] }).files, ["a.txt"]);
-  }
+  assertEquals((lean.searched as { files: string[] }).files, ["a.txt"]);
   await Deno.writeTextFile(
     `${root.path}/toolhost.json`,
     JSON.stringify({ tools: { outputSchemas: true } }),
   );
-  const full = await rawList(root.path);
+  const full = await rawList(root.path, "*.txt");
   const search = full.tools.find((tool) => tool.name === "search_files")!;
   assertEquals((search.outputSchema as { type?: string }).type, "object");
   const cost = wireTokens(full) - wireTokens(lean);
   // deno-lint-ignore no-console
   console.log(`tools.outputSchemas: true adds ${cost} tokens to ${wireTokens(lean)} on the wire`);
   assert(cost > 0, `${cost}`);
-  await using session = await connectStdio([root.path]);
-  const found = await session.call("search_files", { pattern: "*.txt" });
-  assertEquals((found.structuredContent as { files: string[] }).files, ["a.txt"]);
+  assertEquals((full.searched as { files: string[] }).files, ["a.txt"]);
 });
