@@ -3,13 +3,20 @@
  * messages land in `comms.jsonl` in order and redacted, under the id the
  * interaction log records as `session`; ripgrep's runs in the confined
  * tool workers land in `subprocess.jsonl`; `read_interactions` shows them.
- * Each test starts a host of its own: its checks read the one session's
- * logs (every call, every record), which another test's calls would add to.
+ * A test whose checks read every call or every record of the session
+ * starts a host of its own, which another test's calls would add to; the
+ * checks that read the subprocess records by tool share one session.
  */
 
 import { assert, assertEquals, assertFalse, assertMatch } from "../../_assert.ts";
 import { canRun, missing, tempDir } from "../../_helpers.ts";
-import { connectStdio, launchHost, resultText, waitForStderr } from "../../_mcp.ts";
+import {
+  connectStdio,
+  type LaunchedHost,
+  launchHost,
+  resultText,
+  waitForStderr,
+} from "../../_mcp.ts";
 import { bwrapMissing } from "../../security/_shell.ts";
 
 /** A secret with a token's shape (found by shape, under any key). */
@@ -79,66 +86,7 @@ Deno.test("a served session's MCP messages are in comms.jsonl, in order and reda
   assertEquals(times, [...times].sort((a, b) => a - b), "lines are in time order");
 });
 
-Deno.test("ripgrep's runs in the tool workers are the session's subprocess records", async () => {
-  await using root = await tempDir();
-  await Deno.writeTextFile(`${root.path}/a.txt`, "needle\n");
-  const host = await launchHost({ roots: [root.path] });
-  try {
-    const status = await host.call("get_host_performance", {});
-    const ripgrep = (status.structuredContent?.status as { ripgrep: { active: boolean } }).ripgrep;
-    if (missing("ripgrep in the tool workers (nothing runs it to record)", ripgrep.active)) return;
-    assert(ripgrep.active, `ripgrep is in use (.ci/run installs it): ${resultText(status)}`);
-    await host.call("grep", { pattern: "needle" });
-    const page = await host.call("read_interactions", { kind: "subprocess" });
-    assertFalse(page.isError, resultText(page));
-    const records = page.structuredContent?.subprocesses as Array<Record<string, unknown>>;
-    assert(records.length >= 1, resultText(page));
-    assertEquals(records[0]?.tool, "grep");
-    assert((records[0]?.argv as string[]).includes("--"));
-    assertEquals(page.structuredContent?.session, await onlySession(root.path));
-    const wrong = await host.call("read_interactions", { kind: "subprocess", since: "2020-01-01" });
-    assertMatch(resultText(wrong), /^invalid_argument: /);
-  } finally {
-    await host[Symbol.asyncDispose]();
-  }
-});
-
 const ECHO = new URL("../../../fixtures/upstream/echo_server.ts", import.meta.url).pathname;
-
-Deno.test("each upstream server process the host starts is recorded when it ends", async () => {
-  await using root = await tempDir();
-  const upstream = { echo: { command: Deno.execPath(), args: ["run", ECHO] } };
-  const host = await launchHost({
-    roots: [root.path],
-    userFile: { upstream: { mcpServers: upstream } },
-  });
-  try {
-    assert(host.list().some((tool) => tool.name === "echo__crash"), host.session.stderr());
-    // The server exits in the middle of the call; the host restarts it.
-    await host.call("echo__crash", {});
-    await waitFor(async () => {
-      const page = await host.call("read_interactions", {
-        kind: "subprocess",
-        tool: "upstream:echo",
-      });
-      return (page.structuredContent?.matched as number) >= 1;
-    });
-    // A call that needs the server started again.
-    const echoed = await host.call("echo__echo", { text: "again" });
-    assertFalse(echoed.isError, resultText(echoed));
-  } finally {
-    await host[Symbol.asyncDispose]();
-  }
-  const dir = `${root.path}/.toolhost/sessions/${await onlySession(root.path)}`;
-  const records = (await Deno.readTextFile(`${dir}/subprocess.jsonl`)).trimEnd().split("\n")
-    .map((line) => JSON.parse(line) as Record<string, unknown>)
-    .filter((record) => record.tool === "upstream:echo");
-  // The one that crashed, and the one started again (recorded when the host closed it).
-  assert(records.length >= 2, JSON.stringify(records));
-  assertEquals(records[0]?.argv, [Deno.execPath(), "run", ECHO]);
-  assertEquals(records[0]?.cwd, root.path);
-  assert((records[0]?.stdout_bytes as number) > 0, "its messages are counted");
-});
 
 /** Wait (generously) until a condition holds. */
 async function waitFor(condition: () => Promise<boolean>, timeoutMs = 30_000): Promise<void> {
@@ -149,48 +97,128 @@ async function waitFor(condition: () => Promise<boolean>, timeoutMs = 30_000): P
   }
 }
 
-const ENTRY = new URL("../../../host/cli/main.ts", import.meta.url).pathname;
+/**
+ * Run `toolhost ARGS…`: the real CLI's `main`, in this process as `mcp-config` is run
+ * (`tests/_mcp.ts`); a child process prints the same at the cost of a Deno start.
+ */
+async function toolhost(args: string[]): Promise<{ code: number; out: string; err: string }> {
+  const { main } = await import("../../../host/cli/main.ts");
+  const out: string[] = [];
+  const err: string[] = [];
+  const code = await main(args, {
+    out: (line) => out.push(`${line}\n`),
+    err: (line) => err.push(`${line}\n`),
+  });
+  return { code, out: out.join(""), err: err.join("") };
+}
 
-Deno.test("old sessions are deleted at start; toolhost log --subprocesses shows a session's processes", async () => {
+/** A launched host whose disposal runs once, whether a step or the test's end comes to it first. */
+function closingOnce(host: LaunchedHost): LaunchedHost & { close(): Promise<void> } {
+  let closed: Promise<void> | undefined;
+  const close = () => closed ??= Promise.resolve(host[Symbol.asyncDispose]());
+  return { ...host, close, [Symbol.asyncDispose]: close };
+}
+
+// One session for these steps, which read its subprocess records by tool (ripgrep's first, before
+// any other process has ended), then, the host closed, its records and `toolhost log`'s table of
+// them; the last step starts the host again on the aged session. The config has what each needs:
+// the upstream server, two days of sessions kept.
+Deno.test("a session's subprocess records: ripgrep's, an upstream server's, toolhost log's table, deleted when old", async (t) => {
   await using root = await tempDir();
   await Deno.writeTextFile(`${root.path}/a.txt`, "needle\n");
-  const file = { log: { sessions: { retentionDays: 2 } } };
-  const first = await launchHost({ roots: [root.path], userFile: file });
-  let id: string;
-  try {
-    await first.call("grep", { pattern: "needle" });
-    id = await onlySession(root.path);
-  } finally {
-    await first[Symbol.asyncDispose]();
-  }
-  const shown = await new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", ENTRY, "log", "--subprocesses", "--root", root.path],
-    cwd: "/",
-  }).output();
-  const table = new TextDecoder().decode(shown.stdout);
-  assertEquals(shown.code, 0, new TextDecoder().decode(shown.stderr));
-  assertMatch(table, /^time \(UTC\)\s+tool\s+ended\s+duration\s+command/);
-  assertMatch(table, new RegExp(`process\\(es\\) of session ${id}`));
-  // ripgrep ran the search where it is installed (the workers check it runs).
-  if (canRun("rg")) assertMatch(table, /grep\s+exit 0\s+[\d.]+ ms\s+\S*rg /);
-  // The session's last write is made three days old: past the two days kept.
-  const old = new Date(Date.now() - 3 * 24 * 60 * 60 * 1000);
-  const dir = `${root.path}/.toolhost/sessions/${id}`;
-  for await (const entry of Deno.readDir(dir)) await Deno.utime(`${dir}/${entry.name}`, old, old);
-  await Deno.utime(dir, old, old);
-  const second = await launchHost({ roots: [root.path], userFile: file });
-  try {
-    await waitFor(async () => {
-      try {
-        await Deno.lstat(dir);
-        return false;
-      } catch {
-        return true;
+  const upstream = { echo: { command: Deno.execPath(), args: ["run", ECHO] } };
+  const file = { upstream: { mcpServers: upstream }, log: { sessions: { retentionDays: 2 } } };
+  await using first = closingOnce(await launchHost({ roots: [root.path], userFile: file }));
+
+  await t.step(
+    "ripgrep's runs in the tool workers are the session's subprocess records",
+    async () => {
+      const status = await first.call("get_host_performance", {});
+      const ripgrep =
+        (status.structuredContent?.status as { ripgrep: { active: boolean } }).ripgrep;
+      if (
+        missing("ripgrep in the tool workers (nothing runs it to record)", ripgrep.active)
+      ) return;
+      assert(ripgrep.active, `ripgrep is in use (.ci/run installs it): ${resultText(status)}`);
+      await first.call("grep", { pattern: "needle" });
+      const page = await first.call("read_interactions", { kind: "subprocess" });
+      assertFalse(page.isError, resultText(page));
+      const records = page.structuredContent?.subprocesses as Array<Record<string, unknown>>;
+      assert(records.length >= 1, resultText(page));
+      assertEquals(records[0]?.tool, "grep");
+      assert((records[0]?.argv as string[]).includes("--"));
+      assertEquals(page.structuredContent?.session, await onlySession(root.path));
+      const wrong = await first.call("read_interactions", {
+        kind: "subprocess",
+        since: "2020-01-01",
+      });
+      assertMatch(resultText(wrong), /^invalid_argument: /);
+    },
+  );
+
+  await t.step(
+    "each upstream server process the host starts is recorded when it ends",
+    async () => {
+      assert(first.list().some((tool) => tool.name === "echo__crash"), first.session.stderr());
+      // The server exits in the middle of the call; the host restarts it.
+      await first.call("echo__crash", {});
+      await waitFor(async () => {
+        const page = await first.call("read_interactions", {
+          kind: "subprocess",
+          tool: "upstream:echo",
+        });
+        return (page.structuredContent?.matched as number) >= 1;
+      });
+      // A call that needs the server started again.
+      const echoed = await first.call("echo__echo", { text: "again" });
+      assertFalse(echoed.isError, resultText(echoed));
+      await first.close();
+      const dir = `${root.path}/.toolhost/sessions/${await onlySession(root.path)}`;
+      const records = (await Deno.readTextFile(`${dir}/subprocess.jsonl`)).trimEnd().split("\n")
+        .map((line) => JSON.parse(line) as Record<string, unknown>)
+        .filter((record) => record.tool === "upstream:echo");
+      // The one that crashed, and the one started again (recorded when the host closed it).
+      assert(records.length >= 2, JSON.stringify(records));
+      assertEquals(records[0]?.argv, [Deno.execPath(), "run", ECHO]);
+      assertEquals(records[0]?.cwd, root.path);
+      assert((records[0]?.stdout_bytes as number) > 0, "its messages are counted");
+    },
+  );
+
+  await t.step(
+    "old sessions are deleted at start; toolhost log --subprocesses shows a session's processes",
+    async () => {
+      await first.close();
+      const id = await onlySession(root.path);
+      const shown = await toolhost(["log", "--subprocesses", "--root", root.path]);
+      const table = shown.out;
+      assertEquals(shown.code, 0, shown.err);
+      assertMatch(table, /^time \(UTC\)\s+tool\s+ended\s+duration\s+command/);
+      assertMatch(table, new RegExp(`process\\(es\\) of session ${id}`));
+      // ripgrep ran the search where it is installed (the workers check it runs).
+      if (canRun("rg")) assertMatch(table, /grep\s+exit 0\s+[\d.]+ ms\s+\S*rg /);
+      // The session's last write is made three days old: past the two days kept.
+      const old = new Date(Date.now() - 3 * 24 * 60 * 60 * 1000);
+      const dir = `${root.path}/.toolhost/sessions/${id}`;
+      for await (const entry of Deno.readDir(dir)) {
+        await Deno.utime(`${dir}/${entry.name}`, old, old);
       }
-    });
-  } finally {
-    await second[Symbol.asyncDispose]();
-  }
+      await Deno.utime(dir, old, old);
+      const second = await launchHost({ roots: [root.path], userFile: { log: file.log } });
+      try {
+        await waitFor(async () => {
+          try {
+            await Deno.lstat(dir);
+            return false;
+          } catch {
+            return true;
+          }
+        });
+      } finally {
+        await second[Symbol.asyncDispose]();
+      }
+    },
+  );
 });
 
 const SINK = new URL("../../../fixtures/sinks/sink_server.ts", import.meta.url).pathname;
