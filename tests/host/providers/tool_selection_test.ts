@@ -70,17 +70,69 @@ Deno.test("tool selection: tools.disabled switches off host-side tools and the h
   assertFalse(session.stderr().includes("    at "), `no stack trace: ${session.stderr()}`);
 });
 
-Deno.test("tool selection: a config naming a missing tool serves, says one line on stderr, and doctor names it", async () => {
+// One host for a Python project whose config names a missing tool (which switches nothing off) and
+// holds a hidden directory's .js: its start-up line is read first, then the families appear as
+// their files do; `doctor` runs once the host has closed.
+Deno.test("tool selection: a config naming a missing tool serves, says one line on stderr, and doctor names it", async (t) => {
   await using root = await tempDir();
   await pythonProject(root.path, { disabled: ["todo_wirte"] });
+  await Deno.mkdir(`${root.path}/.venv/lib`, { recursive: true });
+  await Deno.writeTextFile(`${root.path}/.venv/lib/vendored.js`, "export const x = 1;\n");
   const line =
     'config tools.disabled names "todo_wirte", which is not a tool (did you mean "todo_write"?)';
   {
     await using session = await connectStdio([root.path]);
+    let changed = 0;
+    session.client.setNotificationHandler("notifications/tools/list_changed", () => {
+      changed++;
+    });
     assert((await names(session)).includes("todo_write"), "nothing was switched off");
     const said = session.stderr().split("\n").filter((each) => each.includes("todo_wirte"));
     assertEquals(said, [`toolhost warn: ${line}`]);
     assertFalse(session.stderr().includes("    at "), `no stack trace: ${session.stderr()}`);
+
+    await t.step(
+      "tool selection: a Python-only project lists no C/C++ or TS/JS tools until such a file appears",
+      async (t) => {
+        const before = await names(session);
+        assert(before.includes("py_get_definition"), before.join(" "));
+        assertEquals(
+          before.filter((name) => name.startsWith("ts_")),
+          [],
+          "a hidden directory's .js",
+        );
+
+        await t.step(
+          "a .ts file written into it lists the TS/JS tools, with list_changed",
+          async () => {
+            const written = await session.call("write_file", {
+              path: "web/app.ts",
+              content: "export function greet(name: string): string {\n  return name;\n}\n",
+              create_parents: true,
+            });
+            assertFalse(written.isError === true, resultText(written));
+            await until(() => changed === 1, "notifications/tools/list_changed");
+            const after = await names(session);
+            assert(after.includes("ts_js_get_code_outline"), after.join(" "));
+            assertEquals(after.filter((name) => name.startsWith("ts_c")), []);
+          },
+        );
+
+        await t.step(
+          "a hidden family's tool still answers, and what it read lists its family",
+          async () => {
+            await Deno.writeTextFile(
+              `${root.path}/lib.c`,
+              "int add(int a, int b) { return a + b; }\n",
+            );
+            const outline = await session.call("ts_c_get_code_outline", { path: "lib.c" });
+            assertMatch(resultText(outline), /add/);
+            await until(() => changed === 2, "the second notifications/tools/list_changed");
+            assert((await names(session)).includes("ts_c_get_code_outline"));
+          },
+        );
+      },
+    );
   }
   const doctor = await new Deno.Command(Deno.execPath(), {
     args: ["run", "-A", ENTRY.pathname, "doctor", "--json", "--root", root.path],
@@ -95,45 +147,6 @@ Deno.test("tool selection: a config naming a missing tool serves, says one line 
   assertEquals(probes.map((probe) => probe.ok), [false]);
   assert(probes[0]!.detail.startsWith(line), probes[0]!.detail);
   assertEquals(doctor.code, 1);
-});
-
-Deno.test("tool selection: a Python-only project lists no C/C++ or TS/JS tools until such a file appears", async (t) => {
-  await using root = await tempDir();
-  await pythonProject(root.path);
-  await Deno.mkdir(`${root.path}/.venv/lib`, { recursive: true });
-  await Deno.writeTextFile(`${root.path}/.venv/lib/vendored.js`, "export const x = 1;\n");
-  await using session = await connectStdio([root.path]);
-  let changed = 0;
-  session.client.setNotificationHandler("notifications/tools/list_changed", () => {
-    changed++;
-  });
-  const before = await names(session);
-  assert(before.includes("py_get_definition"), before.join(" "));
-  assertEquals(before.filter((name) => name.startsWith("ts_")), [], "a hidden directory's .js");
-
-  await t.step("a .ts file written into it lists the TS/JS tools, with list_changed", async () => {
-    const written = await session.call("write_file", {
-      path: "web/app.ts",
-      content: "export function greet(name: string): string {\n  return name;\n}\n",
-      create_parents: true,
-    });
-    assertFalse(written.isError === true, resultText(written));
-    await until(() => changed === 1, "notifications/tools/list_changed");
-    const after = await names(session);
-    assert(after.includes("ts_js_get_code_outline"), after.join(" "));
-    assertEquals(after.filter((name) => name.startsWith("ts_c")), []);
-  });
-
-  await t.step(
-    "a hidden family's tool still answers, and what it read lists its family",
-    async () => {
-      await Deno.writeTextFile(`${root.path}/lib.c`, "int add(int a, int b) { return a + b; }\n");
-      const outline = await session.call("ts_c_get_code_outline", { path: "lib.c" });
-      assertMatch(resultText(outline), /add/);
-      await until(() => changed === 2, "the second notifications/tools/list_changed");
-      assert((await names(session)).includes("ts_c_get_code_outline"));
-    },
-  );
 });
 
 Deno.test("tool selection: tools.families forces families on and off", async () => {
