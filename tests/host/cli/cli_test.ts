@@ -38,6 +38,17 @@ async function toolhost(args: string[], options: { cwd?: string; flags?: string[
   return { code: output.code, stdout: decode(output.stdout), stderr: decode(output.stderr) };
 }
 
+/**
+ * `toolhost call ARGS…` run in this process by the CLI's own `main`, for calls that only fill
+ * the log a test reads: `call` itself is run as a subprocess where it is the subject ("call and
+ * tools run through the same dispatcher"); a child here would cost a Deno start and a load of
+ * the host's modules per call. What it prints is not looked at.
+ */
+async function callHere(args: string[]): Promise<number> {
+  const { main } = await import("../../../host/cli/main.ts");
+  return await main(["call", ...args], { out: () => {}, err: () => {} });
+}
+
 Deno.test("cli: flags print the scoped server; mcp-config prints bin/toolhost start, which computes them at each start", async () => {
   await using a = await tempDir();
   await using b = await tempDir();
@@ -285,8 +296,8 @@ Deno.test("cli: the served process confines its tool workers with Landlock where
 Deno.test("cli: log prints recent calls as a table, with filters", async () => {
   await using root = await tempDir();
   await Deno.writeTextFile(`${root.path}/a.txt`, "alpha\n");
-  await toolhost(["call", "read_file", '{"path": "a.txt"}', "--root", root.path]);
-  await toolhost(["call", "read_file", '{"path": "/etc/passwd"}', "--root", root.path]);
+  await callHere(["read_file", '{"path": "a.txt"}', "--root", root.path]);
+  await callHere(["read_file", '{"path": "/etc/passwd"}', "--root", root.path]);
   const all = await toolhost(["log", "--root", root.path]);
   assertEquals(all.code, 0);
   assertMatch(all.stdout, /^time \(UTC\)\s+tool\s+outcome/);
