@@ -11,17 +11,21 @@ import { tempDir } from "../../_helpers.ts";
 import { connectStdio, resultText, type StdioSession } from "../../_mcp.ts";
 import { appliedDiff, PKG, writeMailkit, writeTree } from "./_fixtures.ts";
 
-/** Prints the tokens that differ between two versions of a Python file, as JSON. */
+/**
+ * Prints, for each pair of Python files given (before, after), the tokens that differ between
+ * them, as one JSON list: one Python start for every file checked.
+ */
 const TOKEN_DIFF = `
 import json, sys, tokenize
 def tokens(path):
     with open(path, "rb") as f:
         return [(tokenize.tok_name[t.type], t.string) for t in tokenize.tokenize(f.readline)]
-a, b = tokens(sys.argv[1]), tokens(sys.argv[2])
-if len(a) != len(b):
-    print(json.dumps("token counts differ"))
-else:
-    print(json.dumps([[x[0], x[1], y[1]] for x, y in zip(a, b) if x != y]))
+def differ(a, b):
+    if len(a) != len(b):
+        return "token counts differ"
+    return [[x[0], x[1], y[1]] for x, y in zip(a, b) if x != y]
+pairs = zip(sys.argv[1::2], sys.argv[2::2])
+print(json.dumps([differ(tokens(a), tokens(b)) for a, b in pairs]))
 `;
 
 async function python(args: string[], cwd: string): Promise<{ ok: boolean; out: string }> {
@@ -134,13 +138,17 @@ Deno.test("rename_symbol renames a function across the email package and nothing
         ["NAME", "quote", "quote_string"],
       ],
     };
-    for (const [path, tokens] of Object.entries(expected)) {
-      await Deno.writeTextFile(`${root.path}/before.py`, original.get(path)!);
-      const diff = await python(["-c", TOKEN_DIFF, "before.py", path], root.path);
-      assert(diff.ok, diff.out);
-      assertEquals(JSON.parse(diff.out), tokens, path);
+    const paths = Object.keys(expected);
+    const pairs: string[] = [];
+    for (const [i, path] of paths.entries()) {
+      await Deno.writeTextFile(`${root.path}/before${i}.py`, original.get(path)!);
+      pairs.push(`before${i}.py`, path);
     }
-    await Deno.remove(`${root.path}/before.py`);
+    const diff = await python(["-c", TOKEN_DIFF, ...pairs], root.path);
+    assert(diff.ok, diff.out);
+    const found: unknown[] = JSON.parse(diff.out);
+    for (const [i, path] of paths.entries()) assertEquals(found[i], expected[path], path);
+    for (const i of paths.keys()) await Deno.remove(`${root.path}/before${i}.py`);
   });
 
   await t.step(
