@@ -15,6 +15,8 @@ Deno.test("write_file killed mid-write leaves the old or the new content, never 
   await using root = await tempDir("toolhost-atomic-");
   const seen = new Set<string>();
   const killedTemps = new Set<string>();
+  // A write under way shows as a new temp file: the watcher says when one may have appeared.
+  using watcher = Deno.watchFs(root.path, { recursive: false });
   for (let round = 0; round < 6; round++) {
     const child = new Deno.Command(Deno.execPath(), {
       args: ["run", "-A", "--unstable-worker-options", WRITER.pathname, root.path],
@@ -26,10 +28,7 @@ Deno.test("write_file killed mid-write leaves the old or the new content, never 
     assertEquals(new TextDecoder().decode(value), "ready\n");
     reader.releaseLock();
     // Kill it the moment a write is under way (its temp file exists), so the kill lands mid-write.
-    const deadline = Date.now() + 5_000;
-    while (Date.now() < deadline && !tempFiles(root.path).some((name) => !killedTemps.has(name))) {
-      await new Promise((resolve) => setTimeout(resolve, 0));
-    }
+    await writeUnderWay(watcher, root.path, killedTemps, 5_000);
     child.kill("SIGKILL");
     await child.status;
     await child.stdout.cancel();
@@ -56,6 +55,30 @@ Deno.test("write_file killed mid-write leaves the old or the new content, never 
   ).sort();
   assertEquals(names, ["big.txt", ...[...killedTemps].sort()].sort());
 });
+
+/**
+ * Wait until a temp file that no killed write left exists in `dir` (a write is under way), or
+ * `ms` have passed: look again at each event in the directory, not in a loop that would take
+ * CPU from the writer.
+ */
+async function writeUnderWay(
+  watcher: Deno.FsWatcher,
+  dir: string,
+  killed: ReadonlySet<string>,
+  ms: number,
+): Promise<void> {
+  const events = watcher[Symbol.asyncIterator]();
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const late = new Promise<"late">((resolve) => (timer = setTimeout(() => resolve("late"), ms)));
+  try {
+    while (!tempFiles(dir).some((name) => !killed.has(name))) {
+      const next = await Promise.race([events.next(), late]);
+      if (next === "late" || next.done) return;
+    }
+  } finally {
+    clearTimeout(timer);
+  }
+}
 
 function tempFiles(dir: string): string[] {
   return [...Deno.readDirSync(dir)].map((entry) => entry.name).filter((name) =>
