@@ -32,7 +32,12 @@ import {
   STATE_MARKER,
   type StateIdentity,
 } from "../../security/state_marker.ts";
-import { ANSWERS_DIR, FACTS_DIR, SCOPES_DIR, WORD_INDEX_FILE } from "../../tools/symbols/mod.ts";
+import {
+  ANSWERS_DIR,
+  FACTS_DIR,
+  SCOPES_DIR,
+  WORD_INDEX_FILE,
+} from "../../tools/symbols/state_names.ts";
 import { type HostLogger, stderrLogger } from "../logger.ts";
 
 export { STATE_MARKER, type StateIdentity } from "../../security/state_marker.ts";

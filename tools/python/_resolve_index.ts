@@ -17,7 +17,8 @@
 
 import { Parser } from "web-tree-sitter";
 import { isOwnStateDir } from "../../security/state_marker.ts";
-import { FACTS_DIR, FactsStore } from "../symbols/_facts_store.ts";
+import { FactsStore } from "../symbols/_facts_store.ts";
+import { FACTS_DIR } from "../symbols/state_names.ts";
 import { decodeForLookups, PY_FACTS_CODEC } from "./_facts_codec.ts";
 import { treeSitter } from "../_treesitter.ts";
 import { type ToolContext, yieldDue, yieldToWorker } from "../tool.ts";

@@ -17,9 +17,7 @@ import { isOwnStateDir } from "../../security/state_marker.ts";
 import type { ToolContext } from "../tool.ts";
 import { BoundedFolder } from "./_bounded_folder.ts";
 import { hashOf } from "./_facts_store.ts";
-
-/** The folder in the state directory. */
-export const ANSWERS_DIR = "symbol-answers";
+import { ANSWERS_DIR } from "./state_names.ts";
 
 /** Answers kept in a worker's memory. */
 const MEMORY_ANSWERS = 64;

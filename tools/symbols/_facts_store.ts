@@ -34,9 +34,6 @@ import {
 
 export type { FactsSections, StoredSections };
 
-/** The folder in the state directory. */
-export const FACTS_DIR = "symbol-facts";
-
 /** The most bytes the folder keeps. */
 export const FACTS_BYTES = 256 * 1024 * 1024;
 

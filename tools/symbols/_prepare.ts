@@ -11,7 +11,7 @@
 import { isOwnStateDir } from "../../security/state_marker.ts";
 import type { ToolContext } from "../tool.ts";
 import { RESOLVERS } from "./_resolvers.ts";
-import { WORD_INDEX_FILE } from "./_word_index.ts";
+import { WORD_INDEX_FILE } from "./state_names.ts";
 
 /**
  * Prepare the symbol indexes of the roots, when one exists in a state

@@ -30,9 +30,7 @@ import { isOwnStateDir } from "../../security/state_marker.ts";
 import type { DirEntry } from "../../security/safe_fs.ts";
 import type { ToolContext } from "../tool.ts";
 import { hashOf } from "./_facts_store.ts";
-
-/** The folder in the state directory. */
-export const SCOPES_DIR = "symbol-scopes";
+import { SCOPES_DIR } from "./state_names.ts";
 
 /** How long before the listing a change may have been missed by its mtime. */
 export const RACY_MS = 2_000;

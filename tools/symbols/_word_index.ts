@@ -24,11 +24,9 @@ import { isOwnStateDir } from "../../security/state_marker.ts";
 import type { ToolContext } from "../tool.ts";
 import { readWholeFileSync } from "../_whole_file.ts";
 import { decodeIndex, Dictionary, encodeIndex, type WordEntry } from "./_word_index_file.ts";
+import { WORD_INDEX_FILE } from "./state_names.ts";
 
 export type { WordEntry };
-
-/** The file in the state directory. */
-export const WORD_INDEX_FILE = "symbol-words.bin";
 
 /** The least time between two saves (a change since is saved by the next call after it). */
 const SAVE_EVERY_MS = 5_000;

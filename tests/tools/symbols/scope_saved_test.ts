@@ -14,7 +14,7 @@ import { trustStateDir } from "../../../host/state/state_dir.ts";
 import { Skipped } from "../../../tools/_skipped.ts";
 import type { ToolContext } from "../../../tools/tool.ts";
 import { ScopeListings } from "../../../tools/symbols/_scope_listing.ts";
-import { SCOPES_DIR } from "../../../tools/symbols/_scope_saved.ts";
+import { SCOPES_DIR } from "../../../tools/symbols/state_names.ts";
 
 const python = (name: string) => name.endsWith(".py");
 
