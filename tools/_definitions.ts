@@ -214,8 +214,14 @@ export async function updateDefinition(
   edit: DefinitionEdit,
 ): Promise<ToolResult> {
   const { symbol, check } = edit;
-  const before = errorCount(source.tree);
   const updated = spliceDefinition(source, symbol, edit.newContent);
+  const display = source.resolved.display;
+  // Unchanged text is the parse the source already has: it cannot have more errors than itself,
+  // so the check (a parse or two of the whole file) is not run for it.
+  if (updated === source.file.text) {
+    return editResult(`${symbol.qualified} in "${display}" already reads so; nothing changed`, []);
+  }
+  const before = errorCount(source.tree);
   if (check) {
     const { count, where } = await check(updated);
     if (count > before) {
@@ -226,10 +232,6 @@ export async function updateDefinition(
         } new parse error(s) (${where.join("; ")}); fix content, or pass allow_syntax_errors: true`,
       );
     }
-  }
-  const display = source.resolved.display;
-  if (updated === source.file.text) {
-    return editResult(`${symbol.qualified} in "${display}" already reads so; nothing changed`, []);
   }
   const diff = saveText(ctx, source, updated);
   const end = symbol.endLine + lineCount(updated) - lineCount(source.file.text);
