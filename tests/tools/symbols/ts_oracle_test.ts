@@ -32,7 +32,7 @@ import {
   type Pick,
   sample,
 } from "../../../bench/_ts_oracle.ts";
-import { scoreFindUsages } from "../../../bench/_oracle_score.ts";
+import { scoreFindUsages, type SiteKey } from "../../../bench/_oracle_score.ts";
 import { copyFiles } from "../../../bench/_corpora.ts";
 import { expressProject, zodProject } from "../../../bench/_ts_oracle_corpora.ts";
 import { appliedDiff, assertMeetsTargets } from "./_fixtures.ts";
@@ -51,13 +51,14 @@ for (
     const project: OracleProject = { ...shipped, root: await Deno.realPath(root.path) };
     const service = languageService(project);
     const picks = sample(candidates(service, project), SYMBOLS * 2, SEED);
+    const sitesOf = memoizedSites(service, project);
     await using session = await connectStdio([project.root]);
 
     await t.step(`find_usages of ${SYMBOLS} symbols: the oracle's sites, all exact`, async () => {
       const scored = await scoreFindUsages(
         (args) => session.call("find_usages", args),
         picks,
-        (pick) => oracleSites(service, project, pick),
+        sitesOf,
         SYMBOLS,
       );
       assertMeetsTargets(scored, { used: SYMBOLS, listedRecall: 0.95 });
@@ -69,7 +70,7 @@ for (
       const before = errorCounts(new Map());
       let done = 0;
       let refusals = 0;
-      for (const pick of renamePicks(service, project, picks)) {
+      for (const pick of renamePicks(sitesOf, picks)) {
         if (done >= RENAMES) break;
         const newName = `${pick.name.split(".").at(-1)}Renamed`;
         const expected = oracleRename(service, project, pick, newName, originals);
@@ -127,15 +128,30 @@ async function renamesAsOracle(
   assertEquals(appliedDiff(diff, context.originals), changed, `${pick.name}: the dry run's diff`);
 }
 
-/** Picks a rename can take: not an export alias (renaming one renames its target). */
-function renamePicks(
+/**
+ * The oracle's sites of each pick, asked once (each costs a `findReferences`
+ * per declaration): both steps want them of the same picks, on the same
+ * program, and all are asked before the first rename is written (the
+ * service's files never change version, so it would not read one anyway).
+ */
+function memoizedSites(
   service: ts.LanguageService,
   project: OracleProject,
-  picks: readonly Pick[],
-): Pick[] {
-  return picks.filter((pick) =>
-    pick.kind !== ts.ScriptElementKind.alias && oracleSites(service, project, pick).size > 1
-  );
+): (pick: Pick) => Set<SiteKey> {
+  const known = new Map<Pick, Set<SiteKey>>();
+  return (pick) => {
+    let sites = known.get(pick);
+    if (!sites) {
+      sites = oracleSites(service, project, pick);
+      known.set(pick, sites);
+    }
+    return sites;
+  };
+}
+
+/** Picks a rename can take: not an export alias (renaming one renames its target). */
+function renamePicks(sitesOf: (pick: Pick) => Set<SiteKey>, picks: readonly Pick[]): Pick[] {
+  return picks.filter((pick) => pick.kind !== ts.ScriptElementKind.alias && sitesOf(pick).size > 1);
 }
 
 /**
