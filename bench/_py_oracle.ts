@@ -52,16 +52,19 @@ export class Pyright implements AsyncDisposable {
   #next = 1;
   #waiting = new Map<number, (result: unknown) => void>();
   #root: string;
+  #listed = Promise.withResolvers<void>();
 
   private constructor(root: string, child: Deno.ChildProcess) {
     this.#root = root;
     this.#child = child;
     this.#writer = child.stdin.getWriter();
-    void this.#read();
+    void this.#read().finally(() => this.#listed.resolve());
   }
 
   /**
-   * Start pyright over a folder and wait until it has answered `initialize`.
+   * Start pyright over a folder and wait until it has answered `initialize`
+   * and listed the folder's files (it logs "Found N source files"): until
+   * then it answers for no file it was not sent.
    *
    * @param root The folder (its files are the workspace).
    * @returns The server.
@@ -86,6 +89,7 @@ export class Pyright implements AsyncDisposable {
       },
     });
     server.notify("initialized", {});
+    await server.#listed.promise;
     return server;
   }
 
@@ -102,7 +106,7 @@ export class Pyright implements AsyncDisposable {
     this.#send({ jsonrpc: "2.0", method, params });
   }
 
-  /** Open a file (pyright answers for open files). */
+  /** Open a file (pyright then checks it in full, and answers for it from the text sent). */
   async open(path: string): Promise<void> {
     const text = await Deno.readTextFile(`${this.#root}/${path}`);
     this.notify("textDocument/didOpen", {
@@ -191,12 +195,15 @@ export class Pyright implements AsyncDisposable {
 
   /**
    * The symbols a file defines at its top level and in its classes, with their dotted names.
+   * The file is not opened: pyright answers for every file of the folder from disk, and an
+   * open file is one it type-checks in full (diagnostics nobody reads, most of its CPU).
+   * Nothing tells it of changes on disk (its server watches none of its own), so it answers
+   * from each file as first read.
    *
-   * @param path The file (opened first).
+   * @param path The file.
    * @returns The symbols.
    */
   async symbols(path: string): Promise<PyPick[]> {
-    await this.open(path);
     type Symbol = {
       name: string;
       kind: number;
@@ -253,6 +260,14 @@ export class Pyright implements AsyncDisposable {
         : null;
       this.#send({ jsonrpc: "2.0", id: message.id, result });
       return;
+    }
+    if (
+      message.method === "window/logMessage" &&
+      /^(Found \d+ source files?|No source files found\.)$/.test(
+        (message.params as { message?: string }).message ?? "",
+      )
+    ) {
+      this.#listed.resolve();
     }
     if (message.id !== undefined) {
       this.#waiting.get(message.id)?.(message.result);

@@ -5,14 +5,39 @@
  * @module
  */
 
+/** The python3 on PATH, as these tests run it. */
+export interface Python {
+  /** Its interpreter's own path (`sys.executable`). */
+  executable: string;
+  /** Its standard library's directory. */
+  stdlib: string;
+}
+
+let found: Promise<Python> | undefined;
+
+/**
+ * The python3 on PATH, asked once per test process. Later runs start its
+ * executable directly: PATH's `python3` can be a version manager's shim (a
+ * shell script that costs more CPU than the short runs these tests make).
+ */
+export function python(): Promise<Python> {
+  return found ??= (async () => {
+    const out = await new Deno.Command("python3", {
+      args: [
+        "-c",
+        "import sys,sysconfig;print(sys.executable);print(sysconfig.get_paths()['stdlib'])",
+      ],
+      stdout: "piped",
+    }).output();
+    if (!out.success) throw new Error("python3 is needed for these tests");
+    const [executable, stdlib] = new TextDecoder().decode(out.stdout).trim().split("\n");
+    return { executable: executable!, stdlib: stdlib! };
+  })();
+}
+
 /** The stdlib directory of the python3 on PATH. */
 export async function stdlibDir(): Promise<string> {
-  const out = await new Deno.Command("python3", {
-    args: ["-c", "import sysconfig;print(sysconfig.get_paths()['stdlib'])"],
-    stdout: "piped",
-  }).output();
-  if (!out.success) throw new Error("python3 is needed for these tests");
-  return new TextDecoder().decode(out.stdout).trim();
+  return (await python()).stdlib;
 }
 
 /** The modules the agreement tests use (relative to the stdlib), 40+ of them, large and small. */
@@ -95,7 +120,7 @@ const SCRIPT = new URL("../../../fixtures/python/ast_reference.py", import.meta.
  * @returns One reference per path.
  */
 export async function reference(paths: readonly string[]): Promise<Reference[]> {
-  const out = await new Deno.Command("python3", {
+  const out = await new Deno.Command((await python()).executable, {
     args: [SCRIPT, ...paths],
     stdout: "piped",
     stderr: "piped",

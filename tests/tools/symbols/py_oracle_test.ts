@@ -21,6 +21,7 @@ import { type PyPick, Pyright } from "../../../bench/_py_oracle.ts";
 import { pyCorpus, samplePy } from "../../../bench/_py_oracle_corpus.ts";
 import { scoreFindUsages } from "../../../bench/_oracle_score.ts";
 import { appliedDiff, assertMeetsTargets } from "./_fixtures.ts";
+import { python } from "../python/_stdlib.ts";
 
 const SYMBOLS = 40;
 const RENAMES = 10;
@@ -98,7 +99,7 @@ for package in ("mailkit", "httpkit"):
     for info in pkgutil.walk_packages(importlib.import_module(package).__path__, package + "."):
         importlib.import_module(info.name)
 `;
-  const run = await new Deno.Command("python3", {
+  const run = await new Deno.Command((await python()).executable, {
     args: ["-c", check],
     cwd: root,
     env: { PYTHONDONTWRITEBYTECODE: "1", PATH: Deno.env.get("PATH") ?? "/usr/bin:/bin" },
