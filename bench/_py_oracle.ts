@@ -45,6 +45,9 @@ async function langserver(): Promise<string> {
   return entry;
 }
 
+/** The longest wait for pyright to list the folder's files (it takes seconds). */
+const LISTING_MS = 120_000;
+
 /** A running pyright language server over one folder. */
 export class Pyright implements AsyncDisposable {
   #child: Deno.ChildProcess;
@@ -89,7 +92,19 @@ export class Pyright implements AsyncDisposable {
       },
     });
     server.notify("initialized", {});
-    await server.#listed.promise;
+    // Bounded: a pyright that words the line otherwise would leave the caller waiting for ever.
+    const listing = setTimeout(
+      () =>
+        server.#listed.reject(
+          new Error(`pyright did not say "Found N source files" in ${LISTING_MS} ms`),
+        ),
+      LISTING_MS,
+    );
+    try {
+      await server.#listed.promise;
+    } finally {
+      clearTimeout(listing);
+    }
     return server;
   }
 
