@@ -13,12 +13,8 @@ import { PyIndex } from "../../../tools/python/_resolve_index.ts";
 import { pythonWords } from "../../../tools/python/_words.ts";
 import { FactsStore, type StoredSections } from "../../../tools/symbols/_facts_store.ts";
 import { plainFacts } from "../python/_plain_facts.ts";
-import {
-  WORD_INDEX_FILE,
-  WordIndex,
-  wordIndex,
-  wordsOf,
-} from "../../../tools/symbols/_word_index.ts";
+import { WordIndex, wordIndex, wordsOf } from "../../../tools/symbols/_word_index.ts";
+import { WORD_INDEX_FILE } from "../../../tools/symbols/state_names.ts";
 import { isOwnStateDir } from "../../../security/state_marker.ts";
 import { trustStateDir } from "../../../host/state/state_dir.ts";
 
