@@ -1,8 +1,7 @@
 /**
- * What the client-rights tests share: `toolhost token …` (the real CLI's
- * `main`, the user's config directory in `XDG_CONFIG_HOME`; or run as a user
- * runs it, `bin/toolhost` in a process of its own), and the SDK client
- * connected with a client's token.
+ * What the client-rights tests share: `toolhost token …` run as a user runs
+ * it (`bin/toolhost`, the user's config directory in `XDG_CONFIG_HOME`), and
+ * the SDK client connected with a client's token.
  *
  * @module
  */
@@ -24,10 +23,7 @@ export interface TokenRun {
 }
 
 /**
- * Run `toolhost token ARGS… --root ROOT…` with the user's config in `config`: the real CLI's
- * `main`, in this process as `mcp-config` is run (`tests/_mcp.ts`), with `XDG_CONFIG_HOME` set
- * to `config` while it runs. A child process ({@linkcode tokenCli}) prints the same at the cost
- * of a Deno start per run.
+ * Run `toolhost token ARGS… --root ROOT…` with the user's config in `config`.
  *
  * @param config The user's config directory (`XDG_CONFIG_HOME`).
  * @param roots The server's roots.
@@ -35,37 +31,6 @@ export interface TokenRun {
  * @returns What it printed.
  */
 export async function token(
-  config: string,
-  roots: readonly string[],
-  args: readonly string[],
-): Promise<TokenRun> {
-  const { main } = await import("../../../host/cli/main.ts");
-  const out: string[] = [];
-  const err: string[] = [];
-  const before = Deno.env.get("XDG_CONFIG_HOME");
-  Deno.env.set("XDG_CONFIG_HOME", config);
-  try {
-    const code = await main(["token", ...args, ...roots.flatMap((root) => ["--root", root])], {
-      out: (line) => out.push(`${line}\n`),
-      err: (line) => err.push(`${line}\n`),
-    });
-    return { code, out: out.join(""), err: err.join("") };
-  } finally {
-    if (before === undefined) Deno.env.delete("XDG_CONFIG_HOME");
-    else Deno.env.set("XDG_CONFIG_HOME", before);
-  }
-}
-
-/**
- * Run `bin/toolhost token ARGS… --root ROOT…` as a user runs it, in a process of its own with a
- * client's minimal environment and the user's config in `XDG_CONFIG_HOME`.
- *
- * @param config The user's config directory (`XDG_CONFIG_HOME`).
- * @param roots The server's roots.
- * @param args The words after `token`, and options.
- * @returns What it printed.
- */
-export async function tokenCli(
   config: string,
   roots: readonly string[],
   args: readonly string[],

@@ -1,9 +1,8 @@
 /**
  * Rights per client, black-box: the host started as a user starts it
  * (`toolhost start --http`, scoped flags, Landlock), tokens minted with
- * `toolhost token add` (the CLI's own code, in this process; the list is
- * read with `bin/toolhost token list` as a user reads it), and the SDK's
- * client with each token. A read-only client lists and calls no writing tool; a client
+ * `toolhost token add` as a user mints them, and the SDK's client with each
+ * token. A read-only client lists and calls no writing tool; a client
  * limited to root A reaches nothing of root B by any tool; a revoked token's
  * next request is refused in a live session; a client over its calls a
  * minute is told so while the others are served; every refusal is logged
@@ -15,7 +14,7 @@ import { assert, assertEquals, assertMatch, assertRejects } from "../../_assert.
 import { canRun, tempDir } from "../../_helpers.ts";
 import { launchHttp, resultText } from "../../_mcp.ts";
 import { logLines, modernClient } from "../transports/_http.ts";
-import { clientWith, mint, token, tokenCli } from "./_clients.ts";
+import { clientWith, mint, token } from "./_clients.ts";
 
 const SECRET = "secret-of-root-b-1f6c";
 
@@ -147,8 +146,7 @@ Deno.test("clients: rights per token, in the launch users run", async (t) => {
     } finally {
       await gone.close().catch(() => {});
     }
-    // Run as a user runs it (bin/toolhost, a process of its own), what the list says after.
-    const listed = await tokenCli(config, roots, ["list"]);
+    const listed = await token(config, roots, ["list"]);
     assert(!listed.out.includes("gone") && listed.out.includes("reviewer"), listed.out);
   });
 
