@@ -28,6 +28,18 @@ async function pool(root: string, options: { timeout?: number; logs?: string[] }
 }
 
 /**
+ * `test_spin`'s arguments for a runaway that spins while its test runs: its marker file is in
+ * the test's root, which the test's end removes. A terminated worker's loop goes on
+ * (denoland/deno#35657): without the marker it would burn a core for its whole 10 s, through the
+ * tests after it.
+ */
+async function spinning(root: string): Promise<{ while_exists: string }> {
+  const marker = `${root}/spinning`;
+  await Deno.writeTextFile(marker, "");
+  return { while_exists: marker };
+}
+
+/**
  * Start the pool's second worker, which starts only when a call would wait behind the first: a
  * read while the first worker sleeps runs on it. Until a read is answered while the sleep still
  * runs (on a loaded machine the sleep may reach the pool's time limit first), it tries again.
@@ -60,7 +72,9 @@ Deno.test("worker pool: a runaway tool is stopped at its timeout while other cal
   try {
     await startSecond(workers);
     let stopped = false;
-    const runaway = workers.call("test_spin", {}).finally(() => (stopped = true));
+    const runaway = workers.call("test_spin", await spinning(root.path)).finally(
+      () => (stopped = true),
+    );
     // While one worker spins, the other keeps answering: the reads end before the runaway does.
     for (let i = 0; i < 20; i++) {
       const { result } = await workers.call("read_file", { path: "a.txt" });
@@ -88,7 +102,9 @@ Deno.test("worker pool: a call goes to the worker that is free, not behind a bus
   try {
     const order: string[] = [];
     // One worker spins for good; the other is busy for a moment, then free.
-    const runaway = workers.call("test_spin", {}).finally(() => order.push("spin"));
+    const runaway = workers.call("test_spin", await spinning(root.path)).finally(() =>
+      order.push("spin")
+    );
     const brief = workers.call("test_sleep", { ms: 200 }).finally(() => order.push("sleep"));
     // Both are busy now: the read waits for the first to be free, which is the sleeping one's.
     const read = await workers.call("read_file", { path: "a.txt" }).finally(() =>
@@ -118,7 +134,8 @@ Deno.test("worker pool: calls waiting when a worker is replaced on timeout run o
   const workers = await pool(root.path, { timeout: 2_000, logs });
   try {
     // Both workers spin: every read waits until a worker is replaced.
-    const runaways = [workers.call("test_spin", {}), workers.call("test_spin", {})];
+    const spin = await spinning(root.path);
+    const runaways = [workers.call("test_spin", spin), workers.call("test_spin", spin)];
     const reads = Array.from({ length: 4 }, () => workers.call("read_file", { path: "a.txt" }));
     for (const { result } of await Promise.all(runaways)) {
       assertMatch(textOf(result), /^timeout: test_spin ran past its 2 s limit/);
@@ -139,7 +156,7 @@ Deno.test("worker pool: a waiting call that is cancelled never runs; a check is 
   await Deno.writeTextFile(`${root.path}/a.txt`, "a\n");
   const workers = await pool(root.path);
   try {
-    const first = workers.call("test_spin", {});
+    const first = workers.call("test_spin", await spinning(root.path));
     // The second worker starts for this call (the first is busy); it says when it runs.
     const sleeping = Promise.withResolvers<void>();
     const second = workers.call("test_sleep", { ms: 60_000 }, {
