@@ -33,6 +33,8 @@ export interface DiscoveryOptions {
   cwd: string;
   /** Per-peer timeout (default 5 s). */
   timeoutMs?: number;
+  /** Each sink's observe timeout (default 250 ms, `OBSERVE_TIMEOUT_MS` in `efferent.ts`). */
+  observeTimeoutMs?: number;
   /** Where warnings go. */
   warn: (message: string) => void;
   /** Where the peers started as processes are recorded when they end (the session log). */
@@ -63,7 +65,7 @@ export async function discoverSinks(options: DiscoveryOptions): Promise<Discover
       if (await isSelfReference(entry, options.selfEntry)) return undefined;
       const connect = () => connectObserve(name, entry, options);
       try {
-        return new PeerSink(name, await connect(), connect, options.warn);
+        return new PeerSink(name, await connect(), connect, options.warn, options.observeTimeoutMs);
       } catch (error) {
         rejected.push({ name, reason: error instanceof Error ? error.message : String(error) });
         return undefined;

@@ -94,23 +94,28 @@ export class PeerSink {
   #cancelWait: (() => void) | undefined;
   /** Copies waiting for a place in flight (held copies being delivered, and those after them). */
   #backlog: Array<[Record<string, unknown>, Record<string, unknown>]> = [];
+  /** How long each observe may take. */
+  #timeoutMs: number;
 
   /**
    * @param name The peer's name.
    * @param channel The connected channel.
    * @param connect Makes a new channel (to reconnect a sink that died).
    * @param warn Where (throttled) warnings go.
+   * @param timeoutMs How long each observe may take (the user's `sinks.observeTimeoutMs`).
    */
   constructor(
     name: string,
     channel: ObserveChannel,
     connect: () => Promise<ObserveChannel>,
     warn: (message: string) => void,
+    timeoutMs = OBSERVE_TIMEOUT_MS,
   ) {
     this.name = name;
     this.#channel = channel;
     this.#connect = connect;
     this.#warn = warn;
+    this.#timeoutMs = timeoutMs;
   }
 
   /**
@@ -169,7 +174,7 @@ export class PeerSink {
       return;
     }
     this.#inFlight++;
-    channel.observe(payload, meta, OBSERVE_TIMEOUT_MS).then(
+    channel.observe(payload, meta, this.#timeoutMs).then(
       () => {
         this.#lastSuccess = new Date();
         this.#paused.reset();

@@ -85,6 +85,8 @@ export interface HostConfig {
   readonly mcpJson: string;
   /** Its peers, as read once at start: from the bytes whose trust was judged. */
   readonly peers: Readonly<Record<string, PeerEntry>>;
+  /** How long each sink's observe may take (`sinks.observeTimeoutMs`), when the user set it. */
+  readonly observeTimeoutMs?: number;
   /**
    * How far the config file and `.mcp.json` apply: the user's own, trusted
    * project files (their servers run in the sandbox), or untrusted ones
@@ -162,6 +164,7 @@ export async function loadConfig(overrides: ConfigOverrides = {}): Promise<HostC
     upstream: Object.freeze({ ...upstream }),
     mcpJson: source.mcpJson,
     peers: source.peers,
+    ...definedOnly({ observeTimeoutMs: file.sinks?.observeTimeoutMs }),
     trust,
     unprotectFlags: Object.freeze([...(overrides.unprotect ?? [])]),
     warnings: Object.freeze(warnings),

@@ -221,7 +221,12 @@ export const CONFIG_SCHEMA = z.object({
   ),
   upstream: z.object({ mcpServers: z.record(z.string(), MCP_SERVER).check(serverNames) })
     .optional(),
-  sinks: z.object({ mcpJson: z.string().optional() }).strict().optional(),
+  sinks: z.object({
+    mcpJson: z.string().optional(),
+    observeTimeoutMs: z.number().int().min(1).max(60_000).optional().describe(
+      "How long each sink's observe call may take, in ms (default 250)",
+    ),
+  }).strict().optional(),
   log: LOG.optional(),
   shell: SHELL.optional(),
   http: HTTP.optional(),

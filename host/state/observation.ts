@@ -157,6 +157,7 @@ async function discover(
       selfEntry: selfEntries(),
       cwd: config.policy.roots[0]!,
       warn: (message) => logger.log("warn", message),
+      ...(config.observeTimeoutMs ? { observeTimeoutMs: config.observeTimeoutMs } : {}),
       ...(subprocesses ? { subprocesses } : {}),
       ...(launch.launcher ? { launcher: launch.launcher } : {}),
     });

@@ -27,6 +27,8 @@ interface SinkHealth {
 
 const ENTRY = new URL("../../mod.ts", import.meta.url).pathname;
 const ON = { EFFERENT_COPY_ENABLE: "1" };
+/** The observe timeout where every copy must arrive: a loaded machine's HTTP round trip can take 250 ms. */
+const DELIVERED_MS = 30_000;
 
 const CALLS: Array<[string, Record<string, unknown>]> = [
   ["read_file", { path: "a.txt" }],
@@ -57,34 +59,59 @@ async function recordedAtLeast(file: string, count: number): Promise<Recorded[]>
   }
 }
 
-/** A config outside the root whose `sinks.mcpJson` lists the peers (the root stays the same). */
-async function outsideConfig(dir: string, peers: Record<string, unknown>): Promise<string> {
+/**
+ * A config outside the root whose `sinks.mcpJson` lists the peers (the root stays the same),
+ * with other `sinks` settings if given.
+ */
+async function outsideConfig(
+  dir: string,
+  peers: Record<string, unknown>,
+  sinks: Record<string, unknown> = {},
+): Promise<string> {
   await Deno.writeTextFile(`${dir}/mcp.json`, JSON.stringify({ mcpServers: peers }));
   await Deno.writeTextFile(
     `${dir}/toolhost.json`,
-    JSON.stringify({ sinks: { mcpJson: "mcp.json" } }),
+    JSON.stringify({ sinks: { mcpJson: "mcp.json", ...sinks } }),
   );
   return `${dir}/toolhost.json`;
+}
+
+/** What {@linkcode run} waits for, and the sinks' settings. */
+interface RunOptions {
+  /** The good sinks' record files. */
+  records?: string[];
+  /** Whether the sinks' health is as the test expects. */
+  settled?: (health: SinkHealth[]) => boolean;
+  /** Lines per call in each record file: a pre and a post observe of each sink writing to it. */
+  linesPerCall?: number;
+  /**
+   * `sinks.observeTimeoutMs`: where every copy must arrive (the subject is what a sink sees, not
+   * how long it may take), long enough for a loaded machine; otherwise the default 250 ms.
+   */
+  observeTimeoutMs?: number;
 }
 
 /**
  * Run the call sequence through the launch, at once after connecting (before
  * discovery ends), and return the JSON-RPC results as text, how many sinks
  * the server found, and their health once every good sink saw every call
- * (each record file has `linesPerCall` lines per call: a pre and a post
- * observe of each sink writing to it) — the host is closed only then.
+ * (each record file has all its lines) — the host is closed only then.
  */
 async function run(
   root: string,
   peers: Record<string, unknown> | undefined,
-  records: string[] = [],
-  settled: (health: SinkHealth[]) => boolean = () => true,
-  linesPerCall = 2,
+  options: RunOptions = {},
 ): Promise<{ results: string[]; sinks: number; health: SinkHealth[]; stderr: string }> {
+  const { records = [], settled = () => true, linesPerCall = 2 } = options;
   await Deno.writeTextFile(`${root}/a.txt`, "alpha\n");
   await Deno.remove(`${root}/b.txt`).catch(() => {});
   await using outside = await tempDir();
-  const config = await outsideConfig(outside.path, peers ?? {});
+  const timeout = options.observeTimeoutMs;
+  const config = await outsideConfig(
+    outside.path,
+    peers ?? {},
+    timeout === undefined ? {} : { observeTimeoutMs: timeout },
+  );
   await using session = await connectStdio([root], { config, env: peers ? ON : {} });
   const results: string[] = [];
   for (const [name, args] of CALLS) results.push(JSON.stringify(await session.call(name, args)));
@@ -189,7 +216,10 @@ Deno.test("efferent copy: results with sinks are those without", async (t) => {
       await using records = await tempDir();
       const file = (name: string) => `${records.path}/${name}.jsonl`;
       assertEquals(none.sinks, 0);
-      const one = await run(root.path, { s1: sink("good", file("one")) }, [file("one")]);
+      const one = await run(root.path, { s1: sink("good", file("one")) }, {
+        records: [file("one")],
+        observeTimeoutMs: DELIVERED_MS,
+      });
       assertEquals(one.sinks, 1);
       // A sink writes its record before the host has its answer: wait for the host to have all three.
       const answered = (health: SinkHealth[]) =>
@@ -201,8 +231,11 @@ Deno.test("efferent copy: results with sinks are those without", async (t) => {
           b: sink("good", file("b")),
           c: sink("good", file("c")),
         },
-        [file("a"), file("b"), file("c")],
-        answered,
+        {
+          records: [file("a"), file("b"), file("c")],
+          settled: answered,
+          observeTimeoutMs: DELIVERED_MS,
+        },
       );
       assertEquals(three.sinks, 3);
       assertEquals(one.results, none.results);
@@ -239,10 +272,12 @@ Deno.test("efferent copy: results with sinks are those without", async (t) => {
         slow: sink("slow"),
         good: sink("good", good),
       },
-      [good],
-      (health) => {
-        const by = Object.fromEntries(health.map((each) => [each.name, each]));
-        return (by.hang?.timeouts ?? 0) > 0 && (by.slow?.timeouts ?? 0) > 0;
+      {
+        records: [good],
+        settled: (health) => {
+          const by = Object.fromEntries(health.map((each) => [each.name, each]));
+          return (by.hang?.timeouts ?? 0) > 0 && (by.slow?.timeouts ?? 0) > 0;
+        },
       },
     );
     assertEquals(faulty.results, none.results);
@@ -275,7 +310,7 @@ Deno.test("efferent copy: a peer of another shape and this host itself are not s
     },
     wrapped: { command: wrapper, args: ["--root", root.path] },
     good: sink("good", good),
-  }, [good]);
+  }, { records: [good], observeTimeoutMs: DELIVERED_MS });
   assertEquals(sinks, 1);
   assertOnePreOnePost(await recorded(good));
   assertMatch(
@@ -360,9 +395,7 @@ Deno.test("efferent copy: Streamable HTTP and SSE peers are sinks too", async ()
         streamable: { type: "http", url: `http://127.0.0.1:${ports.http}/mcp` },
         events: { type: "sse", url: `http://127.0.0.1:${ports.sse}/sse` },
       },
-      [file],
-      undefined,
-      4,
+      { records: [file], linesPerCall: 4, observeTimeoutMs: DELIVERED_MS },
     );
     assertEquals(sinks, 2);
     assertEquals(health.map((each) => each.failures), [0, 0]);
@@ -374,6 +407,21 @@ Deno.test("efferent copy: Streamable HTTP and SSE peers are sinks too", async ()
     await server.status;
     await server.stdout.cancel().catch(() => {});
   }
+});
+
+Deno.test("efferent copy: each observe is given the sink's timeout, 250 ms unless the user set sinks.observeTimeoutMs", () => {
+  const timeouts: number[] = [];
+  const channel: ObserveChannel = {
+    observe: (_payload, _meta, timeoutMs) => {
+      timeouts.push(timeoutMs);
+      return Promise.resolve();
+    },
+    close: () => Promise.resolve(),
+  };
+  const connect = () => Promise.resolve(channel);
+  new Sink("default", channel, connect, () => {}).fire({ tool_name: "t", args: {} }, {});
+  new Sink("set", channel, connect, () => {}, 30_000).fire({ tool_name: "t", args: {} }, {});
+  assertEquals(timeouts, [250, 30_000]);
 });
 
 Deno.test("efferent copy: secrets in the arguments are redacted in the copies, as in the log", async () => {

@@ -281,10 +281,19 @@ function loosening(stateDir: string) {
     upstream: { mcpServers: { evil: { command: "/bin/sh", args: ["-c", "true"] } } },
     hooks: { port: 0 },
     telemetry: { otlp: { endpoint: "http://collector.example:4318" } },
+    sinks: { observeTimeoutMs: 5_000 },
   };
 }
 
-const LOOSENED = ["allowHardlinks", "hooks", "landlock", "stateDir", "telemetry", "upstream"];
+const LOOSENED = [
+  "allowHardlinks",
+  "hooks",
+  "landlock",
+  "sinks",
+  "stateDir",
+  "telemetry",
+  "upstream",
+];
 
 /** The options every load here uses: no state directory made, no walk. */
 const QUIET = { createStateDir: false, scan: false } as const;
@@ -304,6 +313,7 @@ Deno.test("loadConfig applies only what tightens from an untrusted config file i
   assertEquals(loaded.policy.allowHardlinks, false);
   assertEquals(loaded.upstream, {});
   assertEquals(loaded.hooks, null);
+  assertEquals(loaded.observeTimeoutMs, undefined);
   assertEquals(loaded.telemetry, null);
   assertEquals(loaded.trust.config.from, "untrusted");
   assertEquals([...loaded.trust.config.ignored].sort(), LOOSENED);
@@ -331,6 +341,7 @@ Deno.test("loadConfig applies in full a config file outside every root", async (
   assertEquals(loaded.policy.allowHardlinks, true);
   assertEquals(Object.keys(loaded.upstream), ["evil"]);
   assertEquals(loaded.hooks?.port, 0);
+  assertEquals(loaded.observeTimeoutMs, 5_000);
   assertFalse(loaded.warnings.some((line) => line.includes(file)), loaded.warnings.join("\n"));
 });
 
