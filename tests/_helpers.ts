@@ -21,6 +21,22 @@ import type { HostConfigInput } from "../host/config/config.ts";
  */
 export const quickRun = Deno.env.get("TOOLHOST_TEST_QUICK") === "1";
 
+/** toolhost's CLI, `host/cli/main.ts`: what `bin/toolhost` runs for every command but `test`. */
+export const CLI = new URL("../host/cli/main.ts", import.meta.url).pathname;
+
+/**
+ * The `deno run` arguments of a toolhost command, as `bin/toolhost` runs it: the packages it
+ * installed taken as they are (`--node-modules-dir=manual`; "auto" would check them again in each
+ * worker the command starts, about 1 CPU-second of a `doctor`), with these permissions.
+ *
+ * @param args The command and its arguments (`["doctor", "--root", dir]`).
+ * @param permissions Deno's permission flags (bin/toolhost's: `-A`).
+ * @returns The arguments for `new Deno.Command(Deno.execPath(), { args })`.
+ */
+export function cliRun(args: readonly string[], permissions: readonly string[] = ["-A"]): string[] {
+  return ["run", "--node-modules-dir=manual", ...permissions, CLI, ...args];
+}
+
 /** A temp directory removed on dispose. */
 export interface TempDir extends AsyncDisposable {
   /** Its real absolute path. */

@@ -8,10 +8,8 @@
 
 import type { Tool } from "@modelcontextprotocol/client";
 import { assert, assertEquals, assertFalse, assertMatch } from "../_assert.ts";
-import { canRun, tempDir } from "../_helpers.ts";
+import { canRun, cliRun, tempDir } from "../_helpers.ts";
 import { connectStdio, resultText, waitForStderr } from "../_mcp.ts";
-
-const ENTRY = new URL("../../host/cli/main.ts", import.meta.url).pathname;
 
 Deno.test("capabilities: an rg that cannot run is said at start, by get_host_performance and by doctor, and the walker answers", async () => {
   await using root = await tempDir();
@@ -31,7 +29,7 @@ Deno.test("capabilities: an rg that cannot run is said at start, by get_host_per
   assertMatch(resultText(performance), /ripgrep not in use: cannot run .*Permission denied/);
 
   const doctor = await new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", ENTRY, "doctor", "--root", root.path, `--ripgrep=${fake}`, "--json"],
+    args: cliRun(["doctor", "--root", root.path, `--ripgrep=${fake}`, "--json"]),
     cwd: "/",
     stdin: "null",
   }).output();
@@ -76,7 +74,7 @@ Deno.test("capabilities: an upstream server or a sink peer that cannot start is 
   assertMatch(text, /not sinks: "ghost" \(/);
 
   const doctor = await new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", ENTRY, "doctor", "--root", root.path, "--config", config, "--json"],
+    args: cliRun(["doctor", "--root", root.path, "--config", config, "--json"]),
     cwd: "/",
     env,
     stdin: "null",

@@ -19,7 +19,7 @@ import {
   assertMatch,
   assertStringIncludes,
 } from "../_assert.ts";
-import { missing, tempDir } from "../_helpers.ts";
+import { cliRun, missing, tempDir } from "../_helpers.ts";
 import {
   clientEnv,
   connectStdio,
@@ -30,7 +30,6 @@ import {
 } from "../_mcp.ts";
 import { bwrapMissing, exists } from "./_shell.ts";
 
-const ENTRY = new URL("../../host/cli/main.ts", import.meta.url).pathname;
 const PROBE_SERVER = new URL("../../fixtures/upstream/probe_server.mjs", import.meta.url);
 
 /** Where the clone and the attacker's targets are. */
@@ -158,7 +157,7 @@ function open(clone: Clone): Promise<StdioSession> {
  */
 async function toolhost(clone: Clone, ...args: string[]): Promise<{ code: number; text: string }> {
   const { code, stdout, stderr } = await new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", ENTRY, ...args],
+    args: cliRun(args),
     cwd: "/",
     stdin: "null",
     env: { XDG_CONFIG_HOME: clone.config },

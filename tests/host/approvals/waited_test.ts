@@ -16,7 +16,7 @@
  */
 
 import { assert, assertEquals, assertStringIncludes } from "../../_assert.ts";
-import { tempDir, textOf } from "../../_helpers.ts";
+import { cliRun, tempDir, textOf } from "../../_helpers.ts";
 import { type LaunchedHost, launchHost, waitForStderr } from "../../_mcp.ts";
 import { HookClient } from "../../../mod.ts";
 
@@ -24,8 +24,6 @@ import { HookClient } from "../../../mod.ts";
 const IMPOSED_MS = 300;
 /** What two processes' clocks may differ by in their granularity (ms). */
 const CLOCK_SLACK_MS = 2;
-
-const ENTRY = new URL("../../../host/cli/main.ts", import.meta.url).pathname;
 
 /** The Hook API of a launched host: its URL from the start-up line, its token from the state directory. */
 async function hooksOf(host: LaunchedHost, root: string): Promise<HookClient> {
@@ -132,7 +130,7 @@ Deno.test("a wait for approval is the call's waited_ms, apart from its latency e
 
   await t.step("toolhost log: the duration, and the wait beside it", async () => {
     const output = await new Deno.Command(Deno.execPath(), {
-      args: ["run", "-A", ENTRY, "log", "--tool", "write_file", "--root", root.path],
+      args: cliRun(["log", "--tool", "write_file", "--root", root.path]),
       cwd: "/",
       stderr: "null",
     }).output();

@@ -11,16 +11,14 @@ import {
   assertMatch,
   assertStringIncludes,
 } from "../../_assert.ts";
-import { tempDir, testHost } from "../../_helpers.ts";
+import { cliRun, tempDir, testHost } from "../../_helpers.ts";
 import { servedStatus } from "../../../host/cli/doctor_served.ts";
 import { INITIALIZE } from "../transports/stdio_raw.ts";
-
-const ENTRY = new URL("../../../host/cli/main.ts", import.meta.url).pathname;
 
 /** `toolhost start` for one root, from `/`, its stdin and stdout piped. */
 function spawnStart(root: string): Deno.ChildProcess {
   return new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", ENTRY, "start", "--root", root],
+    args: cliRun(["start", "--root", root]),
     cwd: "/",
     stdin: "piped",
     stdout: "piped",
@@ -30,7 +28,7 @@ function spawnStart(root: string): Deno.ChildProcess {
 
 async function toolhost(args: string[], options: { cwd?: string; flags?: string[] } = {}) {
   const output = await new Deno.Command(Deno.execPath(), {
-    args: ["run", ...(options.flags ?? ["-A"]), ENTRY, ...args],
+    args: cliRun(args, options.flags),
     cwd: options.cwd ?? "/",
     stdin: "null",
   }).output();
@@ -175,7 +173,7 @@ Deno.test("cli: doctor probes from outside the roots when a root holds the temp 
   // The temp directory is inside the root: the outside file must go elsewhere.
   await Deno.mkdir(`${root.path}/tmp`);
   const output = await new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", ENTRY, "doctor", "--root", root.path, "--json"],
+    args: cliRun(["doctor", "--root", root.path, "--json"]),
     cwd: "/",
     env: { TMPDIR: `${root.path}/tmp` },
     stdin: "null",
@@ -192,7 +190,7 @@ Deno.test("cli: start re-launches scoped and serves MCP over stdio", async () =>
   await Deno.writeTextFile(`${root.path}/a.txt`, "via start\n");
   const transport = new StdioClientTransport({
     command: Deno.execPath(),
-    args: ["run", "-A", ENTRY, "start", "--root", root.path],
+    args: cliRun(["start", "--root", root.path]),
     cwd: "/",
     stderr: "pipe",
     env: { PATH: Deno.env.get("PATH") ?? "", HOME: Deno.env.get("HOME") ?? "/root" },
@@ -282,7 +280,7 @@ Deno.test("cli: the served process confines its tool workers with Landlock where
   // What `start` says on stderr when it begins to serve (read as doctor reads it).
   const line = await servedStatus({
     command: Deno.execPath(),
-    args: ["run", "-A", ENTRY, "start", "--root", root.path],
+    args: cliRun(["start", "--root", root.path]),
   });
   // Confined, the workers' reads call libc directly (security/native_fs.ts).
   if (abi > 0) {

@@ -12,15 +12,13 @@ import {
   assertMatch,
   assertStringIncludes,
 } from "../../_assert.ts";
-import { tempDir } from "../../_helpers.ts";
+import { cliRun, tempDir } from "../../_helpers.ts";
 import { launchHost } from "../../_mcp.ts";
 import { bwrapMissing } from "../../security/_shell.ts";
 
-const ENTRY = new URL("../../../host/cli/main.ts", import.meta.url).pathname;
-
 async function toolhost(args: string[]): Promise<{ code: number; stdout: string }> {
   const output = await new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", ENTRY, ...args],
+    args: cliRun(args),
     cwd: "/",
     stdin: "null",
     stderr: "null",

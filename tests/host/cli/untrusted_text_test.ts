@@ -8,12 +8,10 @@
  */
 
 import { assert, assertEquals, assertFalse, assertStringIncludes } from "../../_assert.ts";
-import { tempDir } from "../../_helpers.ts";
+import { cliRun, tempDir } from "../../_helpers.ts";
 import { launchHost, resultText } from "../../_mcp.ts";
 import { bwrapMissing } from "../../security/_shell.ts";
 import { servedStatus } from "../../../host/cli/doctor_served.ts";
-
-const ENTRY = new URL("../../../host/cli/main.ts", import.meta.url).pathname;
 
 const ESC = "\x1b";
 const BEL = "\x07";
@@ -33,7 +31,7 @@ interface Shown {
 /** `toolhost <args>` from `/`. */
 async function toolhost(args: string[]): Promise<Shown> {
   const { code, stdout, stderr } = await new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", ENTRY, ...args],
+    args: cliRun(args),
     cwd: "/",
     stdin: "null",
   }).output();
@@ -99,7 +97,7 @@ Deno.test("a root's name is shown escaped by the start-up line and toolhost doct
     // What `start` says on stderr when it begins to serve (read up to its first line feed).
     const line = await servedStatus({
       command: Deno.execPath(),
-      args: ["run", "-A", ENTRY, "start", "--root", root],
+      args: cliRun(["start", "--root", root]),
     });
     assertFalse(RAW_UNSAFE.test(line), JSON.stringify(line));
     assertStringIncludes(line, `serving ${base.path}/${escaped}; `);

@@ -7,10 +7,8 @@
 
 import type { Tool } from "@modelcontextprotocol/client";
 import { assert, assertEquals, assertFalse, assertMatch } from "../../_assert.ts";
-import { tempDir } from "../../_helpers.ts";
+import { cliRun, tempDir } from "../../_helpers.ts";
 import { connectStdio, errorText, resultText, type StdioSession } from "../../_mcp.ts";
-
-const ENTRY = new URL("../../../host/cli/main.ts", import.meta.url);
 
 /** A root with a Python file and, when given, a toolhost.json. */
 async function pythonProject(root: string, tools?: Record<string, unknown>): Promise<void> {
@@ -135,7 +133,7 @@ Deno.test("tool selection: a config naming a missing tool serves, says one line 
     );
   }
   const doctor = await new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", ENTRY.pathname, "doctor", "--json", "--root", root.path],
+    args: cliRun(["doctor", "--json", "--root", root.path]),
     stdout: "piped",
     stderr: "piped",
     stdin: "null",

@@ -9,7 +9,7 @@
 
 import type { Tool } from "@modelcontextprotocol/client";
 import { assert, assertEquals, assertMatch, assertRejects } from "../../_assert.ts";
-import { tempDir } from "../../_helpers.ts";
+import { cliRun, tempDir } from "../../_helpers.ts";
 import { connectStdio, resultText, type StdioSession } from "../../_mcp.ts";
 import { loadConfig } from "../../../host/config/mod.ts";
 import { ICONS } from "../../../tools/icons.ts";
@@ -18,7 +18,6 @@ import { TOOL_NAME_PATTERN } from "../../../tools/tool_names.ts";
 import { NAMES as OWN } from "../../../fixtures/upstream/_names.ts";
 
 const NAMES = new URL("../../../fixtures/upstream/names_server.ts", import.meta.url).pathname;
-const ENTRY = new URL("../../../host/cli/main.ts", import.meta.url).pathname;
 
 /**
  * Write the user's own toolhost.json (outside the roots: its servers start as listed) naming the
@@ -92,7 +91,7 @@ Deno.test("upstream names: toolhost doctor shows a line for each renamed tool, w
   await using mine = await tempDir("toolhost-user-config-");
   const config = await oddConfig(mine.path);
   const doctor = await new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", ENTRY, "doctor", "--root", root.path, "--config", config, "--json"],
+    args: cliRun(["doctor", "--root", root.path, "--config", config, "--json"]),
     cwd: "/",
     stdin: "null",
   }).output();

@@ -14,11 +14,9 @@ import {
   assertMatch,
   assertStringIncludes,
 } from "../../_assert.ts";
-import { tempDir } from "../../_helpers.ts";
+import { cliRun, tempDir } from "../../_helpers.ts";
 import { clientEnv, type LaunchedHost, launchHost } from "../../_mcp.ts";
 import { bwrapMissing, exists, shell } from "../../security/_shell.ts";
-
-const ENTRY = new URL("../../../host/cli/main.ts", import.meta.url).pathname;
 
 /** The real git, as the user runs it in the root. */
 function git(cwd: string, ...args: string[]): string {
@@ -177,7 +175,7 @@ Deno.test({
     // Where it is: the served process may write it, so its scoped flags name it (`toolhost flags`,
     // run as bin/toolhost runs every command but start: deno run -A mod.ts).
     const flags = await new Deno.Command(Deno.execPath(), {
-      args: ["run", "-A", ENTRY, "flags", "--root", root],
+      args: cliRun(["flags", "--root", root]),
       cwd: "/",
       clearEnv: true,
       env: clientEnv(),
