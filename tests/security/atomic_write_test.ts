@@ -19,7 +19,15 @@ Deno.test("write_file killed mid-write leaves the old or the new content, never 
   using watcher = Deno.watchFs(root.path, { recursive: false });
   for (let round = 0; round < 6; round++) {
     const child = new Deno.Command(Deno.execPath(), {
-      args: ["run", "-A", "--unstable-worker-options", WRITER.pathname, root.path],
+      // The packages as installed (as the suite runs): "auto" would check them again in each worker.
+      args: [
+        "run",
+        "--node-modules-dir=manual",
+        "-A",
+        "--unstable-worker-options",
+        WRITER.pathname,
+        root.path,
+      ],
       stdout: "piped",
       stderr: "null",
     }).spawn();

@@ -248,7 +248,16 @@ Deno.test("worker pool: under the served V8 flags a worker collects its garbage 
   await using root = await tempDir();
   const probe = new URL("../../../fixtures/worker_gc_probe.ts", import.meta.url).pathname;
   const { code, stdout, stderr } = await new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", "--unstable-worker-options", V8_FLAGS, probe, root.path],
+    // The packages as installed (as the served process runs): "auto" checks them in each worker.
+    args: [
+      "run",
+      "--node-modules-dir=manual",
+      "-A",
+      "--unstable-worker-options",
+      V8_FLAGS,
+      probe,
+      root.path,
+    ],
     stdout: "piped",
     stderr: "piped",
   }).output();
