@@ -8,7 +8,7 @@
  * the SDK's result schema, which it does not check itself.
  */
 
-import { assertEquals } from "../../_assert.ts";
+import { assert, assertEquals } from "../../_assert.ts";
 import { tempDir } from "../../_helpers.ts";
 import {
   initialize,
@@ -116,7 +116,8 @@ Deno.test("stdio: the direct route's answers are the SDK route's, call by call",
 
 Deno.test("stdio: a cancellation the SDK would ignore leaves a call running on either route", async () => {
   await using root = await tempDir();
-  await slowTree(root.path, 2);
+  // Three steps of 100 files: the cancellations come after the first, two are left.
+  await slowTree(root.path, 3, 100);
   const server = await startRaw([root.path], "off");
   try {
     await initialize(server);
@@ -135,7 +136,13 @@ Deno.test("stdio: a cancellation the SDK would ignore leaves a call running on e
         params: { requestId: id, reason: 42 },
       });
     }
-    for (const id of [2, 3]) await waitFor(server, `the answer to grep ${id}`, (m) => m.id === id);
+    // The host reads its input in order: once the ping is answered it has read both cancellations.
+    await server.send({ jsonrpc: "2.0", id: 4, method: "ping" });
+    for (const id of [2, 3, 4]) await waitFor(server, `the answer to ${id}`, (m) => m.id === id);
+    const answered = (id: number) => server.messages.findIndex((m) => m.id === id);
+    for (const id of [2, 3]) {
+      assert(answered(id) > answered(4), `grep ${id} ended before its cancellation was read`);
+    }
     const [direct, sdk] = [2, 3].map((id) => server.messages.find((m) => m.id === id)!.result);
     assertEquals(direct, sdk, "both greps ran to the end and found the same");
   } finally {

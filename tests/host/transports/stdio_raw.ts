@@ -175,19 +175,20 @@ export function cancelOf(id: number): Message {
 
 /**
  * Fill a root with a tree on which every grep is long and mostly busy: each
- * directory's listing checks its 500 names against each of the root's
+ * directory's listing checks its names against each of the root's
  * 10,000 `.gitignore` rules in one step that never yields, so a cancelled
  * grep goes on until the step ends; progress is reported between the steps.
  *
  * @param root The root.
- * @param dirs How many directories of 500 files (each one step).
+ * @param dirs How many directories (each one step).
+ * @param files How many files in each (500: about 5 s of a step on an idle core).
  */
-export async function slowTree(root: string, dirs = 4): Promise<void> {
+export async function slowTree(root: string, dirs = 4, files = 500): Promise<void> {
   const rules = Array.from({ length: 10_000 }, (_, i) => `never_${i}_*.bak`);
   await Deno.writeTextFile(`${root}/.gitignore`, `${rules.join("\n")}\n`);
   for (let d = 0; d < dirs; d++) {
     await Deno.mkdir(`${root}/d${d}`);
-    for (let f = 0; f < 500; f++) await Deno.writeTextFile(`${root}/d${d}/f${f}.txt`, "hello\n");
+    for (let f = 0; f < files; f++) await Deno.writeTextFile(`${root}/d${d}/f${f}.txt`, "hello\n");
   }
 }
 
