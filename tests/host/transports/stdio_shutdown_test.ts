@@ -29,7 +29,8 @@ const EXIT_MS = 20_000;
 
 Deno.test("closing stdin with a cancelled call still busy in a worker ends the process, its workers and its log", async () => {
   await using root = await tempDir();
-  await slowTree(root.path);
+  // Four steps of 200 files: input is closed during the second, and two more are left.
+  await slowTree(root.path, 4, 200);
   // The JS walker: the whole search runs in the tool worker.
   const server = await startRaw([root.path], "off");
   await initialize(server);
