@@ -130,10 +130,6 @@ async function runDenoTest(
         "--node-modules-dir=manual",
         "--allow-all",
         "--unstable-worker-options",
-        // V8's young generation kept small, as the served process keeps it (V8_FLAGS): each test
-        // module's isolate and worker touches less new memory, and a page fault costs much here
-        // (the in-process files of the Python, C and log tests: 82 -> 70-74 CPU-s, two runs each).
-        "--v8-flags=--max-semi-space-size=2",
         "--parallel",
         `--junit-path=${report}`,
         ...passed,
