@@ -21,11 +21,16 @@ import type { HostConfigInput } from "../host/config/config.ts";
  */
 export const quickRun = Deno.env.get("TOOLHOST_TEST_QUICK") === "1";
 
-/** toolhost's CLI, `host/cli/main.ts`: what `bin/toolhost` runs for every command but `test`. */
+/**
+ * toolhost's CLI, `host/cli/main.ts`: what `bin/toolhost` runs with `-A` for every command but
+ * `start` and `test`. (`start` runs the launcher with narrow flags; through this entry it runs
+ * with `-A` too, and becomes the same scoped server.)
+ */
 export const CLI = new URL("../host/cli/main.ts", import.meta.url).pathname;
 
 /**
- * The `deno run` arguments of a toolhost command, as `bin/toolhost` runs it: the packages it
+ * The `deno run` arguments of a toolhost command, as `bin/toolhost` runs it (without its
+ * `--quiet`, so that Deno's own messages show in a failing test's output): the packages it
  * installed taken as they are (`--node-modules-dir=manual`; "auto" would check them again in each
  * worker the command starts, about 1 CPU-second of a `doctor`), with these permissions.
  *
