@@ -29,17 +29,34 @@ export const quickRun = Deno.env.get("TOOLHOST_TEST_QUICK") === "1";
 export const CLI = new URL("../host/cli/main.ts", import.meta.url).pathname;
 
 /**
+ * The `deno run` arguments of a program of this checkout (the CLI, a fixture), with the packages
+ * `bin/toolhost` installed taken as they are (`--node-modules-dir=manual`, as bin/toolhost and the
+ * served process run; "auto" would check them again in each worker the program starts, about 1
+ * CPU-second of a `doctor`).
+ *
+ * @param entry The program's path.
+ * @param args Its arguments.
+ * @param flags Deno's flags before the program (permissions first; the CLI's: `-A`).
+ * @returns The arguments for `new Deno.Command(Deno.execPath(), { args })`.
+ */
+export function denoRun(
+  entry: string,
+  args: readonly string[],
+  flags: readonly string[] = ["-A"],
+): string[] {
+  return ["run", "--node-modules-dir=manual", ...flags, entry, ...args];
+}
+
+/**
  * The `deno run` arguments of a toolhost command, as `bin/toolhost` runs it (without its
- * `--quiet`, so that Deno's own messages show in a failing test's output): the packages it
- * installed taken as they are (`--node-modules-dir=manual`; "auto" would check them again in each
- * worker the command starts, about 1 CPU-second of a `doctor`), with these permissions.
+ * `--quiet`, so that Deno's own messages show in a failing test's output), with these permissions.
  *
  * @param args The command and its arguments (`["doctor", "--root", dir]`).
  * @param permissions Deno's permission flags (bin/toolhost's: `-A`).
  * @returns The arguments for `new Deno.Command(Deno.execPath(), { args })`.
  */
 export function cliRun(args: readonly string[], permissions: readonly string[] = ["-A"]): string[] {
-  return ["run", "--node-modules-dir=manual", ...permissions, CLI, ...args];
+  return denoRun(CLI, args, permissions);
 }
 
 /** A temp directory removed on dispose. */

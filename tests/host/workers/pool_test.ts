@@ -7,7 +7,7 @@
  */
 
 import { assert, assertEquals, assertFalse, assertMatch } from "../../_assert.ts";
-import { quickRun, tempDir, textOf } from "../../_helpers.ts";
+import { denoRun, quickRun, tempDir, textOf } from "../../_helpers.ts";
 import { resolvePolicy } from "../../../security/policy.ts";
 import { WorkerPool } from "../../../host/workers/pool.ts";
 import { createHost } from "../../../host/host.ts";
@@ -248,16 +248,7 @@ Deno.test("worker pool: under the served V8 flags a worker collects its garbage 
   await using root = await tempDir();
   const probe = new URL("../../../fixtures/worker_gc_probe.ts", import.meta.url).pathname;
   const { code, stdout, stderr } = await new Deno.Command(Deno.execPath(), {
-    // The packages as installed (as the served process runs): "auto" checks them in each worker.
-    args: [
-      "run",
-      "--node-modules-dir=manual",
-      "-A",
-      "--unstable-worker-options",
-      V8_FLAGS,
-      probe,
-      root.path,
-    ],
+    args: denoRun(probe, [root.path], ["-A", "--unstable-worker-options", V8_FLAGS]),
     stdout: "piped",
     stderr: "piped",
   }).output();
